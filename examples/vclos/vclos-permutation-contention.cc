@@ -1,0 +1,398 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// ECMP hash collisions versus pinned paths on a leaf-spine GPU fabric.
+//
+// Every GPU sends one long TCP flow to the GPU at the same position under the next leaf
+// (a cross-leaf permutation, what one step of a ring all-reduce produces). The run is done
+// once with every flow pinned to its own spine (collision-free) and once per salt under
+// per-flow ECMP, whose per-switch salts come from --RngRun and the trial number.
+//
+// Writes <output>-trials.csv, <output>-flows.csv, <output>-links.csv (first ECMP trial),
+// <output>-throughput.plt and, when gnuplot is installed, <output>-throughput.png; with
+// --flowMonitor, <output>-flowmon.xml of the first ECMP trial; with --pcap, pcap files of
+// the first ECMP trial. Prints a CSV summary on stdout and a progress line on stderr.
+
+#include "ns3/core-module.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/gnuplot.h"
+#include "ns3/internet-module.h"
+#include "ns3/vclos-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <numeric>
+#include <random>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("VclosPermutationContention");
+
+namespace
+{
+
+/// What one trial measured.
+struct Trial
+{
+    std::string routing;                                      //!< "pinned" or "ecmp"
+    uint32_t leaves = 0;                                      //!< fabric leaves
+    uint32_t spines = 0;                                      //!< fabric spines
+    uint32_t index = 0;                                       //!< trial number
+    double completionUs = 0;                                  //!< last byte - start
+    uint32_t maxFlowsPerLink = 0;                             //!< tracker
+    double conflictingShare = 0;                              //!< tracker
+    uint32_t completed = 0;                                   //!< flows done
+    uint64_t drops = 0;                                       //!< packets dropped
+    std::vector<VclosPermutationHelper::FlowResult> flows;    //!< per flow
+    std::vector<uint32_t> flowSpine;                          //!< spine each flow used
+    std::vector<uint32_t> flowSharing;                        //!< max flows sharing its links
+};
+
+/// Options of the run.
+struct Options
+{
+    uint32_t shift = 1;
+    uint32_t salts = 30;
+    std::string hash = "crc32";
+    std::string output = "vclos-permutation";
+    bool flowMonitor = false;
+    bool pcap = false;
+    bool progress = true;
+};
+
+/// \return the spine a flow crossed, from the tracker's path, or -1
+int32_t
+SpineOf(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& links)
+{
+    for (uint32_t link : links)
+    {
+        const VclosLink& l = fabric->GetLinks()[link];
+        if (l.kind == VclosLink::LEAF_TO_SPINE)
+        {
+            return static_cast<int32_t>(l.to);
+        }
+    }
+    return -1;
+}
+
+/// Build the fabric, run one trial, and return what it measured.
+Trial
+RunTrial(const Options& opt, bool pinned, uint32_t index, VclosHashAlgorithm hash)
+{
+    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    fabricHelper->SetRoutingAttribute("HashAlgorithm", EnumValue(static_cast<int>(hash)));
+    fabricHelper->AssignStreams(index);
+    Ptr<VclosFabric> fabric = fabricHelper->Install();
+
+    auto pairs = VclosPermutationHelper::LeafShift(fabric, opt.shift);
+    if (pinned)
+    {
+        VclosPermutationHelper::PinBalanced(fabric, pairs);
+    }
+    Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+    traffic->Install(fabric, pairs);
+    Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
+    tracker->Install(fabric);
+
+    bool firstEcmp = !pinned && index == 0;
+    FlowMonitorHelper flowmonHelper;
+    Ptr<FlowMonitor> flowmon;
+    if (firstEcmp && opt.flowMonitor)
+    {
+        flowmon = flowmonHelper.Install(fabric->GetGpus());
+    }
+    if (firstEcmp && opt.pcap)
+    {
+        fabricHelper->EnablePcap(opt.output, fabric);
+    }
+
+    Simulator::Run();
+
+    Trial t;
+    t.routing = pinned ? "pinned" : "ecmp";
+    t.leaves = fabric->GetLeafCount();
+    t.spines = fabric->GetSpineCount();
+    t.index = index;
+    t.completionUs = traffic->GetCompletionTime().GetMicroSeconds();
+    t.maxFlowsPerLink = tracker->GetMaxFlowsPerLink();
+    t.conflictingShare = tracker->GetConflictingFlowShare();
+    t.completed = traffic->GetCompletedFlows();
+    t.drops = tracker->GetTotalDrops();
+    t.flows = traffic->GetResults();
+    for (const auto& r : t.flows)
+    {
+        int32_t spine = -1;
+        uint32_t sharing = 0;
+        for (const auto& f : tracker->GetFlows())
+        {
+            if (f.tuple.srcAddress == fabric->GetGpuAddress(r.src).Get() &&
+                f.tuple.dstAddress == fabric->GetGpuAddress(r.dst).Get())
+            {
+                spine = SpineOf(fabric, f.links);
+                sharing = f.maxSharing;
+            }
+        }
+        t.flowSpine.push_back(spine < 0 ? UINT32_MAX : static_cast<uint32_t>(spine));
+        t.flowSharing.push_back(sharing);
+    }
+    if (firstEcmp)
+    {
+        tracker->WriteLinkCsv(opt.output + "-links.csv");
+        if (flowmon)
+        {
+            flowmon->SerializeToXmlFile(opt.output + "-flowmon.xml", true, false);
+        }
+    }
+    Simulator::Destroy();
+    return t;
+}
+
+/// Balls into bins: k flows per leaf, each on one of n spines uniformly at random.
+struct BallsIntoBins
+{
+    double conflictShare; //!< 1 - (1 - 1/n)^(k-1)
+    double meanMaxLoad;   //!< E[max flows on one link over the fabric], by Monte Carlo
+};
+
+BallsIntoBins
+Expectation(uint32_t k, uint32_t n, uint32_t groups)
+{
+    BallsIntoBins e;
+    e.conflictShare = 1.0 - std::pow(1.0 - 1.0 / n, static_cast<double>(k) - 1.0);
+    std::mt19937_64 rng(12345);
+    std::uniform_int_distribution<uint32_t> bin(0, n - 1);
+    const int samples = 200000;
+    double sum = 0;
+    std::vector<uint32_t> load(n);
+    for (int s = 0; s < samples; ++s)
+    {
+        uint32_t most = 0;
+        for (uint32_t g = 0; g < groups; ++g)
+        {
+            std::fill(load.begin(), load.end(), 0);
+            for (uint32_t b = 0; b < k; ++b)
+            {
+                most = std::max(most, ++load[bin(rng)]);
+            }
+        }
+        sum += most;
+    }
+    e.meanMaxLoad = sum / samples;
+    return e;
+}
+
+double
+Mean(const std::vector<double>& v)
+{
+    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
+
+void
+WritePlot(const Options& opt, const std::vector<Trial>& trials)
+{
+    Gnuplot plot(opt.output + "-throughput.png");
+    plot.SetTerminal("pngcairo size 900,560 noenhanced");
+    plot.SetTitle("Per-flow TCP goodput, cross-leaf permutation (CDF over flows and salts)");
+    plot.SetLegend("goodput (Gbit/s)", "fraction of flows");
+    plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]");
+    for (const char* routing : {"ecmp", "pinned"})
+    {
+        std::vector<double> g;
+        for (const auto& t : trials)
+        {
+            if (t.routing == routing)
+            {
+                for (const auto& f : t.flows)
+                {
+                    g.push_back(f.goodputBps / 1e9);
+                }
+            }
+        }
+        std::sort(g.begin(), g.end());
+        Gnuplot2dDataset d(std::string(routing) == "ecmp" ? "per-flow ECMP (all salts)"
+                                                          : "pinned, collision-free");
+        d.SetStyle(Gnuplot2dDataset::LINES);
+        for (std::size_t i = 0; i < g.size(); ++i)
+        {
+            d.Add(g[i], (i + 1.0) / g.size());
+        }
+        plot.AddDataset(d);
+    }
+    std::ofstream plt(opt.output + "-throughput.plt");
+    plot.GenerateOutput(plt);
+    plt.close();
+    if (std::system("command -v gnuplot >/dev/null 2>&1") == 0)
+    {
+        std::string cmd = "gnuplot '" + opt.output + "-throughput.plt'";
+        if (std::system(cmd.c_str()) != 0)
+        {
+            std::cerr << "warning: gnuplot failed on " << opt.output << "-throughput.plt\n";
+        }
+    }
+}
+
+int
+Run(int argc, char* argv[])
+{
+    Options opt;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("ECMP hash collisions versus pinned paths for a cross-leaf permutation of long "
+              "TCP flows. Fabric and traffic via --ns3::VclosFabricHelper::<Attr> and "
+              "--ns3::VclosPermutationHelper::<Attr> (e.g. FlowBytes).");
+    cmd.AddValue("shift", "Leaves between a sender and its receiver (1 .. leaves-1)", opt.shift);
+    cmd.AddValue("salts", "Number of ECMP trials, each with fresh per-switch salts", opt.salts);
+    cmd.AddValue("hash", "ECMP hash: crc32 or xor-fold", opt.hash);
+    cmd.AddValue("output", "Prefix of the output files", opt.output);
+    cmd.AddValue("flowMonitor", "Write FlowMonitor XML of the first ECMP trial", opt.flowMonitor);
+    cmd.AddValue("pcap", "Write pcap files of the first ECMP trial", opt.pcap);
+    cmd.AddValue("progress", "Show a progress line on stderr", opt.progress);
+    cmd.Parse(argc, argv);
+
+    VclosHashAlgorithm hash;
+    VCLOS_REQUIRE(VclosParseHashAlgorithm(opt.hash, hash),
+                  std::invalid_argument,
+                  "hash: unknown hash '" << opt.hash << "' (expected crc32 or xor-fold)");
+    VCLOS_REQUIRE(opt.salts >= 1 && opt.salts <= 100000,
+                  std::invalid_argument,
+                  "salts must be 1 to 100000 (got " << opt.salts << ")");
+
+    std::vector<Trial> trials;
+    uint32_t total = opt.salts + 1;
+    auto wallStart = std::chrono::steady_clock::now();
+    for (uint32_t i = 0; i < total; ++i)
+    {
+        bool pinned = i == 0;
+        trials.push_back(RunTrial(opt, pinned, pinned ? 0 : i - 1, hash));
+        if (opt.progress)
+        {
+            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                           wallStart)
+                                 .count();
+            std::cerr << "\r[vclos] trial " << i + 1 << "/" << total << " ("
+                      << trials.back().routing << ") " << std::fixed << std::setprecision(1)
+                      << elapsed << " s elapsed, ~" << elapsed / (i + 1) * (total - i - 1)
+                      << " s left   " << std::flush;
+        }
+    }
+    if (opt.progress)
+    {
+        std::cerr << "\n";
+    }
+
+    // Files.
+    std::ofstream trialCsv(opt.output + "-trials.csv");
+    trialCsv << "routing,trial,completion_us,max_flows_per_link,conflicting_share,completed_flows,drops\n";
+    std::ofstream flowCsv(opt.output + "-flows.csv");
+    flowCsv << "routing,trial,src_gpu,dst_gpu,spine,bytes,fct_us,goodput_gbps,max_sharing\n";
+    for (const auto& t : trials)
+    {
+        trialCsv << t.routing << "," << t.index << "," << t.completionUs << ","
+                 << t.maxFlowsPerLink << "," << t.conflictingShare << "," << t.completed << ","
+                 << t.drops << "\n";
+        for (std::size_t f = 0; f < t.flows.size(); ++f)
+        {
+            const auto& r = t.flows[f];
+            flowCsv << t.routing << "," << t.index << "," << r.src << "," << r.dst << ","
+                    << (t.flowSpine[f] == UINT32_MAX ? -1 : static_cast<int64_t>(t.flowSpine[f]))
+                    << "," << r.bytes << "," << r.lastRx.GetMicroSeconds() - 10 << ","
+                    << r.goodputBps / 1e9 << "," << t.flowSharing[f] << "\n";
+        }
+    }
+    WritePlot(opt, trials);
+
+    // Summary.
+    const uint32_t leaves = trials.front().leaves;
+    const uint32_t spines = trials.front().spines;
+    const auto flowsPerLeaf = static_cast<uint32_t>(trials.front().flows.size() / leaves);
+    BallsIntoBins expected = Expectation(flowsPerLeaf, spines, leaves);
+
+    std::cout << "routing,trials,flows_per_trial,completed_flows,mean_completion_us,"
+                 "mean_flow_goodput_gbps,min_flow_goodput_gbps,mean_max_flows_per_link,"
+                 "max_flows_per_link,conflicting_share,expected_conflicting_share,"
+                 "expected_mean_max_flows_per_link\n";
+    double pinnedCompletion = 0;
+    double ecmpCompletion = 0;
+    for (const char* routing : {"pinned", "ecmp"})
+    {
+        std::vector<double> completion;
+        std::vector<double> goodput;
+        std::vector<double> maxLoad;
+        std::vector<double> conflicts;
+        uint32_t completed = 0;
+        uint32_t flows = 0;
+        uint32_t most = 0;
+        for (const auto& t : trials)
+        {
+            if (t.routing != routing)
+            {
+                continue;
+            }
+            completion.push_back(t.completionUs);
+            maxLoad.push_back(t.maxFlowsPerLink);
+            conflicts.push_back(t.conflictingShare);
+            completed += t.completed;
+            flows += t.flows.size();
+            most = std::max(most, t.maxFlowsPerLink);
+            for (const auto& f : t.flows)
+            {
+                goodput.push_back(f.goodputBps / 1e9);
+            }
+        }
+        bool ecmp = std::string(routing) == "ecmp";
+        (ecmp ? ecmpCompletion : pinnedCompletion) = Mean(completion);
+        std::cout << routing << "," << completion.size() << "," << flows / completion.size() << ","
+                  << completed << "," << std::fixed << std::setprecision(2) << Mean(completion)
+                  << "," << Mean(goodput) << "," << *std::min_element(goodput.begin(), goodput.end())
+                  << "," << Mean(maxLoad) << "," << most << "," << std::setprecision(4)
+                  << Mean(conflicts) << "," << (ecmp ? expected.conflictShare : 0.0) << ","
+                  << std::setprecision(2) << (ecmp ? expected.meanMaxLoad : 1.0) << "\n";
+    }
+    std::cout << std::setprecision(3) << "# completion time ratio ECMP/pinned = "
+              << ecmpCompletion / pinnedCompletion
+              << " (balls-into-bins prediction from the mean max load: " << expected.meanMaxLoad
+              << ")\n";
+    std::cout << "# conflicting-flow share under ECMP: measured " << std::setprecision(4)
+              << Mean([&] {
+                     std::vector<double> c;
+                     for (const auto& t : trials)
+                     {
+                         if (t.routing == "ecmp")
+                         {
+                             c.push_back(t.conflictingShare);
+                         }
+                     }
+                     return c;
+                 }())
+              << ", expected 1-(1-1/n)^(k-1) = " << expected.conflictShare << " with k="
+              << flowsPerLeaf << " flows per leaf, n=" << spines << " spines\n";
+    std::cout << "# files: " << opt.output << "-{trials,flows,links}.csv, " << opt.output
+              << "-throughput.png\n";
+    bool allComplete = std::all_of(trials.begin(), trials.end(), [](const Trial& t) {
+        return t.completed == t.flows.size();
+    });
+    if (!allComplete)
+    {
+        std::cerr << "error: some flows did not complete; see " << opt.output << "-trials.csv\n";
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
+}

@@ -1,0 +1,487 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-fabric-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-check.h"
+#include "ns3/vclos-ecmp-routing.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosFabricHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosFabricHelper);
+
+namespace
+{
+constexpr uint32_t TCP_IP_HEADER_BYTES = 52; //!< IPv4 20 + TCP 20 + timestamp option 12
+
+/// Hands out the addresses of switch-side interfaces: 100.64.0.1, 100.64.0.2, ...
+class SwitchAddressPool
+{
+  public:
+    /// \return the next address
+    Ipv4Address Next()
+    {
+        return Ipv4Address((100u << 24) | (64u << 16) | ++m_next);
+    }
+
+  private:
+    uint32_t m_next = 0; //!< last host number handed out
+};
+
+/**
+ * \brief Add a device to a node's IPv4 with one /32 address, and bring it up.
+ * \param device the device
+ * \param address its address
+ * \return the interface index
+ */
+uint32_t
+AddInterface(Ptr<NetDevice> device, Ipv4Address address)
+{
+    Ptr<Ipv4> ipv4 = device->GetNode()->GetObject<Ipv4>();
+    int32_t existing = ipv4->GetInterfaceForDevice(device);
+    uint32_t interface = existing >= 0 ? existing : ipv4->AddInterface(device);
+    ipv4->AddAddress(interface, Ipv4InterfaceAddress(address, Ipv4Mask("255.255.255.255")));
+    ipv4->SetUp(interface);
+    return interface;
+}
+
+/// \return the GPU-side address: 10.<leaf>.<server>.<host>
+Ipv4Address
+GpuSideAddress(uint32_t leaf, uint32_t server, uint32_t host)
+{
+    return Ipv4Address((10u << 24) | (leaf << 16) | (server << 8) | host);
+}
+} // namespace
+
+TypeId
+VclosFabricHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosFabricHelper")
+            .SetParent<Object>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosFabricHelper>()
+            .AddAttribute("Leaves",
+                          "Number of leaf (top-of-rack) switches, 1 to 256.",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_leaves),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Spines",
+                          "Number of spine switches; each leaf has one uplink to each spine, so "
+                          "fewer spines than GPUs per leaf oversubscribe the fabric.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_spines),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ServersPerLeaf",
+                          "Servers attached to each leaf, 1 to 256.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_serversPerLeaf),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("GpusPerServer",
+                          "GPUs in each server, 1 to 64; each GPU has its own NIC to the leaf.",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LeafPorts",
+                          "Ports of a leaf switch (0: exactly as many as needed). Must cover "
+                          "the GPU downlinks plus one uplink per spine.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_leafPorts),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SpinePorts",
+                          "Ports of a spine switch (0: exactly as many as needed). Must cover "
+                          "one downlink per leaf.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_spinePorts),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("NicDataRate",
+                          "Rate of a GPU NIC and of its leaf port.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&VclosFabricHelper::m_nicRate),
+                          MakeDataRateChecker())
+            .AddAttribute("NicDelay",
+                          "Propagation delay of a GPU-leaf link.",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&VclosFabricHelper::m_nicDelay),
+                          MakeTimeChecker())
+            .AddAttribute("FabricDataRate",
+                          "Rate of a leaf-spine link.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&VclosFabricHelper::m_fabricRate),
+                          MakeDataRateChecker())
+            .AddAttribute("FabricDelay",
+                          "Propagation delay of a leaf-spine link.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&VclosFabricHelper::m_fabricDelay),
+                          MakeTimeChecker())
+            .AddAttribute("IntraServerDataRate",
+                          "Rate of the NVLink-like links between a GPU and its server's "
+                          "switch (10x a NIC by default, as in the vClos authors' simulator).",
+                          DataRateValue(DataRate("1000Gbps")),
+                          MakeDataRateAccessor(&VclosFabricHelper::m_intraServerRate),
+                          MakeDataRateChecker())
+            .AddAttribute("IntraServerDelay",
+                          "Propagation delay of an intra-server link.",
+                          TimeValue(NanoSeconds(100)),
+                          MakeTimeAccessor(&VclosFabricHelper::m_intraServerDelay),
+                          MakeTimeChecker())
+            .AddAttribute("Mtu",
+                          "IP MTU of every link in bytes. The default, 9000, is the jumbo frame "
+                          "GPU fabrics run (and SimAI's packet size); it also needs 6x fewer "
+                          "packets, hence events, than 1500.",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_mtu),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("QueueSize",
+                          "Queue limit of every port; packets beyond it are dropped.",
+                          QueueSizeValue(QueueSize("1MB")),
+                          MakeQueueSizeAccessor(&VclosFabricHelper::m_queueSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("EcnThreshold",
+                          "DCTCP marking threshold K: packets are ECN-marked while the queue "
+                          "exceeds it (RED with MinTh = K, instantaneous queue). 0 disables "
+                          "marking and gives a drop-tail FIFO. Same unit as QueueSize.",
+                          QueueSizeValue(QueueSize("100KB")),
+                          MakeQueueSizeAccessor(&VclosFabricHelper::m_ecnThreshold),
+                          MakeQueueSizeChecker())
+            .AddAttribute("TcpSocketType",
+                          "TCP congestion control of the GPUs (a TcpCongestionOps TypeId).",
+                          StringValue("ns3::TcpDctcp"),
+                          MakeStringAccessor(&VclosFabricHelper::m_tcpSocketType),
+                          MakeStringChecker())
+            .AddAttribute("TcpBufferSize",
+                          "TCP send and receive buffer in bytes (must exceed the "
+                          "bandwidth-delay product for line rate).",
+                          UintegerValue(4 << 20),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_tcpBufferSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TcpPacing",
+                          "Pace TCP senders (ns-3's pacing at cwnd/RTT, capped at NicDataRate), "
+                          "as Linux fq or a NIC rate limiter does. Without it a sender dumps "
+                          "its window into its own NIC queue, where it is marked or dropped.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosFabricHelper::m_tcpPacing),
+                          MakeBooleanChecker())
+            .AddAttribute("TcpDelAckTimeout",
+                          "TCP delayed-ACK timeout. ns-3's default, 200 ms, stalls a flow whose "
+                          "window falls to one segment for 200 ms; datacenter stacks ACK fast.",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&VclosFabricHelper::m_tcpDelAckTimeout),
+                          MakeTimeChecker())
+            .AddAttribute("TcpMinRto",
+                          "Minimum TCP retransmission timeout.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&VclosFabricHelper::m_tcpMinRto),
+                          MakeTimeChecker());
+    return tid;
+}
+
+VclosFabricHelper::VclosFabricHelper()
+    : m_hasCustomQueueDisc(false),
+      m_saltRng(CreateObject<UniformRandomVariable>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosFabricHelper::SetRoutingAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_routing.Set(name, value);
+}
+
+int64_t
+VclosFabricHelper::AssignStreams(int64_t stream)
+{
+    m_saltRng->SetStream(stream);
+    return 1;
+}
+
+void
+VclosFabricHelper::Validate() const
+{
+    VCLOS_REQUIRE(m_leaves >= 1 && m_leaves <= 256,
+                  std::invalid_argument,
+                  "Leaves must be 1 to 256 (got " << m_leaves << ")");
+    VCLOS_REQUIRE(m_spines >= 1, std::invalid_argument, "Spines must be at least 1 (got 0)");
+    VCLOS_REQUIRE(m_serversPerLeaf >= 1 && m_serversPerLeaf <= 256,
+                  std::invalid_argument,
+                  "ServersPerLeaf must be 1 to 256 (got " << m_serversPerLeaf << ")");
+    VCLOS_REQUIRE(m_gpusPerServer >= 1 && m_gpusPerServer <= 64,
+                  std::invalid_argument,
+                  "GpusPerServer must be 1 to 64 (got " << m_gpusPerServer << ")");
+    uint32_t downlinks = m_serversPerLeaf * m_gpusPerServer;
+    VCLOS_REQUIRE(m_leafPorts == 0 || m_leafPorts >= downlinks + m_spines,
+                  std::invalid_argument,
+                  "LeafPorts=" << m_leafPorts << " cannot hold the " << downlinks
+                               << " GPU downlinks plus " << m_spines << " spine uplinks");
+    VCLOS_REQUIRE(m_spinePorts == 0 || m_spinePorts >= m_leaves,
+                  std::invalid_argument,
+                  "SpinePorts=" << m_spinePorts << " cannot hold one downlink to each of the "
+                                << m_leaves << " leaves");
+    VCLOS_REQUIRE(m_mtu >= 576 && m_mtu <= 65535,
+                  std::invalid_argument,
+                  "Mtu must be 576 to 65535 bytes (got " << m_mtu << ")");
+    VCLOS_REQUIRE(m_nicRate.GetBitRate() > 0, std::invalid_argument, "NicDataRate must be > 0");
+    VCLOS_REQUIRE(m_fabricRate.GetBitRate() > 0,
+                  std::invalid_argument,
+                  "FabricDataRate must be > 0");
+    VCLOS_REQUIRE(m_intraServerRate.GetBitRate() > 0,
+                  std::invalid_argument,
+                  "IntraServerDataRate must be > 0");
+    VCLOS_REQUIRE(!m_nicDelay.IsNegative() && !m_fabricDelay.IsNegative() &&
+                      !m_intraServerDelay.IsNegative(),
+                  std::invalid_argument,
+                  "NicDelay, FabricDelay and IntraServerDelay must not be negative");
+    VCLOS_REQUIRE(m_queueSize.GetValue() > 0, std::invalid_argument, "QueueSize must be > 0");
+    VCLOS_REQUIRE(m_ecnThreshold.GetValue() == 0 ||
+                      (m_ecnThreshold.GetUnit() == m_queueSize.GetUnit() &&
+                       m_ecnThreshold.GetValue() < m_queueSize.GetValue()),
+                  std::invalid_argument,
+                  "EcnThreshold=" << m_ecnThreshold << " must be 0 or below QueueSize="
+                                  << m_queueSize << " in the same unit");
+    TypeId congestion;
+    VCLOS_REQUIRE(TypeId::LookupByNameFailSafe(m_tcpSocketType, &congestion) &&
+                      congestion.IsChildOf(TcpCongestionOps::GetTypeId()),
+                  std::invalid_argument,
+                  "TcpSocketType '" << m_tcpSocketType
+                                    << "' is not a TCP congestion control TypeId");
+    VCLOS_REQUIRE(m_tcpBufferSize >= m_mtu,
+                  std::invalid_argument,
+                  "TcpBufferSize=" << m_tcpBufferSize << " must be at least one Mtu");
+    VCLOS_REQUIRE(m_tcpDelAckTimeout.IsStrictlyPositive(),
+                  std::invalid_argument,
+                  "TcpDelAckTimeout must be > 0");
+    VCLOS_REQUIRE(m_tcpMinRto.IsStrictlyPositive(),
+                  std::invalid_argument,
+                  "TcpMinRto must be > 0");
+}
+
+void
+VclosFabricHelper::ConfigureTransport() const
+{
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue(m_tcpSocketType));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mtu - TCP_IP_HEADER_BYTES));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(m_tcpBufferSize));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(m_tcpBufferSize));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_tcpMinRto));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(m_tcpDelAckTimeout));
+    Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(m_tcpPacing));
+    Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_nicRate));
+}
+
+TrafficControlHelper
+VclosFabricHelper::MakeQueueDisc() const
+{
+    if (m_hasCustomQueueDisc)
+    {
+        return m_customQueueDisc;
+    }
+    TrafficControlHelper tch;
+    if (m_ecnThreshold.GetValue() == 0)
+    {
+        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(m_queueSize));
+        return tch;
+    }
+    // DCTCP-style marking: instantaneous queue (QW = 1), mark at K, never drop early.
+    double k = m_ecnThreshold.GetValue();
+    double step = m_queueSize.GetUnit() == QueueSizeUnit::BYTES ? m_mtu : 1.0;
+    tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                         "MaxSize",
+                         QueueSizeValue(m_queueSize),
+                         "MinTh",
+                         DoubleValue(k),
+                         "MaxTh",
+                         DoubleValue(k + step),
+                         "QW",
+                         DoubleValue(1.0),
+                         "UseEcn",
+                         BooleanValue(true),
+                         "UseHardDrop",
+                         BooleanValue(false),
+                         "MeanPktSize",
+                         UintegerValue(m_mtu),
+                         "LinkBandwidth",
+                         DataRateValue(m_fabricRate));
+    return tch;
+}
+
+Ptr<VclosFabric>
+VclosFabricHelper::Install()
+{
+    NS_LOG_FUNCTION(this);
+    Validate();
+    ConfigureTransport();
+
+    Ptr<VclosFabric> fabric = CreateObject<VclosFabric>();
+    fabric->m_leafCount = m_leaves;
+    fabric->m_spineCount = m_spines;
+    fabric->m_serversPerLeaf = m_serversPerLeaf;
+    fabric->m_gpusPerServer = m_gpusPerServer;
+    const uint32_t gpuCount = fabric->GetGpuCount();
+    const uint32_t serverCount = m_leaves * m_serversPerLeaf;
+    const bool hasIntraServer = m_gpusPerServer > 1;
+
+    fabric->m_spines.Create(m_spines);
+    fabric->m_leaves.Create(m_leaves);
+    if (hasIntraServer)
+    {
+        fabric->m_serverSwitches.Create(serverCount);
+    }
+    fabric->m_gpus.Create(gpuCount);
+
+    InternetStackHelper hostStack;
+    hostStack.SetRoutingHelper(Ipv4StaticRoutingHelper());
+    hostStack.Install(fabric->m_gpus);
+    hostStack.Install(fabric->m_serverSwitches);
+    InternetStackHelper switchStack;
+    switchStack.SetRoutingHelper(m_routing);
+    switchStack.Install(fabric->m_leaves);
+    switchStack.Install(fabric->m_spines);
+
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+    TrafficControlHelper queueDisc = MakeQueueDisc();
+    NetDeviceContainer allDevices;
+    SwitchAddressPool switchAddresses;
+    Ipv4StaticRoutingHelper staticRouting;
+
+    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) {
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        p2p.SetChannelAttribute("Delay", TimeValue(delay));
+        NetDeviceContainer devices = p2p.Install(a, b);
+        allDevices.Add(devices);
+        return devices;
+    };
+
+    // GPU NICs to leaves.
+    fabric->m_gpuUplink.resize(gpuCount);
+    fabric->m_gpuDownlink.resize(gpuCount);
+    std::vector<std::vector<uint32_t>> leafDownIf(m_leaves);
+    for (uint32_t gpu = 0; gpu < gpuCount; ++gpu)
+    {
+        uint32_t leaf = fabric->GetLeafOfGpu(gpu);
+        uint32_t server = (gpu / m_gpusPerServer) % m_serversPerLeaf;
+        uint32_t local = gpu % m_gpusPerServer;
+        Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
+        NetDeviceContainer d = connect(gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay);
+        uint32_t nicIf = AddInterface(d.Get(0), GpuSideAddress(leaf, server, local + 1));
+        Ipv4Address leafSide = switchAddresses.Next();
+        leafDownIf[leaf].push_back(AddInterface(d.Get(1), leafSide));
+        staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())->SetDefaultRoute(leafSide, nicIf);
+        fabric->m_gpuUplink[gpu] = fabric->AddLink(VclosLink::GPU_TO_LEAF, gpu, leaf, d.Get(0));
+        fabric->m_gpuDownlink[gpu] = fabric->AddLink(VclosLink::LEAF_TO_GPU, leaf, gpu, d.Get(1));
+    }
+
+    // Leaves to spines: one link per pair.
+    fabric->m_leafUplinks.assign(m_leaves, std::vector<uint32_t>(m_spines));
+    fabric->m_leafUplinkIf.assign(m_leaves, std::vector<uint32_t>(m_spines));
+    fabric->m_spineDownlinks.assign(m_spines, std::vector<uint32_t>(m_leaves));
+    std::vector<std::vector<uint32_t>> spineDownIf(m_spines, std::vector<uint32_t>(m_leaves));
+    for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+    {
+        for (uint32_t spine = 0; spine < m_spines; ++spine)
+        {
+            NetDeviceContainer d = connect(fabric->m_leaves.Get(leaf),
+                                           fabric->m_spines.Get(spine),
+                                           m_fabricRate,
+                                           m_fabricDelay);
+            fabric->m_leafUplinkIf[leaf][spine] = AddInterface(d.Get(0), switchAddresses.Next());
+            spineDownIf[spine][leaf] = AddInterface(d.Get(1), switchAddresses.Next());
+            fabric->m_leafUplinks[leaf][spine] =
+                fabric->AddLink(VclosLink::LEAF_TO_SPINE, leaf, spine, d.Get(0));
+            fabric->m_spineDownlinks[spine][leaf] =
+                fabric->AddLink(VclosLink::SPINE_TO_LEAF, spine, leaf, d.Get(1));
+        }
+    }
+
+    // Intra-server (NVLink-like) links through each server's switch.
+    if (hasIntraServer)
+    {
+        fabric->m_gpuNvUplink.resize(gpuCount);
+        fabric->m_gpuNvDownlink.resize(gpuCount);
+        for (uint32_t gpu = 0; gpu < gpuCount; ++gpu)
+        {
+            uint32_t leaf = fabric->GetLeafOfGpu(gpu);
+            uint32_t serverIndex = gpu / m_gpusPerServer;
+            uint32_t server = serverIndex % m_serversPerLeaf;
+            uint32_t local = gpu % m_gpusPerServer;
+            Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
+            Ptr<Node> serverSwitch = fabric->m_serverSwitches.Get(serverIndex);
+            NetDeviceContainer d =
+                connect(gpuNode, serverSwitch, m_intraServerRate, m_intraServerDelay);
+            uint32_t nvIf = AddInterface(d.Get(0), GpuSideAddress(leaf, server, local + 65));
+            uint32_t switchIf = AddInterface(d.Get(1), switchAddresses.Next());
+            staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
+                ->AddNetworkRouteTo(GpuSideAddress(leaf, server, 0), Ipv4Mask("/24"), nvIf);
+            Ptr<Ipv4StaticRouting> switchRouting =
+                staticRouting.GetStaticRouting(serverSwitch->GetObject<Ipv4>());
+            switchRouting->AddHostRouteTo(GpuSideAddress(leaf, server, local + 1), switchIf);
+            switchRouting->AddHostRouteTo(GpuSideAddress(leaf, server, local + 65), switchIf);
+            fabric->m_gpuNvUplink[gpu] =
+                fabric->AddLink(VclosLink::GPU_TO_NVSWITCH, gpu, serverIndex, d.Get(0));
+            fabric->m_gpuNvDownlink[gpu] =
+                fabric->AddLink(VclosLink::NVSWITCH_TO_GPU, serverIndex, gpu, d.Get(1));
+        }
+    }
+
+    queueDisc.Install(allDevices);
+
+    // Switch routes from the structure: leaves reach their GPUs directly and everything
+    // else through any spine; spines reach each leaf's GPUs (10.<leaf>/16) on its link.
+    for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+    {
+        Ptr<VclosEcmpRouting> routing = DynamicCast<VclosEcmpRouting>(
+            fabric->m_leaves.Get(leaf)->GetObject<Ipv4>()->GetRoutingProtocol());
+        for (uint32_t i = 0; i < fabric->GetGpusPerLeaf(); ++i)
+        {
+            routing->AddRoute(fabric->GetGpuAddress(fabric->GetGpuAt(leaf, i)),
+                              Ipv4Mask("/32"),
+                              {leafDownIf[leaf][i]});
+        }
+        routing->AddRoute(Ipv4Address::GetAny(), Ipv4Mask::GetZero(), fabric->m_leafUplinkIf[leaf]);
+        routing->SetSalt(m_saltRng->GetInteger(0, UINT32_MAX));
+        fabric->m_leafRouting.push_back(routing);
+    }
+    for (uint32_t spine = 0; spine < m_spines; ++spine)
+    {
+        Ptr<VclosEcmpRouting> routing = DynamicCast<VclosEcmpRouting>(
+            fabric->m_spines.Get(spine)->GetObject<Ipv4>()->GetRoutingProtocol());
+        for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+        {
+            routing->AddRoute(GpuSideAddress(leaf, 0, 0), Ipv4Mask("/16"), {spineDownIf[spine][leaf]});
+        }
+        routing->SetSalt(m_saltRng->GetInteger(0, UINT32_MAX));
+        fabric->m_spineRouting.push_back(routing);
+    }
+    NS_LOG_INFO("fabric: " << gpuCount << " GPUs, " << m_leaves << " leaves, " << m_spines
+                           << " spines, " << fabric->GetLinks().size() << " directed links");
+    return fabric;
+}
+
+void
+VclosFabricHelper::EnablePcap(const std::string& prefix, Ptr<VclosFabric> fabric)
+{
+    for (const auto& link : fabric->GetLinks())
+    {
+        if (link.kind != VclosLink::GPU_TO_NVSWITCH && link.kind != VclosLink::NVSWITCH_TO_GPU)
+        {
+            m_pcap.EnablePcap(prefix, link.device, false);
+        }
+    }
+}
+
+} // namespace ns3

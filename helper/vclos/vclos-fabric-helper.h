@@ -1,0 +1,132 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_FABRIC_HELPER_H
+#define VCLOS_FABRIC_HELPER_H
+
+#include "vclos-ecmp-routing-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/queue-size.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/vclos-fabric.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief Builds a leaf-spine GPU fabric of real ns-3 nodes (see VclosFabric).
+ *
+ * GPUs (one NIC each) sit in servers under leaves; every leaf has one link to every spine.
+ * GPUs of one server also reach each other through an intra-server switch over fast
+ * NVLink-like links. GPUs run ns-3's TCP/IP stack with static routes (same server: the
+ * intra-server link; otherwise the NIC); leaves and spines forward IP with
+ * VclosEcmpRouting, whose routes come from the fabric's structure. Every device gets a
+ * queue disc: by default RED in DCTCP style (mark ECN above EcnThreshold, drop above
+ * QueueSize), or drop-tail when EcnThreshold is 0, or whatever SetQueueDisc() names.
+ *
+ * Install() also sets these ns-3 defaults so TCP fits the fabric: TcpL4Protocol::SocketType
+ * = TcpSocketType, TcpSocket::SegmentSize = Mtu - 52 (IPv4, TCP and timestamp headers),
+ * TcpSocket::SndBufSize = RcvBufSize = TcpBufferSize, TcpSocketBase::MinRto = TcpMinRto,
+ * TcpSocket::DelAckTimeout = TcpDelAckTimeout, TcpSocketState::EnablePacing = TcpPacing and
+ * TcpSocketState::MaxPacingRate = NicDataRate.
+ *
+ * Invalid attributes make Install() throw std::invalid_argument naming the attribute.
+ */
+class VclosFabricHelper : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosFabricHelper();
+
+    /**
+     * \brief Build the fabric.
+     * \return the fabric
+     */
+    Ptr<VclosFabric> Install();
+
+    /**
+     * \brief Set an attribute of the switches' VclosEcmpRouting (e.g. "HashAlgorithm").
+     * \param name attribute name
+     * \param value attribute value
+     */
+    void SetRoutingAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Replace the default queue disc of every device, as
+     *        TrafficControlHelper::SetRootQueueDisc does.
+     * \param type the queue disc TypeId name, e.g. "ns3::FqCoDelQueueDisc"
+     * \param args attribute name-value pairs
+     */
+    template <typename... Ts>
+    void SetQueueDisc(const std::string& type, Ts&&... args)
+    {
+        m_customQueueDisc = TrafficControlHelper();
+        m_customQueueDisc.SetRootQueueDisc(type, std::forward<Ts>(args)...);
+        m_hasCustomQueueDisc = true;
+    }
+
+    /**
+     * \brief Write pcap traces of every fabric device (NICs, leaf and spine ports).
+     * \param prefix file name prefix
+     * \param fabric a fabric built by this helper
+     */
+    void EnablePcap(const std::string& prefix, Ptr<VclosFabric> fabric);
+
+    /**
+     * \brief Fix the random stream of the per-switch hash salts.
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    /// Throw std::invalid_argument for the first inconsistent attribute.
+    void Validate() const;
+    /// Set the TCP defaults derived from the attributes.
+    void ConfigureTransport() const;
+    /// \return the traffic-control helper for every device
+    TrafficControlHelper MakeQueueDisc() const;
+
+    uint32_t m_leaves;               //!< leaf count
+    uint32_t m_spines;               //!< spine count
+    uint32_t m_serversPerLeaf;       //!< servers under a leaf
+    uint32_t m_gpusPerServer;        //!< GPUs in a server
+    uint32_t m_leafPorts;            //!< leaf radix (0: as needed)
+    uint32_t m_spinePorts;           //!< spine radix (0: as needed)
+    DataRate m_nicRate;              //!< GPU NIC rate
+    Time m_nicDelay;                 //!< GPU-leaf propagation delay
+    DataRate m_fabricRate;           //!< leaf-spine rate
+    Time m_fabricDelay;              //!< leaf-spine propagation delay
+    DataRate m_intraServerRate;      //!< NVLink-like rate
+    Time m_intraServerDelay;         //!< NVLink-like delay
+    uint32_t m_mtu;                  //!< IP MTU of every link
+    QueueSize m_queueSize;           //!< per-port queue limit
+    QueueSize m_ecnThreshold;        //!< DCTCP marking threshold K (0: no ECN)
+    std::string m_tcpSocketType;     //!< TCP congestion control
+    uint32_t m_tcpBufferSize;        //!< socket buffers
+    Time m_tcpMinRto;                //!< minimum RTO
+    bool m_tcpPacing;                //!< pace TCP at up to the NIC rate
+    Time m_tcpDelAckTimeout;         //!< delayed-ACK timeout
+    VclosEcmpRoutingHelper m_routing; //!< switch routing factory
+    TrafficControlHelper m_customQueueDisc; //!< set by SetQueueDisc
+    bool m_hasCustomQueueDisc;       //!< SetQueueDisc was called
+    PointToPointHelper m_pcap;       //!< used only for EnablePcap
+    Ptr<UniformRandomVariable> m_saltRng; //!< draws per-switch salts
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_FABRIC_HELPER_H */

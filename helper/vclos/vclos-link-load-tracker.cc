@@ -1,0 +1,426 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-link-load-tracker.h"
+
+#include "ns3/boolean.h"
+#include "ns3/callback.h"
+#include "ns3/log.h"
+#include "ns3/queue-disc.h"
+#include "ns3/simulator.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/vclos-check.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosLinkLoadTracker");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosLinkLoadTracker);
+
+namespace
+{
+constexpr uint16_t PPP_IPV4 = 0x0021; //!< PPP protocol number of IPv4
+constexpr uint8_t PROTO_TCP = 6;      //!< IP protocol number of TCP
+constexpr uint8_t PROTO_UDP = 17;     //!< IP protocol number of UDP
+
+/// \return the big-endian 16-bit value at b
+uint16_t
+Read16(const uint8_t* b)
+{
+    return static_cast<uint16_t>(b[0] << 8 | b[1]);
+}
+
+/// \return the big-endian 32-bit value at b
+uint32_t
+Read32(const uint8_t* b)
+{
+    return static_cast<uint32_t>(b[0]) << 24 | static_cast<uint32_t>(b[1]) << 16 |
+           static_cast<uint32_t>(b[2]) << 8 | b[3];
+}
+
+/// \return an output file, or throw naming it
+std::ofstream
+OpenCsv(const std::string& filename)
+{
+    std::ofstream out(filename);
+    VCLOS_REQUIRE(out.good(), std::runtime_error, "cannot write " << filename);
+    return out;
+}
+} // namespace
+
+TypeId
+VclosLinkLoadTracker::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosLinkLoadTracker")
+            .SetParent<Object>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosLinkLoadTracker>()
+            .AddAttribute("IgnorePureAcks",
+                          "Do not count TCP segments without payload (ACKs, SYN, FIN), so that "
+                          "flows are data flows.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosLinkLoadTracker::m_ignorePureAcks),
+                          MakeBooleanChecker())
+            .AddAttribute("BinWidth",
+                          "Width of a time-series bin for WriteTimeSeriesCsv (0: no series).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&VclosLinkLoadTracker::m_binWidth),
+                          MakeTimeChecker());
+    return tid;
+}
+
+VclosLinkLoadTracker::VclosLinkLoadTracker()
+    : m_ignorePureAcks(true),
+      m_dirty(false)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosLinkLoadTracker::DoDispose()
+{
+    m_fabric = nullptr;
+    Object::DoDispose();
+}
+
+void
+VclosLinkLoadTracker::Install(Ptr<VclosFabric> fabric)
+{
+    NS_LOG_FUNCTION(this << fabric);
+    m_fabric = fabric;
+    const auto& links = fabric->GetLinks();
+    m_links.assign(links.size(), LinkRecord());
+    for (uint32_t id = 0; id < links.size(); ++id)
+    {
+        Ptr<NetDevice> device = links[id].device;
+        device->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeBoundCallback(&VclosLinkLoadTracker::PacketSent, this, id));
+        for (const char* trace : {"MacTxDrop", "PhyTxDrop"})
+        {
+            device->TraceConnectWithoutContext(
+                trace,
+                MakeBoundCallback(&VclosLinkLoadTracker::PacketDropped, this, id));
+        }
+        Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
+        Ptr<QueueDisc> queueDisc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
+        if (queueDisc)
+        {
+            queueDisc->TraceConnectWithoutContext(
+                "Drop",
+                MakeBoundCallback(&VclosLinkLoadTracker::ItemDropped, this, id));
+        }
+    }
+}
+
+void
+VclosLinkLoadTracker::Reset()
+{
+    NS_LOG_FUNCTION(this);
+    m_links.assign(m_links.size(), LinkRecord());
+    m_flows.clear();
+    m_flowIndex.clear();
+    m_linkLoads.clear();
+    m_dirty = true;
+}
+
+void
+VclosLinkLoadTracker::PacketSent(VclosLinkLoadTracker* tracker,
+                                 uint32_t link,
+                                 Ptr<const Packet> packet)
+{
+    tracker->Record(link, packet);
+}
+
+void
+VclosLinkLoadTracker::PacketDropped(VclosLinkLoadTracker* tracker,
+                                    uint32_t link,
+                                    Ptr<const Packet> packet)
+{
+    tracker->m_links[link].drops++;
+    tracker->m_links[link].droppedBytes += packet->GetSize();
+}
+
+void
+VclosLinkLoadTracker::ItemDropped(VclosLinkLoadTracker* tracker,
+                                  uint32_t link,
+                                  Ptr<const QueueDiscItem> item)
+{
+    tracker->m_links[link].drops++;
+    tracker->m_links[link].droppedBytes += item->GetSize();
+}
+
+uint64_t
+VclosLinkLoadTracker::GetTotalDrops() const
+{
+    uint64_t total = 0;
+    for (const auto& record : m_links)
+    {
+        total += record.drops;
+    }
+    return total;
+}
+
+uint64_t
+VclosLinkLoadTracker::GetTotalDroppedBytes() const
+{
+    uint64_t total = 0;
+    for (const auto& record : m_links)
+    {
+        total += record.droppedBytes;
+    }
+    return total;
+}
+
+void
+VclosLinkLoadTracker::Record(uint32_t link, Ptr<const Packet> packet)
+{
+    uint8_t b[2 + 60 + 14];
+    uint32_t n = packet->CopyData(b, sizeof(b));
+    const uint8_t* ip = b;
+    if (n >= 2 && Read16(b) == PPP_IPV4)
+    {
+        ip += 2;
+        n -= 2;
+    }
+    if (n < 20 || (ip[0] >> 4) != 4)
+    {
+        return; // not IPv4
+    }
+    uint32_t ihl = (ip[0] & 0x0Fu) * 4u;
+    uint32_t totalLength = Read16(ip + 2);
+    VclosFiveTuple t;
+    t.protocol = ip[9];
+    t.srcAddress = Read32(ip + 12);
+    t.dstAddress = Read32(ip + 16);
+    bool firstFragment = (Read16(ip + 6) & 0x1FFFu) == 0;
+    if ((t.protocol == PROTO_TCP || t.protocol == PROTO_UDP) && firstFragment && n >= ihl + 4)
+    {
+        t.srcPort = Read16(ip + ihl);
+        t.dstPort = Read16(ip + ihl + 2);
+        if (t.protocol == PROTO_TCP && m_ignorePureAcks && n >= ihl + 13)
+        {
+            uint32_t tcpHeader = (ip[ihl + 12] >> 4) * 4u;
+            if (totalLength <= ihl + tcpHeader)
+            {
+                return;
+            }
+        }
+    }
+
+    int64_t now = Simulator::Now().GetTimeStep();
+    auto [it, isNew] = m_flowIndex.try_emplace(t, static_cast<uint32_t>(m_flows.size()));
+    if (isNew)
+    {
+        FlowLoad flow;
+        flow.tuple = t;
+        flow.firstSeen = Simulator::Now();
+        m_flows.push_back(flow);
+    }
+    uint32_t flow = it->second;
+    m_flows[flow].lastSeen = Simulator::Now();
+
+    LinkRecord& record = m_links[link];
+    auto [slot, isNewHere] =
+        record.slot.try_emplace(flow, static_cast<uint32_t>(record.presences.size()));
+    if (isNewHere)
+    {
+        record.presences.push_back(Presence{flow, now, now, 0});
+        m_flows[flow].links.push_back(link);
+    }
+    Presence& presence = record.presences[slot->second];
+    presence.last = now;
+    presence.bytes += totalLength;
+    if (m_flows[flow].links.front() == link)
+    {
+        m_flows[flow].bytes += totalLength;
+    }
+    if (m_binWidth.IsStrictlyPositive())
+    {
+        auto bin = static_cast<std::size_t>(now / m_binWidth.GetTimeStep());
+        if (record.binBytes.size() <= bin)
+        {
+            record.binBytes.resize(bin + 1, 0);
+        }
+        record.binBytes[bin] += totalLength;
+    }
+    m_dirty = true;
+}
+
+void
+VclosLinkLoadTracker::Analyze()
+{
+    if (!m_dirty && m_linkLoads.size() == m_links.size())
+    {
+        return;
+    }
+    m_linkLoads.assign(m_links.size(), LinkLoad());
+    for (auto& flow : m_flows)
+    {
+        flow.maxSharing = 1;
+        flow.conflicting = false;
+    }
+    std::vector<std::pair<int64_t, int>> events; // (time, +1 start / -1 end), ends first
+    for (uint32_t id = 0; id < m_links.size(); ++id)
+    {
+        const auto& presences = m_links[id].presences;
+        LinkLoad& load = m_linkLoads[id];
+        load.flows = static_cast<uint32_t>(presences.size());
+        for (const auto& p : presences)
+        {
+            load.bytes += p.bytes;
+        }
+        load.drops = m_links[id].drops;
+        load.droppedBytes = m_links[id].droppedBytes;
+        // Peak concurrency by a sweep; an interval ending exactly when another starts
+        // does not overlap it.
+        events.clear();
+        for (const auto& p : presences)
+        {
+            events.emplace_back(p.first, +1);
+            events.emplace_back(p.last, -1);
+        }
+        std::sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first < b.first : a.second > b.second;
+        });
+        int active = 0;
+        for (const auto& e : events)
+        {
+            active += e.second;
+            load.maxConcurrentFlows = std::max<uint32_t>(load.maxConcurrentFlows, active);
+        }
+        // Per flow: how many others overlap it on this link (quadratic in flows per link,
+        // which stays small: a link carries few flows at once in these scenarios).
+        for (const auto& p : presences)
+        {
+            uint32_t overlapping = 1;
+            for (const auto& q : presences)
+            {
+                if (&p != &q && q.first <= p.last && p.first <= q.last)
+                {
+                    ++overlapping;
+                }
+            }
+            FlowLoad& flow = m_flows[p.flow];
+            flow.maxSharing = std::max(flow.maxSharing, overlapping);
+            flow.conflicting = flow.conflicting || overlapping > 1;
+        }
+    }
+    m_dirty = false;
+}
+
+VclosLinkLoadTracker::LinkLoad
+VclosLinkLoadTracker::GetLinkLoad(uint32_t link)
+{
+    VCLOS_REQUIRE(link < m_links.size(), std::out_of_range, "no link " << link);
+    Analyze();
+    return m_linkLoads[link];
+}
+
+const std::vector<VclosLinkLoadTracker::FlowLoad>&
+VclosLinkLoadTracker::GetFlows()
+{
+    Analyze();
+    return m_flows;
+}
+
+uint32_t
+VclosLinkLoadTracker::GetMaxFlowsPerLink()
+{
+    Analyze();
+    uint32_t most = 0;
+    for (const auto& load : m_linkLoads)
+    {
+        most = std::max(most, load.maxConcurrentFlows);
+    }
+    return most;
+}
+
+double
+VclosLinkLoadTracker::GetConflictingFlowShare()
+{
+    Analyze();
+    if (m_flows.empty())
+    {
+        return 0.0;
+    }
+    auto conflicting = std::count_if(m_flows.begin(), m_flows.end(), [](const FlowLoad& f) {
+        return f.conflicting;
+    });
+    return static_cast<double>(conflicting) / m_flows.size();
+}
+
+void
+VclosLinkLoadTracker::WriteLinkCsv(const std::string& filename)
+{
+    Analyze();
+    std::ofstream out = OpenCsv(filename);
+    out << "link_id,link,bytes,flows,max_concurrent_flows,drops\n";
+    const auto& links = m_fabric->GetLinks();
+    for (uint32_t id = 0; id < m_linkLoads.size(); ++id)
+    {
+        const LinkLoad& l = m_linkLoads[id];
+        if (l.flows > 0 || l.drops > 0)
+        {
+            out << id << "," << links[id].name << "," << l.bytes << "," << l.flows << ","
+                << l.maxConcurrentFlows << "," << l.drops << "\n";
+        }
+    }
+}
+
+void
+VclosLinkLoadTracker::WriteFlowCsv(const std::string& filename)
+{
+    Analyze();
+    std::ofstream out = OpenCsv(filename);
+    out << "src,dst,src_port,dst_port,protocol,bytes,first_s,last_s,max_sharing,conflicting,path\n";
+    const auto& links = m_fabric->GetLinks();
+    for (const auto& f : m_flows)
+    {
+        out << Ipv4Address(f.tuple.srcAddress) << "," << Ipv4Address(f.tuple.dstAddress) << ","
+            << f.tuple.srcPort << "," << f.tuple.dstPort << "," << static_cast<int>(f.tuple.protocol)
+            << "," << f.bytes << "," << f.firstSeen.GetSeconds() << "," << f.lastSeen.GetSeconds()
+            << "," << f.maxSharing << "," << (f.conflicting ? 1 : 0) << ",";
+        for (std::size_t i = 0; i < f.links.size(); ++i)
+        {
+            out << (i ? " " : "") << links[f.links[i]].name;
+        }
+        out << "\n";
+    }
+}
+
+void
+VclosLinkLoadTracker::WriteTimeSeriesCsv(const std::string& filename)
+{
+    VCLOS_REQUIRE(m_binWidth.IsStrictlyPositive(),
+                  std::invalid_argument,
+                  "VclosLinkLoadTracker::BinWidth must be > 0 for a time series");
+    std::ofstream out = OpenCsv(filename);
+    out << "time_s,link,bytes,gbps,active_flows\n";
+    const auto& links = m_fabric->GetLinks();
+    int64_t width = m_binWidth.GetTimeStep();
+    for (uint32_t id = 0; id < m_links.size(); ++id)
+    {
+        const LinkRecord& record = m_links[id];
+        for (std::size_t bin = 0; bin < record.binBytes.size(); ++bin)
+        {
+            int64_t start = static_cast<int64_t>(bin) * width;
+            int64_t end = start + width;
+            uint32_t active = 0;
+            for (const auto& p : record.presences)
+            {
+                active += (p.first < end && p.last >= start) ? 1 : 0;
+            }
+            double gbps = record.binBytes[bin] * 8.0 / m_binWidth.GetSeconds() / 1e9;
+            out << Time(start).GetSeconds() << "," << links[id].name << "," << record.binBytes[bin]
+                << "," << gbps << "," << active << "\n";
+        }
+    }
+}
+
+} // namespace ns3

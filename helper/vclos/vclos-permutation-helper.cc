@@ -1,0 +1,197 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-permutation-helper.h"
+
+#include "ns3/bulk-send-helper.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet-sink-helper.h"
+#include "ns3/packet-sink.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-check.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosPermutationHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosPermutationHelper);
+
+TypeId
+VclosPermutationHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosPermutationHelper")
+            .SetParent<Object>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosPermutationHelper>()
+            .AddAttribute("FlowBytes",
+                          "Bytes each flow carries.",
+                          UintegerValue(4000000),
+                          MakeUintegerAccessor(&VclosPermutationHelper::m_flowBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("SendSize",
+                          "Bytes a sender writes to its socket at a time.",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&VclosPermutationHelper::m_sendSize),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("BasePort",
+                          "TCP port of the first flow's sink; flow i listens on BasePort + i.",
+                          UintegerValue(5000),
+                          MakeUintegerAccessor(&VclosPermutationHelper::m_basePort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("StartTime",
+                          "When every sender starts.",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&VclosPermutationHelper::m_startTime),
+                          MakeTimeChecker());
+    return tid;
+}
+
+VclosPermutationHelper::VclosPermutationHelper()
+    : m_flowBytes(0),
+      m_sendSize(0),
+      m_basePort(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+std::vector<VclosPermutationHelper::Pair>
+VclosPermutationHelper::LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift)
+{
+    uint32_t leaves = fabric->GetLeafCount();
+    VCLOS_REQUIRE(shift >= 1 && shift < leaves,
+                  std::invalid_argument,
+                  "shift must be 1 to " << leaves - 1 << " for " << leaves
+                                        << " leaves (got " << shift << ")");
+    std::vector<Pair> pairs;
+    for (uint32_t leaf = 0; leaf < leaves; ++leaf)
+    {
+        for (uint32_t i = 0; i < fabric->GetGpusPerLeaf(); ++i)
+        {
+            pairs.emplace_back(fabric->GetGpuAt(leaf, i),
+                               fabric->GetGpuAt((leaf + shift) % leaves, i));
+        }
+    }
+    return pairs;
+}
+
+void
+VclosPermutationHelper::PinBalanced(Ptr<VclosFabric> fabric, const std::vector<Pair>& pairs)
+{
+    for (const auto& [src, dst] : pairs)
+    {
+        fabric->PinPairToSpine(src, dst, fabric->GetIndexInLeaf(src) % fabric->GetSpineCount());
+    }
+}
+
+ApplicationContainer
+VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>& pairs)
+{
+    NS_LOG_FUNCTION(this << fabric << pairs.size());
+    VCLOS_REQUIRE(!pairs.empty(), std::invalid_argument, "the permutation has no pairs");
+    std::vector<bool> sends(fabric->GetGpuCount(), false);
+    std::vector<bool> receives(fabric->GetGpuCount(), false);
+    for (const auto& [src, dst] : pairs)
+    {
+        VCLOS_REQUIRE(src < fabric->GetGpuCount() && dst < fabric->GetGpuCount(),
+                      std::out_of_range,
+                      "pair " << src << "->" << dst << " names a GPU outside the fabric");
+        VCLOS_REQUIRE(src != dst, std::invalid_argument, "pair " << src << "->" << dst << " is a self-loop");
+        VCLOS_REQUIRE(!sends[src] && !receives[dst],
+                      std::invalid_argument,
+                      "pair " << src << "->" << dst << " breaks the permutation (a GPU sends or "
+                              << "receives twice)");
+        sends[src] = true;
+        receives[dst] = true;
+    }
+    VCLOS_REQUIRE(pairs.size() + m_basePort <= 65535,
+                  std::invalid_argument,
+                  "BasePort + flows exceeds 65535");
+
+    ApplicationContainer sinks;
+    ApplicationContainer senders;
+    uint32_t first = static_cast<uint32_t>(m_results.size());
+    for (uint32_t i = 0; i < pairs.size(); ++i)
+    {
+        const auto& [src, dst] = pairs[i];
+        uint16_t port = static_cast<uint16_t>(m_basePort + first + i);
+        FlowResult result;
+        result.src = src;
+        result.dst = dst;
+        m_results.push_back(result);
+
+        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer s = sink.Install(fabric->GetGpus().Get(dst));
+        s.Get(0)->TraceConnectWithoutContext(
+            "Rx",
+            MakeBoundCallback(&VclosPermutationHelper::Received, this, first + i));
+        sinks.Add(s);
+
+        BulkSendHelper bulk("ns3::TcpSocketFactory",
+                            InetSocketAddress(fabric->GetGpuAddress(dst), port));
+        bulk.SetAttribute("MaxBytes", UintegerValue(m_flowBytes));
+        bulk.SetAttribute("SendSize", UintegerValue(m_sendSize));
+        senders.Add(bulk.Install(fabric->GetGpus().Get(src)));
+    }
+    sinks.Start(Seconds(0));
+    senders.Start(m_startTime);
+    ApplicationContainer all(sinks);
+    all.Add(senders);
+    return all;
+}
+
+void
+VclosPermutationHelper::Received(VclosPermutationHelper* helper,
+                                 uint32_t flow,
+                                 Ptr<const Packet> packet,
+                                 const Address& from)
+{
+    FlowResult& r = helper->m_results[flow];
+    Time now = Simulator::Now();
+    if (r.bytes == 0)
+    {
+        r.firstRx = now;
+        r.firstChunkBytes = packet->GetSize();
+    }
+    r.bytes += packet->GetSize();
+    r.lastRx = now;
+    if (r.lastRx > r.firstRx)
+    {
+        r.goodputBps =
+            (r.bytes - r.firstChunkBytes) * 8.0 / (r.lastRx - r.firstRx).GetSeconds();
+    }
+    r.complete = r.bytes >= helper->m_flowBytes;
+}
+
+const std::vector<VclosPermutationHelper::FlowResult>&
+VclosPermutationHelper::GetResults() const
+{
+    return m_results;
+}
+
+Time
+VclosPermutationHelper::GetCompletionTime() const
+{
+    Time latest(0);
+    for (const auto& r : m_results)
+    {
+        latest = std::max(latest, r.lastRx);
+    }
+    return latest > m_startTime ? latest - m_startTime : Time(0);
+}
+
+uint32_t
+VclosPermutationHelper::GetCompletedFlows() const
+{
+    return static_cast<uint32_t>(
+        std::count_if(m_results.begin(), m_results.end(), [](const FlowResult& r) {
+            return r.complete;
+        }));
+}
+
+} // namespace ns3

@@ -1,0 +1,108 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_PERMUTATION_HELPER_H
+#define VCLOS_PERMUTATION_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/vclos-fabric.h"
+
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief Long TCP flows between GPU pairs (BulkSendApplication to PacketSink), with
+ *        their completion recorded from the sinks' Rx trace source.
+ *
+ * A permutation is a list of (source GPU, destination GPU) pairs in which every GPU sends
+ * at most once and receives at most once: what one step of a ring all-reduce produces.
+ */
+class VclosPermutationHelper : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosPermutationHelper();
+
+    /// (source GPU, destination GPU)
+    using Pair = std::pair<uint32_t, uint32_t>;
+
+    /// What one flow achieved.
+    struct FlowResult
+    {
+        uint32_t src = 0;           //!< source GPU
+        uint32_t dst = 0;           //!< destination GPU
+        uint64_t bytes = 0;         //!< bytes received
+        Time firstRx;               //!< first bytes delivered to the sink
+        Time lastRx;                //!< last bytes delivered to the sink
+        uint64_t firstChunkBytes = 0; //!< bytes of the first delivery
+        bool complete = false;      //!< all FlowBytes arrived
+        double goodputBps = 0;      //!< bytes after the first delivery over (lastRx - firstRx)
+    };
+
+    /**
+     * \brief The cross-leaf shift permutation: the GPU at position i under leaf l sends to
+     *        the GPU at position i under leaf (l + shift) mod leaves.
+     * \param fabric the fabric
+     * \param shift leaves to shift by, 1 .. leaves - 1
+     * \return the pairs
+     */
+    static std::vector<Pair> LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift);
+
+    /**
+     * \brief Pin every pair to the spine of its source's index in its leaf modulo the
+     *        spines: no two pairs of a shift permutation then share a fabric link when
+     *        spines >= GPUs per leaf.
+     * \param fabric the fabric
+     * \param pairs the permutation
+     */
+    static void PinBalanced(Ptr<VclosFabric> fabric, const std::vector<Pair>& pairs);
+
+    /**
+     * \brief Install a sink on every destination and a bulk sender on every source.
+     * \param fabric the fabric
+     * \param pairs the permutation
+     * \return the applications (sinks, then senders)
+     */
+    ApplicationContainer Install(Ptr<VclosFabric> fabric, const std::vector<Pair>& pairs);
+
+    /// \return the per-flow results so far, in Install order
+    const std::vector<FlowResult>& GetResults() const;
+    /// \return the latest lastRx of all flows minus StartTime (zero if none finished)
+    Time GetCompletionTime() const;
+    /// \return the number of flows whose bytes all arrived
+    uint32_t GetCompletedFlows() const;
+
+  private:
+    /**
+     * \brief PacketSink Rx sink.
+     * \param helper the helper
+     * \param flow flow index
+     * \param packet the received data
+     * \param from the peer
+     */
+    static void Received(VclosPermutationHelper* helper,
+                         uint32_t flow,
+                         Ptr<const Packet> packet,
+                         const Address& from);
+
+    uint64_t m_flowBytes;              //!< bytes per flow
+    uint32_t m_sendSize;               //!< BulkSend write size
+    uint16_t m_basePort;               //!< port of flow 0
+    Time m_startTime;                  //!< when senders start
+    std::vector<FlowResult> m_results; //!< per flow
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_PERMUTATION_HELPER_H */

@@ -1,0 +1,403 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-ecmp-routing.h"
+
+#include "ns3/enum.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/log.h"
+#include "ns3/output-stream-wrapper.h"
+#include "ns3/packet.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosEcmpRouting");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosEcmpRouting);
+
+namespace
+{
+constexpr uint8_t PROTO_TCP = 6;  //!< IP protocol number of TCP
+constexpr uint8_t PROTO_UDP = 17; //!< IP protocol number of UDP
+
+/// \return the key of a (source, destination) pin
+uint64_t
+PairKey(uint32_t src, uint32_t dst)
+{
+    return (static_cast<uint64_t>(src) << 32) | dst;
+}
+} // namespace
+
+VclosFiveTuple
+VclosExtractFiveTuple(const Ipv4Header& header, Ptr<const Packet> payload)
+{
+    VclosFiveTuple t;
+    t.srcAddress = header.GetSource().Get();
+    t.dstAddress = header.GetDestination().Get();
+    t.protocol = header.GetProtocol();
+    if (payload && (t.protocol == PROTO_TCP || t.protocol == PROTO_UDP) &&
+        header.GetFragmentOffset() == 0 && payload->GetSize() >= 4)
+    {
+        uint8_t ports[4];
+        payload->CopyData(ports, 4);
+        t.srcPort = static_cast<uint16_t>(ports[0] << 8 | ports[1]);
+        t.dstPort = static_cast<uint16_t>(ports[2] << 8 | ports[3]);
+    }
+    return t;
+}
+
+TypeId
+VclosEcmpRouting::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosEcmpRouting")
+            .SetParent<Ipv4RoutingProtocol>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosEcmpRouting>()
+            .AddAttribute("HashAlgorithm",
+                          "The hash function applied to the 5-tuple to choose among equal-cost "
+                          "next hops.",
+                          EnumValue(VCLOS_HASH_CRC32),
+                          MakeEnumAccessor(&VclosEcmpRouting::m_algorithm),
+                          MakeEnumChecker(VCLOS_HASH_CRC32,
+                                          "Crc32",
+                                          VCLOS_HASH_XOR_FOLD,
+                                          "XorFold"))
+            .AddAttribute("Mode",
+                          "How a member of an equal-cost group is chosen: PerFlowEcmp hashes the "
+                          "5-tuple (every packet of a flow takes one path); PerPacketSpray sends "
+                          "consecutive packets round-robin (reorders TCP, for comparison only).",
+                          EnumValue(PER_FLOW_ECMP),
+                          MakeEnumAccessor(&VclosEcmpRouting::m_mode),
+                          MakeEnumChecker(PER_FLOW_ECMP,
+                                          "PerFlowEcmp",
+                                          PER_PACKET_SPRAY,
+                                          "PerPacketSpray"))
+            .AddAttribute("Salt",
+                          "The per-switch hash salt. The fabric helper draws one per switch "
+                          "from its random stream, so it is reproducible from RngSeed/RngRun.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&VclosEcmpRouting::m_salt),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("NoRoute",
+                            "A packet was dropped because no route matched its destination.",
+                            MakeTraceSourceAccessor(&VclosEcmpRouting::m_noRouteTrace),
+                            "ns3::VclosEcmpRouting::NoRouteTracedCallback");
+    return tid;
+}
+
+VclosEcmpRouting::VclosEcmpRouting()
+    : m_salt(0),
+      m_algorithm(VCLOS_HASH_CRC32),
+      m_mode(PER_FLOW_ECMP),
+      m_sprayCounter(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+VclosEcmpRouting::~VclosEcmpRouting()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosEcmpRouting::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_ipv4 = nullptr;
+    m_routes.clear();
+    Ipv4RoutingProtocol::DoDispose();
+}
+
+void
+VclosEcmpRouting::AddRoute(Ipv4Address network,
+                           Ipv4Mask mask,
+                           const std::vector<uint32_t>& interfaces)
+{
+    NS_LOG_FUNCTION(this << network << mask << interfaces.size());
+    NS_ABORT_MSG_IF(interfaces.empty(), "VclosEcmpRouting::AddRoute: empty interface group");
+    auto length = static_cast<uint8_t>(mask.GetPrefixLength());
+    auto table = std::find_if(m_tables.begin(), m_tables.end(), [length](const PrefixTable& t) {
+        return t.length == length;
+    });
+    if (table == m_tables.end())
+    {
+        m_tables.push_back(PrefixTable{length, mask.Get(), {}});
+        std::sort(m_tables.begin(), m_tables.end(), [](const PrefixTable& a, const PrefixTable& b) {
+            return a.length > b.length;
+        });
+        table = std::find_if(m_tables.begin(), m_tables.end(), [length](const PrefixTable& t) {
+            return t.length == length;
+        });
+    }
+    // Identical groups are shared, so a leaf with many prefixes keeps one uplink group.
+    auto group = std::find(m_groups.begin(), m_groups.end(), interfaces);
+    if (group == m_groups.end())
+    {
+        m_groups.push_back(interfaces);
+        group = m_groups.end() - 1;
+    }
+    table->groups[network.Get() & mask.Get()] = static_cast<uint32_t>(group - m_groups.begin());
+}
+
+void
+VclosEcmpRouting::PinSource(Ipv4Address source, uint32_t interface)
+{
+    NS_LOG_FUNCTION(this << source << interface);
+    m_srcPins[source.Get()] = interface;
+}
+
+void
+VclosEcmpRouting::PinPair(Ipv4Address source, Ipv4Address destination, uint32_t interface)
+{
+    NS_LOG_FUNCTION(this << source << destination << interface);
+    m_pairPins[PairKey(source.Get(), destination.Get())] = interface;
+}
+
+void
+VclosEcmpRouting::ClearPins()
+{
+    NS_LOG_FUNCTION(this);
+    m_srcPins.clear();
+    m_pairPins.clear();
+}
+
+void
+VclosEcmpRouting::SetSalt(uint32_t salt)
+{
+    NS_LOG_FUNCTION(this << salt);
+    m_salt = salt;
+}
+
+uint32_t
+VclosEcmpRouting::GetSalt() const
+{
+    return m_salt;
+}
+
+int32_t
+VclosEcmpRouting::LookupGroup(uint32_t destination) const
+{
+    for (const auto& table : m_tables)
+    {
+        auto it = table.groups.find(destination & table.mask);
+        if (it != table.groups.end())
+        {
+            return static_cast<int32_t>(it->second);
+        }
+    }
+    return -1;
+}
+
+int32_t
+VclosEcmpRouting::PinnedMember(uint32_t group, const VclosFiveTuple& tuple) const
+{
+    int32_t pinned = -1;
+    if (!m_pairPins.empty())
+    {
+        auto it = m_pairPins.find(PairKey(tuple.srcAddress, tuple.dstAddress));
+        if (it != m_pairPins.end())
+        {
+            pinned = static_cast<int32_t>(it->second);
+        }
+    }
+    if (pinned < 0 && !m_srcPins.empty())
+    {
+        auto it = m_srcPins.find(tuple.srcAddress);
+        if (it != m_srcPins.end())
+        {
+            pinned = static_cast<int32_t>(it->second);
+        }
+    }
+    if (pinned < 0)
+    {
+        return -1;
+    }
+    const auto& members = m_groups[group];
+    bool isMember = std::find(members.begin(), members.end(), static_cast<uint32_t>(pinned)) !=
+                    members.end();
+    return isMember ? pinned : -1;
+}
+
+uint32_t
+VclosEcmpRouting::ChooseMember(uint32_t group, const VclosFiveTuple& tuple)
+{
+    const auto& members = m_groups[group];
+    if (members.size() == 1)
+    {
+        return members.front();
+    }
+    int32_t pinned = PinnedMember(group, tuple);
+    if (pinned >= 0)
+    {
+        return static_cast<uint32_t>(pinned);
+    }
+    if (m_mode == PER_PACKET_SPRAY)
+    {
+        return members[m_sprayCounter++ % members.size()];
+    }
+    uint32_t hash = VclosHashFiveTuple(tuple, m_salt, m_algorithm);
+    return members[VclosHashToIndex(hash, static_cast<uint32_t>(members.size()))];
+}
+
+int32_t
+VclosEcmpRouting::SelectInterface(const VclosFiveTuple& tuple)
+{
+    NS_LOG_FUNCTION(this);
+    int32_t group = LookupGroup(tuple.dstAddress);
+    if (group < 0)
+    {
+        return -1;
+    }
+    return static_cast<int32_t>(ChooseMember(static_cast<uint32_t>(group), tuple));
+}
+
+Ptr<Ipv4Route>
+VclosEcmpRouting::RouteVia(uint32_t interface)
+{
+    if (interface >= m_routes.size())
+    {
+        m_routes.resize(interface + 1);
+    }
+    Ptr<Ipv4Route>& route = m_routes[interface];
+    if (!route)
+    {
+        route = Create<Ipv4Route>();
+        route->SetOutputDevice(m_ipv4->GetNetDevice(interface));
+        route->SetGateway(Ipv4Address::GetAny());
+        route->SetSource(m_ipv4->GetAddress(interface, 0).GetLocal());
+    }
+    return route;
+}
+
+Ptr<Ipv4Route>
+VclosEcmpRouting::RouteOutput(Ptr<Packet> p,
+                              const Ipv4Header& header,
+                              Ptr<NetDevice> oif,
+                              Socket::SocketErrno& sockerr)
+{
+    NS_LOG_FUNCTION(this << header.GetDestination());
+    VclosFiveTuple tuple = VclosExtractFiveTuple(header, p);
+    int32_t group = LookupGroup(tuple.dstAddress);
+    if (group < 0)
+    {
+        sockerr = Socket::ERROR_NOROUTETOHOST;
+        return nullptr;
+    }
+    sockerr = Socket::ERROR_NOTERROR;
+    // Locally originated packets copy the route, since the caller may set its source.
+    Ptr<Ipv4Route> shared = RouteVia(ChooseMember(static_cast<uint32_t>(group), tuple));
+    Ptr<Ipv4Route> route = Create<Ipv4Route>(*shared);
+    route->SetDestination(header.GetDestination());
+    return route;
+}
+
+bool
+VclosEcmpRouting::RouteInput(Ptr<const Packet> p,
+                             const Ipv4Header& header,
+                             Ptr<const NetDevice> idev,
+                             UnicastForwardCallback ucb,
+                             MulticastForwardCallback mcb,
+                             LocalDeliverCallback lcb,
+                             ErrorCallback ecb)
+{
+    NS_LOG_FUNCTION(this << p << header.GetDestination());
+    uint32_t destination = header.GetDestination().Get();
+    if (m_localAddresses.count(destination) != 0 || header.GetDestination().IsBroadcast())
+    {
+        if (!lcb.IsNull())
+        {
+            lcb(p, header, m_ipv4->GetInterfaceForDevice(idev));
+            return true;
+        }
+        return false;
+    }
+    if (header.GetDestination().IsMulticast())
+    {
+        return false; // a fabric switch does not forward multicast
+    }
+    int32_t group = LookupGroup(destination);
+    if (group < 0)
+    {
+        NS_LOG_LOGIC("no route to " << header.GetDestination());
+        m_noRouteTrace(p, header);
+        ecb(p, header, Socket::ERROR_NOROUTETOHOST);
+        return true;
+    }
+    VclosFiveTuple tuple = VclosExtractFiveTuple(header, p);
+    ucb(RouteVia(ChooseMember(static_cast<uint32_t>(group), tuple)), p, header);
+    return true;
+}
+
+void
+VclosEcmpRouting::NotifyInterfaceUp(uint32_t interface)
+{
+    NS_LOG_FUNCTION(this << interface);
+}
+
+void
+VclosEcmpRouting::NotifyInterfaceDown(uint32_t interface)
+{
+    NS_LOG_FUNCTION(this << interface);
+}
+
+void
+VclosEcmpRouting::NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress address)
+{
+    NS_LOG_FUNCTION(this << interface << address);
+    m_localAddresses.insert(address.GetLocal().Get());
+    if (interface < m_routes.size())
+    {
+        m_routes[interface] = nullptr; // rebuilt with the new source address
+    }
+}
+
+void
+VclosEcmpRouting::NotifyRemoveAddress(uint32_t interface, Ipv4InterfaceAddress address)
+{
+    NS_LOG_FUNCTION(this << interface << address);
+    m_localAddresses.erase(address.GetLocal().Get());
+    if (interface < m_routes.size())
+    {
+        m_routes[interface] = nullptr;
+    }
+}
+
+void
+VclosEcmpRouting::SetIpv4(Ptr<Ipv4> ipv4)
+{
+    NS_LOG_FUNCTION(this << ipv4);
+    m_ipv4 = ipv4;
+    m_localAddresses.insert(Ipv4Address::GetLoopback().Get());
+}
+
+void
+VclosEcmpRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit unit) const
+{
+    std::ostream& os = *stream->GetStream();
+    os << "VclosEcmpRouting salt=" << m_salt << " mode="
+       << (m_mode == PER_FLOW_ECMP ? "PerFlowEcmp" : "PerPacketSpray") << "\n";
+    for (const auto& table : m_tables)
+    {
+        std::vector<std::pair<uint32_t, uint32_t>> sorted(table.groups.begin(),
+                                                          table.groups.end());
+        std::sort(sorted.begin(), sorted.end());
+        for (const auto& [network, group] : sorted)
+        {
+            os << Ipv4Address(network) << "/" << static_cast<int>(table.length) << " ->";
+            for (uint32_t interface : m_groups[group])
+            {
+                os << " if" << interface;
+            }
+            os << "\n";
+        }
+    }
+    os << "pins: " << m_srcPins.size() << " by source, " << m_pairPins.size() << " by pair\n";
+}
+
+} // namespace ns3

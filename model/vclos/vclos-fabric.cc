@@ -1,0 +1,332 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-fabric.h"
+
+#include "vclos-check.h"
+#include "vclos-ecmp-routing.h"
+
+#include "ns3/abort.h"
+#include "ns3/channel.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosFabric");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosFabric);
+
+TypeId
+VclosFabric::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::VclosFabric")
+                            .SetParent<Object>()
+                            .SetGroupName("Vclos")
+                            .AddConstructor<VclosFabric>();
+    return tid;
+}
+
+VclosFabric::VclosFabric()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosFabric::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_links.clear();
+    m_linkOfDevice.clear();
+    m_leafRouting.clear();
+    m_spineRouting.clear();
+    m_gpus = NodeContainer();
+    m_serverSwitches = NodeContainer();
+    m_leaves = NodeContainer();
+    m_spines = NodeContainer();
+    Object::DoDispose();
+}
+
+uint32_t
+VclosFabric::GetLeafCount() const
+{
+    return m_leafCount;
+}
+
+uint32_t
+VclosFabric::GetSpineCount() const
+{
+    return m_spineCount;
+}
+
+uint32_t
+VclosFabric::GetServersPerLeaf() const
+{
+    return m_serversPerLeaf;
+}
+
+uint32_t
+VclosFabric::GetGpusPerServer() const
+{
+    return m_gpusPerServer;
+}
+
+uint32_t
+VclosFabric::GetGpusPerLeaf() const
+{
+    return m_serversPerLeaf * m_gpusPerServer;
+}
+
+uint32_t
+VclosFabric::GetGpuCount() const
+{
+    return m_leafCount * GetGpusPerLeaf();
+}
+
+double
+VclosFabric::GetOversubscription() const
+{
+    return static_cast<double>(GetGpusPerLeaf()) / m_spineCount;
+}
+
+const NodeContainer&
+VclosFabric::GetGpus() const
+{
+    return m_gpus;
+}
+
+const NodeContainer&
+VclosFabric::GetLeaves() const
+{
+    return m_leaves;
+}
+
+const NodeContainer&
+VclosFabric::GetSpines() const
+{
+    return m_spines;
+}
+
+const NodeContainer&
+VclosFabric::GetServerSwitches() const
+{
+    return m_serverSwitches;
+}
+
+void
+VclosFabric::CheckGpu(uint32_t gpu, const char* what) const
+{
+    VCLOS_REQUIRE(gpu < GetGpuCount(), std::out_of_range,
+                    "VclosFabric::" << what << ": GPU " << gpu << " is outside the fabric (0.."
+                                    << GetGpuCount() - 1 << ")");
+}
+
+uint32_t
+VclosFabric::GetLeafOfGpu(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetLeafOfGpu");
+    return gpu / GetGpusPerLeaf();
+}
+
+uint32_t
+VclosFabric::GetServerOfGpu(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetServerOfGpu");
+    return gpu / m_gpusPerServer;
+}
+
+uint32_t
+VclosFabric::GetLocalIndex(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetLocalIndex");
+    return gpu % m_gpusPerServer;
+}
+
+uint32_t
+VclosFabric::GetIndexInLeaf(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetIndexInLeaf");
+    return gpu % GetGpusPerLeaf();
+}
+
+uint32_t
+VclosFabric::GetGpuAt(uint32_t leaf, uint32_t indexInLeaf) const
+{
+    VCLOS_REQUIRE(leaf < m_leafCount && indexInLeaf < GetGpusPerLeaf(), std::out_of_range,
+                    "VclosFabric::GetGpuAt: no GPU " << indexInLeaf << " under leaf " << leaf);
+    return leaf * GetGpusPerLeaf() + indexInLeaf;
+}
+
+Ipv4Address
+VclosFabric::GetGpuAddress(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetGpuAddress");
+    uint32_t leaf = GetLeafOfGpu(gpu);
+    uint32_t server = (gpu / m_gpusPerServer) % m_serversPerLeaf;
+    uint32_t local = GetLocalIndex(gpu);
+    return Ipv4Address((10u << 24) | (leaf << 16) | (server << 8) | (local + 1));
+}
+
+int32_t
+VclosFabric::GetGpuId(Ipv4Address address) const
+{
+    uint32_t a = address.Get();
+    if ((a >> 24) != 10u)
+    {
+        return -1;
+    }
+    uint32_t leaf = (a >> 16) & 0xFFu;
+    uint32_t server = (a >> 8) & 0xFFu;
+    uint32_t host = a & 0xFFu;
+    uint32_t local = host >= 65 ? host - 65 : host - 1;
+    if (host == 0 || host > 128 || leaf >= m_leafCount || server >= m_serversPerLeaf ||
+        local >= m_gpusPerServer)
+    {
+        return -1;
+    }
+    return static_cast<int32_t>((leaf * m_serversPerLeaf + server) * m_gpusPerServer + local);
+}
+
+const std::vector<VclosLink>&
+VclosFabric::GetLinks() const
+{
+    return m_links;
+}
+
+int32_t
+VclosFabric::GetLinkOfDevice(Ptr<const NetDevice> device) const
+{
+    auto it = m_linkOfDevice.find(PeekPointer(device));
+    return it == m_linkOfDevice.end() ? -1 : static_cast<int32_t>(it->second);
+}
+
+const std::vector<uint32_t>&
+VclosFabric::GetLeafUplinks(uint32_t leaf) const
+{
+    VCLOS_REQUIRE(leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafUplinks: no leaf " << leaf);
+    return m_leafUplinks[leaf];
+}
+
+const std::vector<uint32_t>&
+VclosFabric::GetSpineDownlinks(uint32_t spine) const
+{
+    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::GetSpineDownlinks: no spine " << spine);
+    return m_spineDownlinks[spine];
+}
+
+std::vector<uint32_t>
+VclosFabric::GetPathLinks(uint32_t src, uint32_t dst, uint32_t spine) const
+{
+    CheckGpu(src, "GetPathLinks");
+    CheckGpu(dst, "GetPathLinks");
+    if (src == dst)
+    {
+        return {};
+    }
+    if (m_gpusPerServer > 1 && GetServerOfGpu(src) == GetServerOfGpu(dst))
+    {
+        return {m_gpuNvUplink[src], m_gpuNvDownlink[dst]};
+    }
+    uint32_t srcLeaf = GetLeafOfGpu(src);
+    uint32_t dstLeaf = GetLeafOfGpu(dst);
+    if (srcLeaf == dstLeaf)
+    {
+        return {m_gpuUplink[src], m_gpuDownlink[dst]};
+    }
+    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::GetPathLinks: no spine " << spine);
+    return {m_gpuUplink[src],
+            m_leafUplinks[srcLeaf][spine],
+            m_spineDownlinks[spine][dstLeaf],
+            m_gpuDownlink[dst]};
+}
+
+std::vector<uint32_t>
+VclosFabric::TraceFlowPath(const VclosFiveTuple& tuple) const
+{
+    int32_t src = GetGpuId(Ipv4Address(tuple.srcAddress));
+    int32_t dst = GetGpuId(Ipv4Address(tuple.dstAddress));
+    VCLOS_REQUIRE(src >= 0 && dst >= 0, std::out_of_range, "VclosFabric::TraceFlowPath: not a GPU-to-GPU flow");
+    uint32_t srcLeaf = GetLeafOfGpu(src);
+    uint32_t dstLeaf = GetLeafOfGpu(dst);
+    if (srcLeaf == dstLeaf)
+    {
+        return GetPathLinks(src, dst, 0);
+    }
+    int32_t uplinkIf = m_leafRouting[srcLeaf]->SelectInterface(tuple);
+    VCLOS_REQUIRE(uplinkIf >= 0, std::out_of_range, "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " has no route");
+    const auto& interfaces = m_leafUplinkIf[srcLeaf];
+    for (uint32_t spine = 0; spine < m_spineCount; ++spine)
+    {
+        if (interfaces[spine] == static_cast<uint32_t>(uplinkIf))
+        {
+            return GetPathLinks(src, dst, spine);
+        }
+    }
+    VCLOS_REQUIRE(false, std::logic_error, "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " sent the flow down");
+    return {};
+}
+
+Ptr<VclosEcmpRouting>
+VclosFabric::GetLeafRouting(uint32_t leaf) const
+{
+    VCLOS_REQUIRE(leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafRouting: no leaf " << leaf);
+    return m_leafRouting[leaf];
+}
+
+Ptr<VclosEcmpRouting>
+VclosFabric::GetSpineRouting(uint32_t spine) const
+{
+    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::GetSpineRouting: no spine " << spine);
+    return m_spineRouting[spine];
+}
+
+void
+VclosFabric::PinSourceToSpine(uint32_t gpu, uint32_t spine)
+{
+    NS_LOG_FUNCTION(this << gpu << spine);
+    CheckGpu(gpu, "PinSourceToSpine");
+    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::PinSourceToSpine: no spine " << spine);
+    uint32_t leaf = GetLeafOfGpu(gpu);
+    m_leafRouting[leaf]->PinSource(GetGpuAddress(gpu), m_leafUplinkIf[leaf][spine]);
+}
+
+void
+VclosFabric::PinPairToSpine(uint32_t src, uint32_t dst, uint32_t spine)
+{
+    NS_LOG_FUNCTION(this << src << dst << spine);
+    CheckGpu(src, "PinPairToSpine");
+    CheckGpu(dst, "PinPairToSpine");
+    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::PinPairToSpine: no spine " << spine);
+    uint32_t leaf = GetLeafOfGpu(src);
+    m_leafRouting[leaf]->PinPair(GetGpuAddress(src), GetGpuAddress(dst), m_leafUplinkIf[leaf][spine]);
+}
+
+void
+VclosFabric::ClearPins()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& routing : m_leafRouting)
+    {
+        routing->ClearPins();
+    }
+}
+
+uint32_t
+VclosFabric::AddLink(VclosLink::Kind kind, uint32_t from, uint32_t to, Ptr<NetDevice> device)
+{
+    static const char* const roles[][2] = {{"gpu", "leaf"},
+                                           {"leaf", "gpu"},
+                                           {"leaf", "spine"},
+                                           {"spine", "leaf"},
+                                           {"gpu", "server"},
+                                           {"server", "gpu"}};
+    std::string name = std::string(roles[kind][0]) + std::to_string(from) + "->" +
+                       roles[kind][1] + std::to_string(to);
+    auto id = static_cast<uint32_t>(m_links.size());
+    m_links.push_back(VclosLink{kind, from, to, device, name});
+    m_linkOfDevice[PeekPointer(device)] = id;
+    return id;
+}
+
+} // namespace ns3

@@ -1,0 +1,197 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_FABRIC_H
+#define VCLOS_FABRIC_H
+
+#include "vclos-flow-hash.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
+#include "ns3/node-container.h"
+#include "ns3/object.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class VclosEcmpRouting;
+
+/**
+ * \ingroup vclos
+ * \brief One direction of a physical link of the fabric.
+ */
+struct VclosLink
+{
+    /// Where the link sits.
+    enum Kind
+    {
+        GPU_TO_LEAF,      //!< NIC uplink
+        LEAF_TO_GPU,      //!< leaf downlink
+        LEAF_TO_SPINE,    //!< fabric uplink
+        SPINE_TO_LEAF,    //!< fabric downlink
+        GPU_TO_NVSWITCH,  //!< intra-server, towards the server's switch
+        NVSWITCH_TO_GPU   //!< intra-server, towards a GPU
+    };
+
+    Kind kind;             //!< where the link sits
+    uint32_t from;         //!< index of the sending node in its role (GPU id, leaf, spine, server)
+    uint32_t to;           //!< index of the receiving node in its role
+    Ptr<NetDevice> device; //!< the transmitting device
+    std::string name;      //!< readable name, e.g. "leaf0->spine3"
+};
+
+/**
+ * \ingroup vclos
+ * \brief A leaf-spine GPU fabric built by VclosFabricHelper: its nodes, links, addresses
+ *        and the topology questions a scenario asks.
+ *
+ * GPU ids are contiguous per server and per leaf: gpu = (leaf * serversPerLeaf + server)
+ * * gpusPerServer + local. A GPU's NIC address is 10.<leaf>.<server>.<local + 1>; its
+ * intra-server (NVLink-like) interface is 10.<leaf>.<server>.<local + 65>.
+ */
+class VclosFabric : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosFabric();
+
+    /// \return the number of leaves
+    uint32_t GetLeafCount() const;
+    /// \return the number of spines
+    uint32_t GetSpineCount() const;
+    /// \return servers under each leaf
+    uint32_t GetServersPerLeaf() const;
+    /// \return GPUs in each server
+    uint32_t GetGpusPerServer() const;
+    /// \return GPUs under each leaf
+    uint32_t GetGpusPerLeaf() const;
+    /// \return the number of GPUs
+    uint32_t GetGpuCount() const;
+    /// \return GPUs per leaf divided by spines (1 = non-blocking)
+    double GetOversubscription() const;
+
+    /// \return the GPU nodes, indexed by GPU id
+    const NodeContainer& GetGpus() const;
+    /// \return the leaf switch nodes
+    const NodeContainer& GetLeaves() const;
+    /// \return the spine switch nodes
+    const NodeContainer& GetSpines() const;
+    /// \return the intra-server switch nodes (empty with one GPU per server)
+    const NodeContainer& GetServerSwitches() const;
+
+    /// \param gpu a GPU id \return its leaf
+    uint32_t GetLeafOfGpu(uint32_t gpu) const;
+    /// \param gpu a GPU id \return its server, counted over the whole fabric
+    uint32_t GetServerOfGpu(uint32_t gpu) const;
+    /// \param gpu a GPU id \return its index inside its server
+    uint32_t GetLocalIndex(uint32_t gpu) const;
+    /// \param gpu a GPU id \return its index among the GPUs of its leaf
+    uint32_t GetIndexInLeaf(uint32_t gpu) const;
+    /// \param leaf a leaf \param indexInLeaf a position under it \return the GPU id
+    uint32_t GetGpuAt(uint32_t leaf, uint32_t indexInLeaf) const;
+
+    /// \param gpu a GPU id \return the address of its NIC
+    Ipv4Address GetGpuAddress(uint32_t gpu) const;
+    /// \param address an address \return the GPU owning it (NIC or NVLink side), or -1
+    int32_t GetGpuId(Ipv4Address address) const;
+
+    /// \return all directed links
+    const std::vector<VclosLink>& GetLinks() const;
+    /// \param device a transmitting device \return its link id, or -1 if not in the fabric
+    int32_t GetLinkOfDevice(Ptr<const NetDevice> device) const;
+    /// \param leaf a leaf \return its uplink ids, indexed by spine
+    const std::vector<uint32_t>& GetLeafUplinks(uint32_t leaf) const;
+    /// \param spine a spine \return its downlink ids, indexed by leaf
+    const std::vector<uint32_t>& GetSpineDownlinks(uint32_t spine) const;
+
+    /**
+     * \brief The links a packet crosses from one GPU to another through a given spine.
+     * \param src source GPU
+     * \param dst destination GPU
+     * \param spine the spine used when the GPUs are on different leaves (ignored otherwise)
+     * \return link ids in path order
+     */
+    std::vector<uint32_t> GetPathLinks(uint32_t src, uint32_t dst, uint32_t spine) const;
+
+    /**
+     * \brief The links a flow actually takes, asking each switch's routing.
+     * \param tuple the flow (addresses must be GPU addresses)
+     * \return link ids in path order
+     */
+    std::vector<uint32_t> TraceFlowPath(const VclosFiveTuple& tuple) const;
+
+    /// \param leaf a leaf \return its routing protocol
+    Ptr<VclosEcmpRouting> GetLeafRouting(uint32_t leaf) const;
+    /// \param spine a spine \return its routing protocol
+    Ptr<VclosEcmpRouting> GetSpineRouting(uint32_t spine) const;
+
+    /**
+     * \brief Send every packet of a GPU that leaves its leaf through one spine.
+     * \param gpu the source GPU
+     * \param spine the spine
+     */
+    void PinSourceToSpine(uint32_t gpu, uint32_t spine);
+    /**
+     * \brief Send the packets from one GPU to another through one spine.
+     * \param src the source GPU
+     * \param dst the destination GPU
+     * \param spine the spine
+     */
+    void PinPairToSpine(uint32_t src, uint32_t dst, uint32_t spine);
+    /// Remove every pin from every leaf.
+    void ClearPins();
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class VclosFabricHelper;
+
+    /**
+     * \brief Record a directed link.
+     * \param kind where it sits
+     * \param from index of the sending node in its role
+     * \param to index of the receiving node in its role
+     * \param device the transmitting device
+     * \return its id
+     */
+    uint32_t AddLink(VclosLink::Kind kind, uint32_t from, uint32_t to, Ptr<NetDevice> device);
+    /**
+     * \param gpu a GPU id
+     * \param what the caller, for the error message
+     */
+    void CheckGpu(uint32_t gpu, const char* what) const;
+
+    uint32_t m_leafCount = 0;       //!< leaves
+    uint32_t m_spineCount = 0;      //!< spines
+    uint32_t m_serversPerLeaf = 0;  //!< servers under a leaf
+    uint32_t m_gpusPerServer = 0;   //!< GPUs in a server
+    NodeContainer m_gpus;           //!< GPU nodes
+    NodeContainer m_serverSwitches; //!< intra-server switch nodes
+    NodeContainer m_leaves;         //!< leaf nodes
+    NodeContainer m_spines;         //!< spine nodes
+    std::vector<VclosLink> m_links; //!< directed links
+    std::unordered_map<const NetDevice*, uint32_t> m_linkOfDevice; //!< device -> link id
+    std::vector<uint32_t> m_gpuUplink;                     //!< GPU -> NIC uplink id
+    std::vector<uint32_t> m_gpuDownlink;                   //!< GPU -> leaf downlink id
+    std::vector<uint32_t> m_gpuNvUplink;                   //!< GPU -> intra-server uplink id
+    std::vector<uint32_t> m_gpuNvDownlink;                 //!< GPU -> intra-server downlink id
+    std::vector<std::vector<uint32_t>> m_leafUplinks;      //!< [leaf][spine] link id
+    std::vector<std::vector<uint32_t>> m_spineDownlinks;   //!< [spine][leaf] link id
+    std::vector<std::vector<uint32_t>> m_leafUplinkIf;     //!< [leaf][spine] interface
+    std::vector<Ptr<VclosEcmpRouting>> m_leafRouting;      //!< per leaf
+    std::vector<Ptr<VclosEcmpRouting>> m_spineRouting;     //!< per spine
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_FABRIC_H */

@@ -1,0 +1,103 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-flow-hash.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The 256-entry table of the reflected IEEE polynomial 0xEDB88320.
+std::array<uint32_t, 256>
+MakeCrcTable()
+{
+    std::array<uint32_t, 256> table{};
+    for (uint32_t i = 0; i < 256; ++i)
+    {
+        uint32_t c = i;
+        for (int k = 0; k < 8; ++k)
+        {
+            c = (c & 1u) ? (0xEDB88320u ^ (c >> 1)) : (c >> 1);
+        }
+        table[i] = c;
+    }
+    return table;
+}
+
+const std::array<uint32_t, 256> g_crcTable = MakeCrcTable(); //!< CRC lookup table
+
+} // namespace
+
+uint32_t
+VclosCrc32(const uint8_t* data, std::size_t length, uint32_t init)
+{
+    uint32_t c = init;
+    for (std::size_t i = 0; i < length; ++i)
+    {
+        c = g_crcTable[(c ^ data[i]) & 0xFFu] ^ (c >> 8);
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+uint32_t
+VclosHashFiveTuple(const VclosFiveTuple& t, uint32_t salt, VclosHashAlgorithm algorithm)
+{
+    if (algorithm == VCLOS_HASH_XOR_FOLD)
+    {
+        uint32_t x = t.srcAddress ^ t.dstAddress ^
+                     ((static_cast<uint32_t>(t.srcPort) << 16) | t.dstPort) ^ t.protocol ^ salt;
+        uint32_t folded = (x ^ (x >> 16)) & 0xFFFFu;
+        return folded << 16 | folded; // spread 16 bits over the word used by VclosHashToIndex
+    }
+    // Network byte order, as a switch ASIC sees the header fields.
+    const uint8_t bytes[13] = {static_cast<uint8_t>(t.srcAddress >> 24),
+                               static_cast<uint8_t>(t.srcAddress >> 16),
+                               static_cast<uint8_t>(t.srcAddress >> 8),
+                               static_cast<uint8_t>(t.srcAddress),
+                               static_cast<uint8_t>(t.dstAddress >> 24),
+                               static_cast<uint8_t>(t.dstAddress >> 16),
+                               static_cast<uint8_t>(t.dstAddress >> 8),
+                               static_cast<uint8_t>(t.dstAddress),
+                               static_cast<uint8_t>(t.srcPort >> 8),
+                               static_cast<uint8_t>(t.srcPort),
+                               static_cast<uint8_t>(t.dstPort >> 8),
+                               static_cast<uint8_t>(t.dstPort),
+                               t.protocol};
+    // A CRC is linear: XOR-ing the salt into it would only relabel the members, leaving
+    // every collision in place. The murmur3 finaliser makes each salt a new partition.
+    uint32_t h = VclosCrc32(bytes, sizeof(bytes)) ^ salt;
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    h ^= h >> 16;
+    return h;
+}
+
+bool
+VclosParseHashAlgorithm(const std::string& name, VclosHashAlgorithm& algorithm)
+{
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+        return static_cast<char>(std::tolower(c));
+    });
+    if (lower == "crc32")
+    {
+        algorithm = VCLOS_HASH_CRC32;
+        return true;
+    }
+    if (lower == "xor-fold" || lower == "xorfold" || lower == "xor")
+    {
+        algorithm = VCLOS_HASH_XOR_FOLD;
+        return true;
+    }
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,21 @@
+# Runs PROGRAM with ARGS and checks that it fails cleanly: non-zero exit, no crash, and
+# exactly one line on stderr that names EXPECTED.
+string(REPLACE " " ";" args "${ARGS}")
+execute_process(COMMAND ${PROGRAM} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err TIMEOUT 60)
+string(STRIP "${err}" err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "expected a non-zero exit, got 0; stderr: ${err}")
+endif()
+if(NOT rc MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "program did not exit cleanly: ${rc}; stderr: ${err}")
+endif()
+string(FIND "${err}" "\n" newline)
+if(NOT newline EQUAL -1)
+  message(FATAL_ERROR "expected one line on stderr, got:\n${err}")
+endif()
+string(FIND "${err}" "${EXPECTED}" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "stderr does not name '${EXPECTED}': ${err}")
+endif()
+message(STATUS "clean failure (exit ${rc}): ${err}")

@@ -1,0 +1,1 @@
+#include "ns3/test.h"

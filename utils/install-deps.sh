@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the suite needs to build, test and plot, and only those
+# that are missing. Idempotent; run as root on Debian 12 (bookworm).
+#
+#   utils/install-deps.sh            # build, test and plot dependencies
+#
+# Why each package:
+#   libns3-dev                 ns-3.37 headers, libraries and CMake config
+#   libgsl-dev libsqlite3-dev  named by absolute path in Debian's exported ns-3 targets:
+#   libxml2-dev                without them CMake fails on "non-existent path" or the link
+#   libpython3.11-dev          fails on a missing .so
+#   cmake ninja-build g++      the build
+#   libgtest-dev               GoogleTest unit tests
+#   libboost-dev               Boost headers (used by the suite's modules)
+#   gnuplot-nox                the PNG plots that scenarios write
+set -euo pipefail
+
+packages=(libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
+          cmake ninja-build g++ libgtest-dev libboost-dev gnuplot-nox)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing ${missing[*]}; run as root (or with sudo)" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
