@@ -84,8 +84,8 @@ RunTrial(const Options& opt, bool pinned, uint32_t index, VclosHashAlgorithm has
 {
     Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
     fabricHelper->SetRoutingAttribute("HashAlgorithm", EnumValue(static_cast<int>(hash)));
-    fabricHelper->AssignStreams(index);
     Ptr<VclosFabric> fabric = fabricHelper->Install();
+    fabricHelper->AssignStreams(fabric, 1000 * static_cast<int64_t>(index));
 
     auto pairs = VclosPermutationHelper::LeafShift(fabric, opt.shift);
     if (pinned)
@@ -197,7 +197,16 @@ WritePlot(const Options& opt, const std::vector<Trial>& trials)
     plot.SetTerminal("pngcairo size 900,560 noenhanced");
     plot.SetTitle("Per-flow TCP goodput, cross-leaf permutation (CDF over flows and salts)");
     plot.SetLegend("goodput (Gbit/s)", "fraction of flows");
-    plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]");
+    double most = 0;
+    for (const auto& t : trials)
+    {
+        for (const auto& f : t.flows)
+        {
+            most = std::max(most, f.goodputBps / 1e9);
+        }
+    }
+    plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]\nset xrange [0:" +
+                     std::to_string(std::ceil(most * 1.05)) + "]");
     for (const char* routing : {"ecmp", "pinned"})
     {
         std::vector<double> g;

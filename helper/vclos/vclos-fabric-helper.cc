@@ -10,8 +10,10 @@
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
+#include "ns3/red-queue-disc.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-ecmp-routing.h"
@@ -203,10 +205,39 @@ VclosFabricHelper::SetRoutingAttribute(const std::string& name, const AttributeV
 }
 
 int64_t
-VclosFabricHelper::AssignStreams(int64_t stream)
+VclosFabricHelper::AssignStreams(Ptr<VclosFabric> fabric, int64_t stream)
 {
-    m_saltRng->SetStream(stream);
-    return 1;
+    NS_LOG_FUNCTION(this << fabric << stream);
+    int64_t next = stream;
+    m_saltRng->SetStream(next++);
+    DrawSalts(fabric);
+    NodeContainer all(fabric->GetGpus(), fabric->GetServerSwitches());
+    all.Add(fabric->GetLeaves());
+    all.Add(fabric->GetSpines());
+    next += InternetStackHelper().AssignStreams(all, next);
+    for (const auto& link : fabric->GetLinks())
+    {
+        Ptr<TrafficControlLayer> tc = link.device->GetNode()->GetObject<TrafficControlLayer>();
+        Ptr<RedQueueDisc> red = DynamicCast<RedQueueDisc>(tc->GetRootQueueDiscOnDevice(link.device));
+        if (red)
+        {
+            next += red->AssignStreams(next);
+        }
+    }
+    return next - stream;
+}
+
+void
+VclosFabricHelper::DrawSalts(Ptr<VclosFabric> fabric)
+{
+    for (const auto& routing : fabric->m_leafRouting)
+    {
+        routing->SetSalt(m_saltRng->GetInteger(0, UINT32_MAX));
+    }
+    for (const auto& routing : fabric->m_spineRouting)
+    {
+        routing->SetSalt(m_saltRng->GetInteger(0, UINT32_MAX));
+    }
 }
 
 void
@@ -453,7 +484,6 @@ VclosFabricHelper::Install()
                               {leafDownIf[leaf][i]});
         }
         routing->AddRoute(Ipv4Address::GetAny(), Ipv4Mask::GetZero(), fabric->m_leafUplinkIf[leaf]);
-        routing->SetSalt(m_saltRng->GetInteger(0, UINT32_MAX));
         fabric->m_leafRouting.push_back(routing);
     }
     for (uint32_t spine = 0; spine < m_spines; ++spine)
@@ -464,9 +494,9 @@ VclosFabricHelper::Install()
         {
             routing->AddRoute(GpuSideAddress(leaf, 0, 0), Ipv4Mask("/16"), {spineDownIf[spine][leaf]});
         }
-        routing->SetSalt(m_saltRng->GetInteger(0, UINT32_MAX));
         fabric->m_spineRouting.push_back(routing);
     }
+    DrawSalts(fabric);
     NS_LOG_INFO("fabric: " << gpuCount << " GPUs, " << m_leaves << " leaves, " << m_spines
                            << " spines, " << fabric->GetLinks().size() << " directed links");
     return fabric;

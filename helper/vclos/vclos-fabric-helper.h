@@ -86,11 +86,14 @@ class VclosFabricHelper : public Object
     void EnablePcap(const std::string& prefix, Ptr<VclosFabric> fabric);
 
     /**
-     * \brief Fix the random stream of the per-switch hash salts.
+     * \brief Fix every random stream of a fabric built by this helper: the per-switch hash
+     *        salts (drawn again from the new stream), the IP stacks and the RED queue discs.
+     *        Needed, as for any ns-3 model, to repeat a run inside one process.
+     * \param fabric the fabric
      * \param stream first stream index
      * \return the number of streams used
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(Ptr<VclosFabric> fabric, int64_t stream);
 
   private:
     /// Throw std::invalid_argument for the first inconsistent attribute.
@@ -99,6 +102,11 @@ class VclosFabricHelper : public Object
     void ConfigureTransport() const;
     /// \return the traffic-control helper for every device
     TrafficControlHelper MakeQueueDisc() const;
+    /**
+     * \brief Give every switch a new salt from m_saltRng.
+     * \param fabric the fabric
+     */
+    void DrawSalts(Ptr<VclosFabric> fabric);
 
     uint32_t m_leaves;               //!< leaf count
     uint32_t m_spines;               //!< spine count

@@ -81,31 +81,28 @@ VclosLinkLoadTracker::VclosLinkLoadTracker()
     NS_LOG_FUNCTION(this);
 }
 
-void
-VclosLinkLoadTracker::DoDispose()
-{
-    m_fabric = nullptr;
-    Object::DoDispose();
-}
 
 void
 VclosLinkLoadTracker::Install(Ptr<VclosFabric> fabric)
 {
     NS_LOG_FUNCTION(this << fabric);
-    m_fabric = fabric;
+    // The traces keep the tracker alive; it keeps nothing of the fabric (no cycle).
+    Ptr<VclosLinkLoadTracker> self(this);
     const auto& links = fabric->GetLinks();
     m_links.assign(links.size(), LinkRecord());
+    m_linkNames.clear();
     for (uint32_t id = 0; id < links.size(); ++id)
     {
+        m_linkNames.push_back(links[id].name);
         Ptr<NetDevice> device = links[id].device;
         device->TraceConnectWithoutContext(
             "PhyTxBegin",
-            MakeBoundCallback(&VclosLinkLoadTracker::PacketSent, this, id));
+            MakeBoundCallback(&VclosLinkLoadTracker::PacketSent, self, id));
         for (const char* trace : {"MacTxDrop", "PhyTxDrop"})
         {
             device->TraceConnectWithoutContext(
                 trace,
-                MakeBoundCallback(&VclosLinkLoadTracker::PacketDropped, this, id));
+                MakeBoundCallback(&VclosLinkLoadTracker::PacketDropped, self, id));
         }
         Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> queueDisc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
@@ -113,7 +110,7 @@ VclosLinkLoadTracker::Install(Ptr<VclosFabric> fabric)
         {
             queueDisc->TraceConnectWithoutContext(
                 "Drop",
-                MakeBoundCallback(&VclosLinkLoadTracker::ItemDropped, this, id));
+                MakeBoundCallback(&VclosLinkLoadTracker::ItemDropped, self, id));
         }
     }
 }
@@ -130,7 +127,7 @@ VclosLinkLoadTracker::Reset()
 }
 
 void
-VclosLinkLoadTracker::PacketSent(VclosLinkLoadTracker* tracker,
+VclosLinkLoadTracker::PacketSent(Ptr<VclosLinkLoadTracker> tracker,
                                  uint32_t link,
                                  Ptr<const Packet> packet)
 {
@@ -138,7 +135,7 @@ VclosLinkLoadTracker::PacketSent(VclosLinkLoadTracker* tracker,
 }
 
 void
-VclosLinkLoadTracker::PacketDropped(VclosLinkLoadTracker* tracker,
+VclosLinkLoadTracker::PacketDropped(Ptr<VclosLinkLoadTracker> tracker,
                                     uint32_t link,
                                     Ptr<const Packet> packet)
 {
@@ -147,7 +144,7 @@ VclosLinkLoadTracker::PacketDropped(VclosLinkLoadTracker* tracker,
 }
 
 void
-VclosLinkLoadTracker::ItemDropped(VclosLinkLoadTracker* tracker,
+VclosLinkLoadTracker::ItemDropped(Ptr<VclosLinkLoadTracker> tracker,
                                   uint32_t link,
                                   Ptr<const QueueDiscItem> item)
 {
@@ -361,13 +358,12 @@ VclosLinkLoadTracker::WriteLinkCsv(const std::string& filename)
     Analyze();
     std::ofstream out = OpenCsv(filename);
     out << "link_id,link,bytes,flows,max_concurrent_flows,drops\n";
-    const auto& links = m_fabric->GetLinks();
     for (uint32_t id = 0; id < m_linkLoads.size(); ++id)
     {
         const LinkLoad& l = m_linkLoads[id];
         if (l.flows > 0 || l.drops > 0)
         {
-            out << id << "," << links[id].name << "," << l.bytes << "," << l.flows << ","
+            out << id << "," << m_linkNames[id] << "," << l.bytes << "," << l.flows << ","
                 << l.maxConcurrentFlows << "," << l.drops << "\n";
         }
     }
@@ -379,7 +375,6 @@ VclosLinkLoadTracker::WriteFlowCsv(const std::string& filename)
     Analyze();
     std::ofstream out = OpenCsv(filename);
     out << "src,dst,src_port,dst_port,protocol,bytes,first_s,last_s,max_sharing,conflicting,path\n";
-    const auto& links = m_fabric->GetLinks();
     for (const auto& f : m_flows)
     {
         out << Ipv4Address(f.tuple.srcAddress) << "," << Ipv4Address(f.tuple.dstAddress) << ","
@@ -388,7 +383,7 @@ VclosLinkLoadTracker::WriteFlowCsv(const std::string& filename)
             << "," << f.maxSharing << "," << (f.conflicting ? 1 : 0) << ",";
         for (std::size_t i = 0; i < f.links.size(); ++i)
         {
-            out << (i ? " " : "") << links[f.links[i]].name;
+            out << (i ? " " : "") << m_linkNames[f.links[i]];
         }
         out << "\n";
     }
@@ -402,7 +397,6 @@ VclosLinkLoadTracker::WriteTimeSeriesCsv(const std::string& filename)
                   "VclosLinkLoadTracker::BinWidth must be > 0 for a time series");
     std::ofstream out = OpenCsv(filename);
     out << "time_s,link,bytes,gbps,active_flows\n";
-    const auto& links = m_fabric->GetLinks();
     int64_t width = m_binWidth.GetTimeStep();
     for (uint32_t id = 0; id < m_links.size(); ++id)
     {
@@ -417,7 +411,7 @@ VclosLinkLoadTracker::WriteTimeSeriesCsv(const std::string& filename)
                 active += (p.first < end && p.last >= start) ? 1 : 0;
             }
             double gbps = record.binBytes[bin] * 8.0 / m_binWidth.GetSeconds() / 1e9;
-            out << Time(start).GetSeconds() << "," << links[id].name << "," << record.binBytes[bin]
+            out << Time(start).GetSeconds() << "," << m_linkNames[id] << "," << record.binBytes[bin]
                 << "," << gbps << "," << active << "\n";
         }
     }

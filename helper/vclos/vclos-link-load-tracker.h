@@ -99,9 +99,6 @@ class VclosLinkLoadTracker : public Object
      */
     void WriteTimeSeriesCsv(const std::string& filename);
 
-  protected:
-    void DoDispose() override;
-
   private:
     /// One flow's presence on one link.
     struct Presence
@@ -128,21 +125,23 @@ class VclosLinkLoadTracker : public Object
      * \param link the link id
      * \param packet the packet, starting with the PPP header
      */
-    static void PacketSent(VclosLinkLoadTracker* tracker, uint32_t link, Ptr<const Packet> packet);
+    static void PacketSent(Ptr<VclosLinkLoadTracker> tracker, uint32_t link, Ptr<const Packet> packet);
     /**
      * \brief Drop sink for device traces.
      * \param tracker the tracker
      * \param link the link id
      * \param packet the dropped packet
      */
-    static void PacketDropped(VclosLinkLoadTracker* tracker, uint32_t link, Ptr<const Packet> packet);
+    static void PacketDropped(Ptr<VclosLinkLoadTracker> tracker,
+                              uint32_t link,
+                              Ptr<const Packet> packet);
     /**
      * \brief Drop sink for queue disc traces.
      * \param tracker the tracker
      * \param link the link id
      * \param item the dropped item
      */
-    static void ItemDropped(VclosLinkLoadTracker* tracker,
+    static void ItemDropped(Ptr<VclosLinkLoadTracker> tracker,
                             uint32_t link,
                             Ptr<const QueueDiscItem> item);
     /**
@@ -153,7 +152,7 @@ class VclosLinkLoadTracker : public Object
     /// Compute concurrency and conflicts, if anything changed.
     void Analyze();
 
-    Ptr<VclosFabric> m_fabric;                    //!< tracked fabric
+    std::vector<std::string> m_linkNames;         //!< per link id, from the fabric
     bool m_ignorePureAcks;                        //!< skip TCP segments without payload
     Time m_binWidth;                              //!< time-series bin (0: none)
     std::vector<LinkRecord> m_links;              //!< per link id

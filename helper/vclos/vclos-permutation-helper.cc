@@ -113,6 +113,7 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
                   std::invalid_argument,
                   "BasePort + flows exceeds 65535");
 
+    Ptr<VclosPermutationHelper> self(this); // the sinks' traces keep the helper alive
     ApplicationContainer sinks;
     ApplicationContainer senders;
     uint32_t first = static_cast<uint32_t>(m_results.size());
@@ -129,7 +130,7 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
         ApplicationContainer s = sink.Install(fabric->GetGpus().Get(dst));
         s.Get(0)->TraceConnectWithoutContext(
             "Rx",
-            MakeBoundCallback(&VclosPermutationHelper::Received, this, first + i));
+            MakeBoundCallback(&VclosPermutationHelper::Received, self, first + i));
         sinks.Add(s);
 
         BulkSendHelper bulk("ns3::TcpSocketFactory",
@@ -146,7 +147,7 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
 }
 
 void
-VclosPermutationHelper::Received(VclosPermutationHelper* helper,
+VclosPermutationHelper::Received(Ptr<VclosPermutationHelper> helper,
                                  uint32_t flow,
                                  Ptr<const Packet> packet,
                                  const Address& from)

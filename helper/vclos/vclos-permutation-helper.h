@@ -91,7 +91,7 @@ class VclosPermutationHelper : public Object
      * \param packet the received data
      * \param from the peer
      */
-    static void Received(VclosPermutationHelper* helper,
+    static void Received(Ptr<VclosPermutationHelper> helper,
                          uint32_t flow,
                          Ptr<const Packet> packet,
                          const Address& from);

@@ -71,7 +71,7 @@ VclosEcmpRouting::GetTypeId()
             .AddAttribute("Mode",
                           "How a member of an equal-cost group is chosen: PerFlowEcmp hashes the "
                           "5-tuple (every packet of a flow takes one path); PerPacketSpray sends "
-                          "consecutive packets round-robin (reorders TCP, for comparison only).",
+                          "each packet to a random member (reorders TCP, for comparison only).",
                           EnumValue(PER_FLOW_ECMP),
                           MakeEnumAccessor(&VclosEcmpRouting::m_mode),
                           MakeEnumChecker(PER_FLOW_ECMP,
@@ -82,7 +82,7 @@ VclosEcmpRouting::GetTypeId()
                           "The per-switch hash salt. The fabric helper draws one per switch "
                           "from its random stream, so it is reproducible from RngSeed/RngRun.",
                           UintegerValue(0),
-                          MakeUintegerAccessor(&VclosEcmpRouting::m_salt),
+                          MakeUintegerAccessor(&VclosEcmpRouting::SetSalt, &VclosEcmpRouting::GetSalt),
                           MakeUintegerChecker<uint32_t>())
             .AddTraceSource("NoRoute",
                             "A packet was dropped because no route matched its destination.",
@@ -95,7 +95,7 @@ VclosEcmpRouting::VclosEcmpRouting()
     : m_salt(0),
       m_algorithm(VCLOS_HASH_CRC32),
       m_mode(PER_FLOW_ECMP),
-      m_sprayCounter(0)
+      m_sprayState(1)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -172,6 +172,7 @@ VclosEcmpRouting::SetSalt(uint32_t salt)
 {
     NS_LOG_FUNCTION(this << salt);
     m_salt = salt;
+    m_sprayState = salt | 1u; // xorshift needs a non-zero state
 }
 
 uint32_t
@@ -239,7 +240,12 @@ VclosEcmpRouting::ChooseMember(uint32_t group, const VclosFiveTuple& tuple)
     }
     if (m_mode == PER_PACKET_SPRAY)
     {
-        return members[m_sprayCounter++ % members.size()];
+        // xorshift32 seeded from the salt: a random member per packet, reproducible from
+        // the seed. (Round robin would lock synchronised flows onto fixed members.)
+        m_sprayState ^= m_sprayState << 13;
+        m_sprayState ^= m_sprayState >> 17;
+        m_sprayState ^= m_sprayState << 5;
+        return members[VclosHashToIndex(m_sprayState, static_cast<uint32_t>(members.size()))];
     }
     uint32_t hash = VclosHashFiveTuple(tuple, m_salt, m_algorithm);
     return members[VclosHashToIndex(hash, static_cast<uint32_t>(members.size()))];

@@ -26,7 +26,7 @@ class Packet;
  * Routes map an IPv4 prefix to a group of equal-cost output interfaces (longest prefix
  * wins). A packet whose group has several members is sent on the member chosen by hashing
  * its 5-tuple with this switch's salt (every packet of a flow takes the same member), or,
- * in the labelled PER_PACKET_SPRAY mode, on the next member in round-robin order.
+ * in the labelled PER_PACKET_SPRAY mode, on a random member per packet.
  * Pins override the hash: a pin names a source address, or a source-destination pair,
  * and the interface its packets must use whenever that interface is in the chosen group.
  * The routes are installed by the fabric helper from the fabric's structure.
@@ -38,7 +38,7 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
     enum Mode
     {
         PER_FLOW_ECMP,   //!< hash of the 5-tuple: one path per flow
-        PER_PACKET_SPRAY //!< round robin per packet (reorders TCP; for comparison only)
+        PER_PACKET_SPRAY //!< a random member per packet (reorders TCP; for comparison only)
     };
 
     /**
@@ -165,7 +165,7 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
     uint32_t m_salt;                                   //!< hash salt
     VclosHashAlgorithm m_algorithm;                    //!< hash function
     Mode m_mode;                                       //!< member choice
-    uint32_t m_sprayCounter;                           //!< round-robin state of PER_PACKET_SPRAY
+    uint32_t m_sprayState;                             //!< PRNG state of PER_PACKET_SPRAY
     TracedCallback<Ptr<const Packet>, const Ipv4Header&> m_noRouteTrace; //!< no route
 };
 

@@ -1,1 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Simulator-free tests of the ECMP hash functions.
+#include "ns3/vclos-flow-hash.h"
+
 #include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+VclosFiveTuple
+Tuple(uint32_t i)
+{
+    VclosFiveTuple t;
+    t.srcAddress = 0x0A000001u + (i % 64) * 256;
+    t.dstAddress = 0x0A010001u + (i / 64) * 256;
+    t.srcPort = static_cast<uint16_t>(49153 + i % 97);
+    t.dstPort = static_cast<uint16_t>(5000 + i % 13);
+    t.protocol = 6;
+    return t;
+}
+
+/// Chi-square statistic of member counts against a uniform split.
+double
+ChiSquare(const std::vector<uint32_t>& counts, uint32_t total)
+{
+    double expected = static_cast<double>(total) / counts.size();
+    double chi = 0;
+    for (uint32_t c : counts)
+    {
+        chi += (c - expected) * (c - expected) / expected;
+    }
+    return chi;
+}
+
+const VclosHashAlgorithm ALGORITHMS[] = {VCLOS_HASH_CRC32, VCLOS_HASH_XOR_FOLD};
+
+} // namespace
+
+TEST(VclosFlowHash, Crc32MatchesTheStandardCheckValue)
+{
+    const char* check = "123456789";
+    EXPECT_EQ(VclosCrc32(reinterpret_cast<const uint8_t*>(check), 9), 0xCBF43926u);
+}
+
+TEST(VclosFlowHash, IsDeterministic)
+{
+    for (auto algorithm : ALGORITHMS)
+    {
+        for (uint32_t i = 0; i < 100; ++i)
+        {
+            EXPECT_EQ(VclosHashFiveTuple(Tuple(i), 42, algorithm),
+                      VclosHashFiveTuple(Tuple(i), 42, algorithm));
+        }
+    }
+}
+
+TEST(VclosFlowHash, EveryFieldOfTheTupleMatters)
+{
+    VclosFiveTuple base = Tuple(7);
+    std::vector<VclosFiveTuple> variants(5, base);
+    variants[0].srcAddress ^= 0x100;
+    variants[1].dstAddress ^= 0x100;
+    variants[2].srcPort ^= 1;
+    variants[3].dstPort ^= 1;
+    variants[4].protocol = 17;
+    uint32_t h = VclosHashFiveTuple(base, 1, VCLOS_HASH_CRC32);
+    for (const auto& v : variants)
+    {
+        EXPECT_NE(VclosHashFiveTuple(v, 1, VCLOS_HASH_CRC32), h);
+    }
+}
+
+TEST(VclosFlowHash, SpreadsRandomFlowsUniformly)
+{
+    // 8 members, 16000 flows with random addresses and ports: the chi-square statistic
+    // (7 degrees of freedom) stays below 24.32, its p = 0.001 quantile.
+    const uint32_t members = 8;
+    const uint32_t flows = 16000;
+    for (auto algorithm : ALGORITHMS)
+    {
+        std::mt19937 rng(2024);
+        std::vector<uint32_t> counts(members, 0);
+        for (uint32_t i = 0; i < flows; ++i)
+        {
+            VclosFiveTuple t;
+            t.srcAddress = 0x0A000000u | (rng() & 0xFFFFFFu);
+            t.dstAddress = 0x0A000000u | (rng() & 0xFFFFFFu);
+            t.srcPort = static_cast<uint16_t>(rng());
+            t.dstPort = static_cast<uint16_t>(rng());
+            t.protocol = 6;
+            counts[VclosHashToIndex(VclosHashFiveTuple(t, 0xC0FFEE, algorithm), members)]++;
+        }
+        EXPECT_LT(ChiSquare(counts, flows), 24.32) << "algorithm " << algorithm;
+    }
+}
+
+TEST(VclosFlowHash, Crc32SpreadsStructuredFlowsUniformly)
+{
+    // GPU fabrics have structured tuples (consecutive addresses and ports); CRC32 with the
+    // finaliser stays uniform on them (XOR-fold need not, and does not here).
+    const uint32_t members = 8;
+    const uint32_t flows = 16000;
+    std::vector<uint32_t> counts(members, 0);
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        counts[VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0xC0FFEE, VCLOS_HASH_CRC32), members)]++;
+    }
+    EXPECT_LT(ChiSquare(counts, flows), 24.32);
+}
+
+TEST(VclosFlowHash, DifferentSaltsGiveDifferentChoices)
+{
+    const uint32_t members = 8;
+    for (auto algorithm : ALGORITHMS)
+    {
+        uint32_t changed = 0;
+        for (uint32_t i = 0; i < 1000; ++i)
+        {
+            uint32_t a = VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 1, algorithm), members);
+            uint32_t b = VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0x9E3779B9, algorithm), members);
+            changed += a != b ? 1 : 0;
+        }
+        // Independent choices differ 7 times in 8.
+        EXPECT_GT(changed, 800u) << "algorithm " << algorithm;
+    }
+}
+
+TEST(VclosFlowHash, Crc32SaltsRepartitionFlowsButXorFoldOnlyRelabels)
+{
+    // Which pairs of flows collide must change with the salt for CRC32 (so salts are
+    // independent trials) and must not for the linear XOR-fold (the documented limitation).
+    const uint32_t members = 8;
+    auto collisions = [&](VclosHashAlgorithm algorithm, uint32_t salt) {
+        std::set<std::pair<uint32_t, uint32_t>> pairs;
+        std::vector<uint32_t> member(64);
+        for (uint32_t i = 0; i < 64; ++i)
+        {
+            member[i] = VclosHashToIndex(VclosHashFiveTuple(Tuple(i), salt, algorithm), members);
+            for (uint32_t j = 0; j < i; ++j)
+            {
+                if (member[i] == member[j])
+                {
+                    pairs.emplace(j, i);
+                }
+            }
+        }
+        return pairs;
+    };
+    EXPECT_NE(collisions(VCLOS_HASH_CRC32, 1), collisions(VCLOS_HASH_CRC32, 2));
+    EXPECT_EQ(collisions(VCLOS_HASH_XOR_FOLD, 1), collisions(VCLOS_HASH_XOR_FOLD, 0x5A5A0000));
+}
+
+TEST(VclosFlowHash, HashToIndexStaysInRange)
+{
+    for (uint32_t n : {1u, 2u, 3u, 7u, 64u})
+    {
+        EXPECT_LT(VclosHashToIndex(0xFFFFFFFFu, n), n);
+        EXPECT_EQ(VclosHashToIndex(0, n), 0u);
+    }
+}
+
+TEST(VclosFlowHash, ParsesAlgorithmNames)
+{
+    VclosHashAlgorithm a = VCLOS_HASH_XOR_FOLD;
+    EXPECT_TRUE(VclosParseHashAlgorithm("CRC32", a));
+    EXPECT_EQ(a, VCLOS_HASH_CRC32);
+    EXPECT_TRUE(VclosParseHashAlgorithm("xor-fold", a));
+    EXPECT_EQ(a, VCLOS_HASH_XOR_FOLD);
+    EXPECT_FALSE(VclosParseHashAlgorithm("md5", a));
+    EXPECT_FALSE(VclosParseHashAlgorithm("", a));
+}

@@ -1,1 +1,281 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Switch routing: pins are honoured, a TCP connection never splits across paths, the
+// switches' own view of a flow's path matches what the links saw, spraying is what it says.
+#include "ns3/enum.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
 #include "ns3/test.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-ecmp-routing.h"
+#include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-link-load-tracker.h"
+#include "ns3/vclos-permutation-helper.h"
+
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The leaf uplinks (spines) and spine downlinks a tracked flow used.
+struct FabricHops
+{
+    std::set<uint32_t> spinesUp;   //!< spines reached from the source leaf
+    std::set<uint32_t> spinesDown; //!< spines it came down from
+};
+
+FabricHops
+HopsOf(Ptr<VclosFabric> fabric, const VclosLinkLoadTracker::FlowLoad& flow)
+{
+    FabricHops hops;
+    for (uint32_t id : flow.links)
+    {
+        const VclosLink& l = fabric->GetLinks()[id];
+        if (l.kind == VclosLink::LEAF_TO_SPINE)
+        {
+            hops.spinesUp.insert(l.to);
+        }
+        if (l.kind == VclosLink::SPINE_TO_LEAF)
+        {
+            hops.spinesDown.insert(l.from);
+        }
+    }
+    return hops;
+}
+
+/// A fabric with small TCP flows over a leaf-shift permutation, tracked.
+struct TrackedRun
+{
+    Ptr<VclosFabric> fabric;
+    Ptr<VclosLinkLoadTracker> tracker;
+    std::vector<VclosPermutationHelper::Pair> pairs;
+};
+
+TrackedRun
+Prepare(Ptr<VclosFabricHelper> helper, bool countAcks)
+{
+    TrackedRun run;
+    run.fabric = helper->Install();
+    run.pairs = VclosPermutationHelper::LeafShift(run.fabric, 1);
+    Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+    traffic->SetAttribute("FlowBytes", UintegerValue(300000));
+    traffic->Install(run.fabric, run.pairs);
+    run.tracker = CreateObject<VclosLinkLoadTracker>();
+    run.tracker->SetAttribute("IgnorePureAcks", BooleanValue(!countAcks));
+    run.tracker->Install(run.fabric);
+    return run;
+}
+
+} // namespace
+
+/// Pinned pairs and sources take their spine, whatever the hash says.
+class VclosPinnedPathsTestCase : public TestCase
+{
+  public:
+    VclosPinnedPathsTestCase()
+        : TestCase("pinned pairs and sources take the pinned spine")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrackedRun run = Prepare(CreateObject<VclosFabricHelper>(), false);
+        // Force a collision the hash would rarely make: every flow of leaf 0 through
+        // spine 5 (pair pins), and every other GPU pinned by source to spine (index % 3).
+        std::map<uint32_t, uint32_t> expectedSpine;
+        for (const auto& [src, dst] : run.pairs)
+        {
+            if (run.fabric->GetLeafOfGpu(src) == 0)
+            {
+                run.fabric->PinPairToSpine(src, dst, 5);
+                expectedSpine[src] = 5;
+            }
+            else
+            {
+                run.fabric->PinSourceToSpine(src, run.fabric->GetIndexInLeaf(src) % 3);
+                expectedSpine[src] = run.fabric->GetIndexInLeaf(src) % 3;
+            }
+        }
+        // A pair pin wins over a source pin.
+        run.fabric->PinSourceToSpine(0, 7);
+        Simulator::Run();
+        const auto& flows = run.tracker->GetFlows();
+        NS_TEST_ASSERT_MSG_EQ(flows.size(), run.pairs.size(), "one data flow per pair");
+        for (const auto& flow : flows)
+        {
+            uint32_t src = run.fabric->GetGpuId(Ipv4Address(flow.tuple.srcAddress));
+            FabricHops hops = HopsOf(run.fabric, flow);
+            NS_TEST_ASSERT_MSG_EQ(hops.spinesUp.size(), 1, "one uplink");
+            NS_TEST_EXPECT_MSG_EQ(*hops.spinesUp.begin(), expectedSpine[src], "pinned spine");
+            NS_TEST_EXPECT_MSG_EQ((hops.spinesDown == hops.spinesUp), true, "down from the same spine");
+            auto predicted = run.fabric->TraceFlowPath(flow.tuple);
+            NS_TEST_EXPECT_MSG_EQ((predicted == flow.links), true, "TraceFlowPath agrees");
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.tracker->GetLinkLoad(run.fabric->GetLeafUplinks(0)[5]).flows,
+                              8,
+                              "all of leaf 0 on spine 5");
+        Simulator::Destroy();
+    }
+};
+
+/// Under per-flow ECMP each TCP connection (data and ACKs) keeps one path.
+class VclosTcpNeverSplitTestCase : public TestCase
+{
+  public:
+    VclosTcpNeverSplitTestCase()
+        : TestCase("per-flow ECMP never splits a TCP connection, and uses several spines")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrackedRun run = Prepare(CreateObject<VclosFabricHelper>(), true);
+        Simulator::Run();
+        std::set<uint32_t> spinesUsed;
+        uint32_t flows = 0;
+        for (const auto& flow : run.tracker->GetFlows())
+        {
+            if (run.fabric->GetGpuId(Ipv4Address(flow.tuple.srcAddress)) < 0)
+            {
+                continue;
+            }
+            ++flows;
+            FabricHops hops = HopsOf(run.fabric, flow);
+            NS_TEST_ASSERT_MSG_EQ(hops.spinesUp.size(), 1, "a flow uses exactly one uplink");
+            NS_TEST_EXPECT_MSG_EQ((hops.spinesDown == hops.spinesUp), true, "and comes down that spine");
+            NS_TEST_EXPECT_MSG_EQ(flow.links.size(), 4, "GPU-leaf-spine-leaf-GPU");
+            auto predicted = run.fabric->TraceFlowPath(flow.tuple);
+            NS_TEST_EXPECT_MSG_EQ((predicted == flow.links), true, "TraceFlowPath agrees");
+            spinesUsed.insert(*hops.spinesUp.begin());
+        }
+        // 32 data flows and 32 ACK flows (the tracker counts ACKs here).
+        NS_TEST_EXPECT_MSG_EQ(flows, 64, "data and ACK directions of 32 connections");
+        NS_TEST_EXPECT_MSG_GT(spinesUsed.size(), 4, "the hash spreads flows over spines");
+        Simulator::Destroy();
+    }
+};
+
+/// PerPacketSpray (labelled as such) does spread one connection over several spines.
+class VclosSprayTestCase : public TestCase
+{
+  public:
+    VclosSprayTestCase()
+        : TestCase("PerPacketSpray sends one flow over several spines")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        helper->SetRoutingAttribute("Mode", EnumValue(VclosEcmpRouting::PER_PACKET_SPRAY));
+        TrackedRun run = Prepare(helper, false);
+        Simulator::Run();
+        for (const auto& flow : run.tracker->GetFlows())
+        {
+            NS_TEST_EXPECT_MSG_GT(HopsOf(run.fabric, flow).spinesUp.size(), 1, "sprayed");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/// Salts come from the random stream: reproducible, and different per stream.
+class VclosSaltTestCase : public TestCase
+{
+  public:
+    VclosSaltTestCase()
+        : TestCase("per-switch salts are reproducible from the seed and differ per switch")
+    {
+    }
+
+  private:
+    std::vector<uint32_t> Salts(int64_t stream)
+    {
+        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<VclosFabric> f = helper->Install();
+        helper->AssignStreams(f, stream);
+        std::vector<uint32_t> salts;
+        for (uint32_t l = 0; l < f->GetLeafCount(); ++l)
+        {
+            salts.push_back(f->GetLeafRouting(l)->GetSalt());
+        }
+        for (uint32_t s = 0; s < f->GetSpineCount(); ++s)
+        {
+            salts.push_back(f->GetSpineRouting(s)->GetSalt());
+        }
+        Simulator::Destroy();
+        return salts;
+    }
+
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(3);
+        auto a = Salts(7);
+        auto b = Salts(7);
+        auto c = Salts(8);
+        NS_TEST_EXPECT_MSG_EQ((a == b), true, "same seed, run and stream: same salts");
+        NS_TEST_EXPECT_MSG_EQ((a == c), false, "another stream: other salts");
+        NS_TEST_EXPECT_MSG_EQ(std::set<uint32_t>(a.begin(), a.end()).size(), a.size(),
+                              "every switch has its own salt");
+        RngSeedManager::SetRun(4);
+        NS_TEST_EXPECT_MSG_EQ((Salts(7) == a), false, "another RngRun: other salts");
+        RngSeedManager::SetRun(1);
+    }
+};
+
+/// A packet to an address outside the fabric is dropped by a spine, and traced.
+class VclosNoRouteTestCase : public TestCase
+{
+  public:
+    VclosNoRouteTestCase()
+        : TestCase("no route: the spine drops the packet and fires NoRoute")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabric> f = CreateObject<VclosFabricHelper>()->Install();
+        uint32_t noRoute = 0;
+        for (uint32_t s = 0; s < f->GetSpineCount(); ++s)
+        {
+            f->GetSpineRouting(s)->TraceConnectWithoutContext(
+                "NoRoute",
+                Callback<void, Ptr<const Packet>, const Ipv4Header&>(
+                    [&noRoute](Ptr<const Packet>, const Ipv4Header&) { ++noRoute; }));
+        }
+        Ptr<Socket> tx = Socket::CreateSocket(f->GetGpus().Get(0), UdpSocketFactory::GetTypeId());
+        Simulator::Schedule(MicroSeconds(1), [tx]() {
+            tx->SendTo(Create<Packet>(64), 0, InetSocketAddress(Ipv4Address("10.200.0.1"), 9));
+        });
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(noRoute, 1, "dropped once, at a spine");
+        Simulator::Destroy();
+    }
+};
+
+/// \ingroup vclos-tests
+class VclosRoutingTestSuite : public TestSuite
+{
+  public:
+    VclosRoutingTestSuite()
+        : TestSuite("vclos-routing", UNIT)
+    {
+        AddTestCase(new VclosPinnedPathsTestCase, TestCase::QUICK);
+        AddTestCase(new VclosTcpNeverSplitTestCase, TestCase::QUICK);
+        AddTestCase(new VclosSprayTestCase, TestCase::QUICK);
+        AddTestCase(new VclosSaltTestCase, TestCase::QUICK);
+        AddTestCase(new VclosNoRouteTestCase, TestCase::QUICK);
+    }
+};
+
+static VclosRoutingTestSuite g_vclosRoutingTestSuite; //!< the suite

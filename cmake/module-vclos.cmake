@@ -1,0 +1,31 @@
+# The vclos module: leaf-spine GPU fabric, per-flow ECMP, contention tracking.
+suite_module(
+  NAME vclos
+  SOURCES
+    model/vclos/vclos-flow-hash.cc
+    model/vclos/vclos-ecmp-routing.cc
+    model/vclos/vclos-fabric.cc
+    helper/vclos/vclos-ecmp-routing-helper.cc
+    helper/vclos/vclos-fabric-helper.cc
+    helper/vclos/vclos-link-load-tracker.cc
+    helper/vclos/vclos-permutation-helper.cc
+  HEADERS
+    model/vclos/vclos-check.h
+    model/vclos/vclos-flow-hash.h
+    model/vclos/vclos-ecmp-routing.h
+    model/vclos/vclos-fabric.h
+    helper/vclos/vclos-ecmp-routing-helper.h
+    helper/vclos/vclos-fabric-helper.h
+    helper/vclos/vclos-link-load-tracker.h
+    helper/vclos/vclos-permutation-helper.h
+  LIBRARIES
+    ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
+    ns3::libflow-monitor ns3::libstats)
+
+if(SUITE_ENABLE_EXAMPLES)
+  suite_program(vclos-permutation-contention examples/vclos/vclos-permutation-contention.cc
+                LIBRARIES ns3-vclos)
+  suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
+                LIBRARIES ns3-vclos)
+endif()
+
