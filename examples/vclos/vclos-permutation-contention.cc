@@ -37,18 +37,18 @@ namespace
 /// What one trial measured.
 struct Trial
 {
-    std::string routing;                                      //!< "pinned" or "ecmp"
-    uint32_t leaves = 0;                                      //!< fabric leaves
-    uint32_t spines = 0;                                      //!< fabric spines
-    uint32_t index = 0;                                       //!< trial number
-    double completionUs = 0;                                  //!< last byte - start
-    uint32_t maxFlowsPerLink = 0;                             //!< tracker
-    double conflictingShare = 0;                              //!< tracker
-    uint32_t completed = 0;                                   //!< flows done
-    uint64_t drops = 0;                                       //!< packets dropped
-    std::vector<VclosPermutationHelper::FlowResult> flows;    //!< per flow
-    std::vector<uint32_t> flowSpine;                          //!< spine each flow used
-    std::vector<uint32_t> flowSharing;                        //!< max flows sharing its links
+    std::string routing;                                   //!< "pinned" or "ecmp"
+    uint32_t leaves = 0;                                   //!< fabric leaves
+    uint32_t spines = 0;                                   //!< fabric spines
+    uint32_t index = 0;                                    //!< trial number
+    double completionUs = 0;                               //!< last byte - start
+    uint32_t maxFlowsPerLink = 0;                          //!< tracker
+    double conflictingShare = 0;                           //!< tracker
+    uint32_t completed = 0;                                //!< flows done
+    uint64_t drops = 0;                                    //!< packets dropped
+    std::vector<VclosPermutationHelper::FlowResult> flows; //!< per flow
+    std::vector<uint32_t> flowSpine;                       //!< spine each flow used
+    std::vector<uint32_t> flowSharing;                     //!< max flows sharing its links
 };
 
 /// Options of the run.
@@ -128,8 +128,8 @@ RunTrial(const Options& opt, bool pinned, uint32_t index, VclosHashAlgorithm has
         uint32_t sharing = 0;
         for (const auto& f : tracker->GetFlows())
         {
-            if (f.tuple.srcAddress == fabric->GetGpuAddress(r.src).Get() &&
-                f.tuple.dstAddress == fabric->GetGpuAddress(r.dst).Get())
+            if (f.tuple.srcAddress == fabric->GetGpuAddress(r.src).Get()
+                && f.tuple.dstAddress == fabric->GetGpuAddress(r.dst).Get())
             {
                 spine = SpineOf(fabric, f.links);
                 sharing = f.maxSharing;
@@ -205,8 +205,8 @@ WritePlot(const Options& opt, const std::vector<Trial>& trials)
             most = std::max(most, f.goodputBps / 1e9);
         }
     }
-    plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]\nset xrange [0:" +
-                     std::to_string(std::ceil(most * 1.05)) + "]");
+    plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]\nset xrange [0:"
+                     + std::to_string(std::ceil(most * 1.05)) + "]");
     for (const char* routing : {"ecmp", "pinned"})
     {
         std::vector<double> g;
@@ -277,9 +277,8 @@ Run(int argc, char* argv[])
         trials.push_back(RunTrial(opt, pinned, pinned ? 0 : i - 1, hash));
         if (opt.progress)
         {
-            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                           wallStart)
-                                 .count();
+            double elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
             std::cerr << "\r[vclos] trial " << i + 1 << "/" << total << " ("
                       << trials.back().routing << ") " << std::fixed << std::setprecision(1)
                       << elapsed << " s elapsed, ~" << elapsed / (i + 1) * (total - i - 1)
@@ -293,14 +292,14 @@ Run(int argc, char* argv[])
 
     // Files.
     std::ofstream trialCsv(opt.output + "-trials.csv");
-    trialCsv << "routing,trial,completion_us,max_flows_per_link,conflicting_share,completed_flows,drops\n";
+    trialCsv << "routing,trial,completion_us,max_flows_per_link,conflicting_share,completed_flows,"
+                "drops\n";
     std::ofstream flowCsv(opt.output + "-flows.csv");
     flowCsv << "routing,trial,src_gpu,dst_gpu,spine,bytes,fct_us,goodput_gbps,max_sharing\n";
     for (const auto& t : trials)
     {
-        trialCsv << t.routing << "," << t.index << "," << t.completionUs << ","
-                 << t.maxFlowsPerLink << "," << t.conflictingShare << "," << t.completed << ","
-                 << t.drops << "\n";
+        trialCsv << t.routing << "," << t.index << "," << t.completionUs << "," << t.maxFlowsPerLink
+                 << "," << t.conflictingShare << "," << t.completed << "," << t.drops << "\n";
         for (std::size_t f = 0; f < t.flows.size(); ++f)
         {
             const auto& r = t.flows[f];
@@ -354,34 +353,36 @@ Run(int argc, char* argv[])
         (ecmp ? ecmpCompletion : pinnedCompletion) = Mean(completion);
         std::cout << routing << "," << completion.size() << "," << flows / completion.size() << ","
                   << completed << "," << std::fixed << std::setprecision(2) << Mean(completion)
-                  << "," << Mean(goodput) << "," << *std::min_element(goodput.begin(), goodput.end())
-                  << "," << Mean(maxLoad) << "," << most << "," << std::setprecision(4)
-                  << Mean(conflicts) << "," << (ecmp ? expected.conflictShare : 0.0) << ","
-                  << std::setprecision(2) << (ecmp ? expected.meanMaxLoad : 1.0) << "\n";
+                  << "," << Mean(goodput) << ","
+                  << *std::min_element(goodput.begin(), goodput.end()) << "," << Mean(maxLoad)
+                  << "," << most << "," << std::setprecision(4) << Mean(conflicts) << ","
+                  << (ecmp ? expected.conflictShare : 0.0) << "," << std::setprecision(2)
+                  << (ecmp ? expected.meanMaxLoad : 1.0) << "\n";
     }
-    std::cout << std::setprecision(3) << "# completion time ratio ECMP/pinned = "
-              << ecmpCompletion / pinnedCompletion
+    std::cout << std::setprecision(3)
+              << "# completion time ratio ECMP/pinned = " << ecmpCompletion / pinnedCompletion
               << " (balls-into-bins prediction from the mean max load: " << expected.meanMaxLoad
               << ")\n";
     std::cout << "# conflicting-flow share under ECMP: measured " << std::setprecision(4)
-              << Mean([&] {
-                     std::vector<double> c;
-                     for (const auto& t : trials)
+              << Mean(
+                     [&]
                      {
-                         if (t.routing == "ecmp")
+                         std::vector<double> c;
+                         for (const auto& t : trials)
                          {
-                             c.push_back(t.conflictingShare);
+                             if (t.routing == "ecmp")
+                             {
+                                 c.push_back(t.conflictingShare);
+                             }
                          }
-                     }
-                     return c;
-                 }())
-              << ", expected 1-(1-1/n)^(k-1) = " << expected.conflictShare << " with k="
-              << flowsPerLeaf << " flows per leaf, n=" << spines << " spines\n";
+                         return c;
+                     }())
+              << ", expected 1-(1-1/n)^(k-1) = " << expected.conflictShare
+              << " with k=" << flowsPerLeaf << " flows per leaf, n=" << spines << " spines\n";
     std::cout << "# files: " << opt.output << "-{trials,flows,links}.csv, " << opt.output
               << "-throughput.png\n";
-    bool allComplete = std::all_of(trials.begin(), trials.end(), [](const Trial& t) {
-        return t.completed == t.flows.size();
-    });
+    bool allComplete = std::all_of(
+        trials.begin(), trials.end(), [](const Trial& t) { return t.completed == t.flows.size(); });
     if (!allComplete)
     {
         std::cerr << "error: some flows did not complete; see " << opt.output << "-trials.csv\n";

@@ -192,8 +192,8 @@ VclosFabricHelper::GetTypeId()
 }
 
 VclosFabricHelper::VclosFabricHelper()
-    : m_hasCustomQueueDisc(false),
-      m_saltRng(CreateObject<UniformRandomVariable>())
+    : m_hasCustomQueueDisc(false)
+    , m_saltRng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -218,7 +218,8 @@ VclosFabricHelper::AssignStreams(Ptr<VclosFabric> fabric, int64_t stream)
     for (const auto& link : fabric->GetLinks())
     {
         Ptr<TrafficControlLayer> tc = link.device->GetNode()->GetObject<TrafficControlLayer>();
-        Ptr<RedQueueDisc> red = DynamicCast<RedQueueDisc>(tc->GetRootQueueDiscOnDevice(link.device));
+        Ptr<RedQueueDisc> red =
+            DynamicCast<RedQueueDisc>(tc->GetRootQueueDiscOnDevice(link.device));
         if (red)
         {
             next += red->AssignStreams(next);
@@ -266,26 +267,25 @@ VclosFabricHelper::Validate() const
                   std::invalid_argument,
                   "Mtu must be 576 to 65535 bytes (got " << m_mtu << ")");
     VCLOS_REQUIRE(m_nicRate.GetBitRate() > 0, std::invalid_argument, "NicDataRate must be > 0");
-    VCLOS_REQUIRE(m_fabricRate.GetBitRate() > 0,
-                  std::invalid_argument,
-                  "FabricDataRate must be > 0");
+    VCLOS_REQUIRE(
+        m_fabricRate.GetBitRate() > 0, std::invalid_argument, "FabricDataRate must be > 0");
     VCLOS_REQUIRE(m_intraServerRate.GetBitRate() > 0,
                   std::invalid_argument,
                   "IntraServerDataRate must be > 0");
-    VCLOS_REQUIRE(!m_nicDelay.IsNegative() && !m_fabricDelay.IsNegative() &&
-                      !m_intraServerDelay.IsNegative(),
+    VCLOS_REQUIRE(!m_nicDelay.IsNegative() && !m_fabricDelay.IsNegative()
+                      && !m_intraServerDelay.IsNegative(),
                   std::invalid_argument,
                   "NicDelay, FabricDelay and IntraServerDelay must not be negative");
     VCLOS_REQUIRE(m_queueSize.GetValue() > 0, std::invalid_argument, "QueueSize must be > 0");
-    VCLOS_REQUIRE(m_ecnThreshold.GetValue() == 0 ||
-                      (m_ecnThreshold.GetUnit() == m_queueSize.GetUnit() &&
-                       m_ecnThreshold.GetValue() < m_queueSize.GetValue()),
+    VCLOS_REQUIRE(m_ecnThreshold.GetValue() == 0
+                      || (m_ecnThreshold.GetUnit() == m_queueSize.GetUnit()
+                          && m_ecnThreshold.GetValue() < m_queueSize.GetValue()),
                   std::invalid_argument,
                   "EcnThreshold=" << m_ecnThreshold << " must be 0 or below QueueSize="
                                   << m_queueSize << " in the same unit");
     TypeId congestion;
-    VCLOS_REQUIRE(TypeId::LookupByNameFailSafe(m_tcpSocketType, &congestion) &&
-                      congestion.IsChildOf(TcpCongestionOps::GetTypeId()),
+    VCLOS_REQUIRE(TypeId::LookupByNameFailSafe(m_tcpSocketType, &congestion)
+                      && congestion.IsChildOf(TcpCongestionOps::GetTypeId()),
                   std::invalid_argument,
                   "TcpSocketType '" << m_tcpSocketType
                                     << "' is not a TCP congestion control TypeId");
@@ -295,9 +295,7 @@ VclosFabricHelper::Validate() const
     VCLOS_REQUIRE(m_tcpDelAckTimeout.IsStrictlyPositive(),
                   std::invalid_argument,
                   "TcpDelAckTimeout must be > 0");
-    VCLOS_REQUIRE(m_tcpMinRto.IsStrictlyPositive(),
-                  std::invalid_argument,
-                  "TcpMinRto must be > 0");
+    VCLOS_REQUIRE(m_tcpMinRto.IsStrictlyPositive(), std::invalid_argument, "TcpMinRto must be > 0");
 }
 
 void
@@ -390,7 +388,8 @@ VclosFabricHelper::Install()
     SwitchAddressPool switchAddresses;
     Ipv4StaticRoutingHelper staticRouting;
 
-    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) {
+    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
+    {
         p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
         p2p.SetChannelAttribute("Delay", TimeValue(delay));
         NetDeviceContainer devices = p2p.Install(a, b);
@@ -412,7 +411,8 @@ VclosFabricHelper::Install()
         uint32_t nicIf = AddInterface(d.Get(0), GpuSideAddress(leaf, server, local + 1));
         Ipv4Address leafSide = switchAddresses.Next();
         leafDownIf[leaf].push_back(AddInterface(d.Get(1), leafSide));
-        staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())->SetDefaultRoute(leafSide, nicIf);
+        staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
+            ->SetDefaultRoute(leafSide, nicIf);
         fabric->m_gpuUplink[gpu] = fabric->AddLink(VclosLink::GPU_TO_LEAF, gpu, leaf, d.Get(0));
         fabric->m_gpuDownlink[gpu] = fabric->AddLink(VclosLink::LEAF_TO_GPU, leaf, gpu, d.Get(1));
     }
@@ -492,7 +492,8 @@ VclosFabricHelper::Install()
             fabric->m_spines.Get(spine)->GetObject<Ipv4>()->GetRoutingProtocol());
         for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
         {
-            routing->AddRoute(GpuSideAddress(leaf, 0, 0), Ipv4Mask("/16"), {spineDownIf[spine][leaf]});
+            routing->AddRoute(
+                GpuSideAddress(leaf, 0, 0), Ipv4Mask("/16"), {spineDownIf[spine][leaf]});
         }
         fabric->m_spineRouting.push_back(routing);
     }

@@ -108,31 +108,31 @@ class VclosFabricHelper : public Object
      */
     void DrawSalts(Ptr<VclosFabric> fabric);
 
-    uint32_t m_leaves;               //!< leaf count
-    uint32_t m_spines;               //!< spine count
-    uint32_t m_serversPerLeaf;       //!< servers under a leaf
-    uint32_t m_gpusPerServer;        //!< GPUs in a server
-    uint32_t m_leafPorts;            //!< leaf radix (0: as needed)
-    uint32_t m_spinePorts;           //!< spine radix (0: as needed)
-    DataRate m_nicRate;              //!< GPU NIC rate
-    Time m_nicDelay;                 //!< GPU-leaf propagation delay
-    DataRate m_fabricRate;           //!< leaf-spine rate
-    Time m_fabricDelay;              //!< leaf-spine propagation delay
-    DataRate m_intraServerRate;      //!< NVLink-like rate
-    Time m_intraServerDelay;         //!< NVLink-like delay
-    uint32_t m_mtu;                  //!< IP MTU of every link
-    QueueSize m_queueSize;           //!< per-port queue limit
-    QueueSize m_ecnThreshold;        //!< DCTCP marking threshold K (0: no ECN)
-    std::string m_tcpSocketType;     //!< TCP congestion control
-    uint32_t m_tcpBufferSize;        //!< socket buffers
-    Time m_tcpMinRto;                //!< minimum RTO
-    bool m_tcpPacing;                //!< pace TCP at up to the NIC rate
-    Time m_tcpDelAckTimeout;         //!< delayed-ACK timeout
-    VclosEcmpRoutingHelper m_routing; //!< switch routing factory
+    uint32_t m_leaves;                      //!< leaf count
+    uint32_t m_spines;                      //!< spine count
+    uint32_t m_serversPerLeaf;              //!< servers under a leaf
+    uint32_t m_gpusPerServer;               //!< GPUs in a server
+    uint32_t m_leafPorts;                   //!< leaf radix (0: as needed)
+    uint32_t m_spinePorts;                  //!< spine radix (0: as needed)
+    DataRate m_nicRate;                     //!< GPU NIC rate
+    Time m_nicDelay;                        //!< GPU-leaf propagation delay
+    DataRate m_fabricRate;                  //!< leaf-spine rate
+    Time m_fabricDelay;                     //!< leaf-spine propagation delay
+    DataRate m_intraServerRate;             //!< NVLink-like rate
+    Time m_intraServerDelay;                //!< NVLink-like delay
+    uint32_t m_mtu;                         //!< IP MTU of every link
+    QueueSize m_queueSize;                  //!< per-port queue limit
+    QueueSize m_ecnThreshold;               //!< DCTCP marking threshold K (0: no ECN)
+    std::string m_tcpSocketType;            //!< TCP congestion control
+    uint32_t m_tcpBufferSize;               //!< socket buffers
+    Time m_tcpMinRto;                       //!< minimum RTO
+    bool m_tcpPacing;                       //!< pace TCP at up to the NIC rate
+    Time m_tcpDelAckTimeout;                //!< delayed-ACK timeout
+    VclosEcmpRoutingHelper m_routing;       //!< switch routing factory
     TrafficControlHelper m_customQueueDisc; //!< set by SetQueueDisc
-    bool m_hasCustomQueueDisc;       //!< SetQueueDisc was called
-    PointToPointHelper m_pcap;       //!< used only for EnablePcap
-    Ptr<UniformRandomVariable> m_saltRng; //!< draws per-switch salts
+    bool m_hasCustomQueueDisc;              //!< SetQueueDisc was called
+    PointToPointHelper m_pcap;              //!< used only for EnablePcap
+    Ptr<UniformRandomVariable> m_saltRng;   //!< draws per-switch salts
 };
 
 } // namespace ns3

@@ -38,8 +38,8 @@ Read16(const uint8_t* b)
 uint32_t
 Read32(const uint8_t* b)
 {
-    return static_cast<uint32_t>(b[0]) << 24 | static_cast<uint32_t>(b[1]) << 16 |
-           static_cast<uint32_t>(b[2]) << 8 | b[3];
+    return static_cast<uint32_t>(b[0]) << 24 | static_cast<uint32_t>(b[1]) << 16
+           | static_cast<uint32_t>(b[2]) << 8 | b[3];
 }
 
 /// \return an output file, or throw naming it
@@ -75,12 +75,11 @@ VclosLinkLoadTracker::GetTypeId()
 }
 
 VclosLinkLoadTracker::VclosLinkLoadTracker()
-    : m_ignorePureAcks(true),
-      m_dirty(false)
+    : m_ignorePureAcks(true)
+    , m_dirty(false)
 {
     NS_LOG_FUNCTION(this);
 }
-
 
 void
 VclosLinkLoadTracker::Install(Ptr<VclosFabric> fabric)
@@ -96,21 +95,18 @@ VclosLinkLoadTracker::Install(Ptr<VclosFabric> fabric)
         m_linkNames.push_back(links[id].name);
         Ptr<NetDevice> device = links[id].device;
         device->TraceConnectWithoutContext(
-            "PhyTxBegin",
-            MakeBoundCallback(&VclosLinkLoadTracker::PacketSent, self, id));
+            "PhyTxBegin", MakeBoundCallback(&VclosLinkLoadTracker::PacketSent, self, id));
         for (const char* trace : {"MacTxDrop", "PhyTxDrop"})
         {
             device->TraceConnectWithoutContext(
-                trace,
-                MakeBoundCallback(&VclosLinkLoadTracker::PacketDropped, self, id));
+                trace, MakeBoundCallback(&VclosLinkLoadTracker::PacketDropped, self, id));
         }
         Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> queueDisc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
         if (queueDisc)
         {
             queueDisc->TraceConnectWithoutContext(
-                "Drop",
-                MakeBoundCallback(&VclosLinkLoadTracker::ItemDropped, self, id));
+                "Drop", MakeBoundCallback(&VclosLinkLoadTracker::ItemDropped, self, id));
         }
     }
 }
@@ -282,9 +278,10 @@ VclosLinkLoadTracker::Analyze()
             events.emplace_back(p.first, +1);
             events.emplace_back(p.last, -1);
         }
-        std::sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
-            return a.first != b.first ? a.first < b.first : a.second > b.second;
-        });
+        std::sort(events.begin(),
+                  events.end(),
+                  [](const auto& a, const auto& b)
+                  { return a.first != b.first ? a.first < b.first : a.second > b.second; });
         int active = 0;
         for (const auto& e : events)
         {
@@ -346,9 +343,8 @@ VclosLinkLoadTracker::GetConflictingFlowShare()
     {
         return 0.0;
     }
-    auto conflicting = std::count_if(m_flows.begin(), m_flows.end(), [](const FlowLoad& f) {
-        return f.conflicting;
-    });
+    auto conflicting = std::count_if(
+        m_flows.begin(), m_flows.end(), [](const FlowLoad& f) { return f.conflicting; });
     return static_cast<double>(conflicting) / m_flows.size();
 }
 
@@ -378,9 +374,10 @@ VclosLinkLoadTracker::WriteFlowCsv(const std::string& filename)
     for (const auto& f : m_flows)
     {
         out << Ipv4Address(f.tuple.srcAddress) << "," << Ipv4Address(f.tuple.dstAddress) << ","
-            << f.tuple.srcPort << "," << f.tuple.dstPort << "," << static_cast<int>(f.tuple.protocol)
-            << "," << f.bytes << "," << f.firstSeen.GetSeconds() << "," << f.lastSeen.GetSeconds()
-            << "," << f.maxSharing << "," << (f.conflicting ? 1 : 0) << ",";
+            << f.tuple.srcPort << "," << f.tuple.dstPort << ","
+            << static_cast<int>(f.tuple.protocol) << "," << f.bytes << ","
+            << f.firstSeen.GetSeconds() << "," << f.lastSeen.GetSeconds() << "," << f.maxSharing
+            << "," << (f.conflicting ? 1 : 0) << ",";
         for (std::size_t i = 0; i < f.links.size(); ++i)
         {
             out << (i ? " " : "") << m_linkNames[f.links[i]];

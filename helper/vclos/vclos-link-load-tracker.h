@@ -23,10 +23,10 @@ namespace ns3
  * \brief Per directed link: which flows crossed it, when, and with how many bytes.
  *
  * Fed only by trace sources of every fabric device (PhyTxBegin; the Drop trace of its
- * root queue disc, MacTxDrop and PhyTxDrop): the routing and the devices know nothing of it. A flow (5-tuple) is active on a link from its first to its
- * last packet there. Two flows conflict when their active intervals on some link overlap.
- * By default TCP segments without payload (pure ACKs, SYN, FIN) are not counted, so the
- * figures describe data flows.
+ * root queue disc, MacTxDrop and PhyTxDrop): the routing and the devices know nothing of it. A flow
+ * (5-tuple) is active on a link from its first to its last packet there. Two flows conflict when
+ * their active intervals on some link overlap. By default TCP segments without payload (pure ACKs,
+ * SYN, FIN) are not counted, so the figures describe data flows.
  */
 class VclosLinkLoadTracker : public Object
 {
@@ -57,8 +57,9 @@ class VclosLinkLoadTracker : public Object
         uint64_t bytes = 0;          //!< IP bytes on its first link
         Time firstSeen;              //!< first packet on any link
         Time lastSeen;               //!< last packet on any link
-        uint32_t maxSharing = 1;     //!< most flows active with it on one of its links (itself included)
-        bool conflicting = false;    //!< shared a link with another flow at the same time
+        uint32_t maxSharing =
+            1; //!< most flows active with it on one of its links (itself included)
+        bool conflicting = false; //!< shared a link with another flow at the same time
     };
 
     /**
@@ -103,10 +104,10 @@ class VclosLinkLoadTracker : public Object
     /// One flow's presence on one link.
     struct Presence
     {
-        uint32_t flow;    //!< index in m_flows
-        int64_t first;    //!< first packet (time steps)
-        int64_t last;     //!< last packet (time steps)
-        uint64_t bytes;   //!< bytes
+        uint32_t flow;  //!< index in m_flows
+        int64_t first;  //!< first packet (time steps)
+        int64_t last;   //!< last packet (time steps)
+        uint64_t bytes; //!< bytes
     };
 
     /// One link's record.
@@ -125,7 +126,9 @@ class VclosLinkLoadTracker : public Object
      * \param link the link id
      * \param packet the packet, starting with the PPP header
      */
-    static void PacketSent(Ptr<VclosLinkLoadTracker> tracker, uint32_t link, Ptr<const Packet> packet);
+    static void PacketSent(Ptr<VclosLinkLoadTracker> tracker,
+                           uint32_t link,
+                           Ptr<const Packet> packet);
     /**
      * \brief Drop sink for device traces.
      * \param tracker the tracker
@@ -152,14 +155,15 @@ class VclosLinkLoadTracker : public Object
     /// Compute concurrency and conflicts, if anything changed.
     void Analyze();
 
-    std::vector<std::string> m_linkNames;         //!< per link id, from the fabric
-    bool m_ignorePureAcks;                        //!< skip TCP segments without payload
-    Time m_binWidth;                              //!< time-series bin (0: none)
-    std::vector<LinkRecord> m_links;              //!< per link id
-    std::vector<FlowLoad> m_flows;                //!< per flow
-    std::unordered_map<VclosFiveTuple, uint32_t, VclosFiveTupleHasher> m_flowIndex; //!< tuple -> flow
-    std::vector<LinkLoad> m_linkLoads;            //!< computed by Analyze
-    bool m_dirty;                                 //!< Analyze needed
+    std::vector<std::string> m_linkNames; //!< per link id, from the fabric
+    bool m_ignorePureAcks;                //!< skip TCP segments without payload
+    Time m_binWidth;                      //!< time-series bin (0: none)
+    std::vector<LinkRecord> m_links;      //!< per link id
+    std::vector<FlowLoad> m_flows;        //!< per flow
+    std::unordered_map<VclosFiveTuple, uint32_t, VclosFiveTupleHasher>
+        m_flowIndex;                   //!< tuple -> flow
+    std::vector<LinkLoad> m_linkLoads; //!< computed by Analyze
+    bool m_dirty;                      //!< Analyze needed
 };
 
 } // namespace ns3

@@ -53,9 +53,9 @@ VclosPermutationHelper::GetTypeId()
 }
 
 VclosPermutationHelper::VclosPermutationHelper()
-    : m_flowBytes(0),
-      m_sendSize(0),
-      m_basePort(0)
+    : m_flowBytes(0)
+    , m_sendSize(0)
+    , m_basePort(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -66,8 +66,8 @@ VclosPermutationHelper::LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift)
     uint32_t leaves = fabric->GetLeafCount();
     VCLOS_REQUIRE(shift >= 1 && shift < leaves,
                   std::invalid_argument,
-                  "shift must be 1 to " << leaves - 1 << " for " << leaves
-                                        << " leaves (got " << shift << ")");
+                  "shift must be 1 to " << leaves - 1 << " for " << leaves << " leaves (got "
+                                        << shift << ")");
     std::vector<Pair> pairs;
     for (uint32_t leaf = 0; leaf < leaves; ++leaf)
     {
@@ -101,7 +101,8 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
         VCLOS_REQUIRE(src < fabric->GetGpuCount() && dst < fabric->GetGpuCount(),
                       std::out_of_range,
                       "pair " << src << "->" << dst << " names a GPU outside the fabric");
-        VCLOS_REQUIRE(src != dst, std::invalid_argument, "pair " << src << "->" << dst << " is a self-loop");
+        VCLOS_REQUIRE(
+            src != dst, std::invalid_argument, "pair " << src << "->" << dst << " is a self-loop");
         VCLOS_REQUIRE(!sends[src] && !receives[dst],
                       std::invalid_argument,
                       "pair " << src << "->" << dst << " breaks the permutation (a GPU sends or "
@@ -126,11 +127,11 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
         result.dst = dst;
         m_results.push_back(result);
 
-        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+        PacketSinkHelper sink("ns3::TcpSocketFactory",
+                              InetSocketAddress(Ipv4Address::GetAny(), port));
         ApplicationContainer s = sink.Install(fabric->GetGpus().Get(dst));
         s.Get(0)->TraceConnectWithoutContext(
-            "Rx",
-            MakeBoundCallback(&VclosPermutationHelper::Received, self, first + i));
+            "Rx", MakeBoundCallback(&VclosPermutationHelper::Received, self, first + i));
         sinks.Add(s);
 
         BulkSendHelper bulk("ns3::TcpSocketFactory",
@@ -163,8 +164,7 @@ VclosPermutationHelper::Received(Ptr<VclosPermutationHelper> helper,
     r.lastRx = now;
     if (r.lastRx > r.firstRx)
     {
-        r.goodputBps =
-            (r.bytes - r.firstChunkBytes) * 8.0 / (r.lastRx - r.firstRx).GetSeconds();
+        r.goodputBps = (r.bytes - r.firstChunkBytes) * 8.0 / (r.lastRx - r.firstRx).GetSeconds();
     }
     r.complete = r.bytes >= helper->m_flowBytes;
 }
@@ -189,10 +189,8 @@ VclosPermutationHelper::GetCompletionTime() const
 uint32_t
 VclosPermutationHelper::GetCompletedFlows() const
 {
-    return static_cast<uint32_t>(
-        std::count_if(m_results.begin(), m_results.end(), [](const FlowResult& r) {
-            return r.complete;
-        }));
+    return static_cast<uint32_t>(std::count_if(
+        m_results.begin(), m_results.end(), [](const FlowResult& r) { return r.complete; }));
 }
 
 } // namespace ns3

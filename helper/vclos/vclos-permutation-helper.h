@@ -40,14 +40,14 @@ class VclosPermutationHelper : public Object
     /// What one flow achieved.
     struct FlowResult
     {
-        uint32_t src = 0;           //!< source GPU
-        uint32_t dst = 0;           //!< destination GPU
-        uint64_t bytes = 0;         //!< bytes received
-        Time firstRx;               //!< first bytes delivered to the sink
-        Time lastRx;                //!< last bytes delivered to the sink
+        uint32_t src = 0;             //!< source GPU
+        uint32_t dst = 0;             //!< destination GPU
+        uint64_t bytes = 0;           //!< bytes received
+        Time firstRx;                 //!< first bytes delivered to the sink
+        Time lastRx;                  //!< last bytes delivered to the sink
         uint64_t firstChunkBytes = 0; //!< bytes of the first delivery
-        bool complete = false;      //!< all FlowBytes arrived
-        double goodputBps = 0;      //!< bytes after the first delivery over (lastRx - firstRx)
+        bool complete = false;        //!< all FlowBytes arrived
+        double goodputBps = 0;        //!< bytes after the first delivery over (lastRx - firstRx)
     };
 
     /**

@@ -40,8 +40,8 @@ VclosExtractFiveTuple(const Ipv4Header& header, Ptr<const Packet> payload)
     t.srcAddress = header.GetSource().Get();
     t.dstAddress = header.GetDestination().Get();
     t.protocol = header.GetProtocol();
-    if (payload && (t.protocol == PROTO_TCP || t.protocol == PROTO_UDP) &&
-        header.GetFragmentOffset() == 0 && payload->GetSize() >= 4)
+    if (payload && (t.protocol == PROTO_TCP || t.protocol == PROTO_UDP)
+        && header.GetFragmentOffset() == 0 && payload->GetSize() >= 4)
     {
         uint8_t ports[4];
         payload->CopyData(ports, 4);
@@ -59,31 +59,28 @@ VclosEcmpRouting::GetTypeId()
             .SetParent<Ipv4RoutingProtocol>()
             .SetGroupName("Vclos")
             .AddConstructor<VclosEcmpRouting>()
-            .AddAttribute("HashAlgorithm",
-                          "The hash function applied to the 5-tuple to choose among equal-cost "
-                          "next hops.",
-                          EnumValue(VCLOS_HASH_CRC32),
-                          MakeEnumAccessor(&VclosEcmpRouting::m_algorithm),
-                          MakeEnumChecker(VCLOS_HASH_CRC32,
-                                          "Crc32",
-                                          VCLOS_HASH_XOR_FOLD,
-                                          "XorFold"))
-            .AddAttribute("Mode",
-                          "How a member of an equal-cost group is chosen: PerFlowEcmp hashes the "
-                          "5-tuple (every packet of a flow takes one path); PerPacketSpray sends "
-                          "each packet to a random member (reorders TCP, for comparison only).",
-                          EnumValue(PER_FLOW_ECMP),
-                          MakeEnumAccessor(&VclosEcmpRouting::m_mode),
-                          MakeEnumChecker(PER_FLOW_ECMP,
-                                          "PerFlowEcmp",
-                                          PER_PACKET_SPRAY,
-                                          "PerPacketSpray"))
-            .AddAttribute("Salt",
-                          "The per-switch hash salt. The fabric helper draws one per switch "
-                          "from its random stream, so it is reproducible from RngSeed/RngRun.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&VclosEcmpRouting::SetSalt, &VclosEcmpRouting::GetSalt),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "HashAlgorithm",
+                "The hash function applied to the 5-tuple to choose among equal-cost "
+                "next hops.",
+                EnumValue(VCLOS_HASH_CRC32),
+                MakeEnumAccessor(&VclosEcmpRouting::m_algorithm),
+                MakeEnumChecker(VCLOS_HASH_CRC32, "Crc32", VCLOS_HASH_XOR_FOLD, "XorFold"))
+            .AddAttribute(
+                "Mode",
+                "How a member of an equal-cost group is chosen: PerFlowEcmp hashes the "
+                "5-tuple (every packet of a flow takes one path); PerPacketSpray sends "
+                "each packet to a random member (reorders TCP, for comparison only).",
+                EnumValue(PER_FLOW_ECMP),
+                MakeEnumAccessor(&VclosEcmpRouting::m_mode),
+                MakeEnumChecker(PER_FLOW_ECMP, "PerFlowEcmp", PER_PACKET_SPRAY, "PerPacketSpray"))
+            .AddAttribute(
+                "Salt",
+                "The per-switch hash salt. The fabric helper draws one per switch "
+                "from its random stream, so it is reproducible from RngSeed/RngRun.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&VclosEcmpRouting::SetSalt, &VclosEcmpRouting::GetSalt),
+                MakeUintegerChecker<uint32_t>())
             .AddTraceSource("NoRoute",
                             "A packet was dropped because no route matched its destination.",
                             MakeTraceSourceAccessor(&VclosEcmpRouting::m_noRouteTrace),
@@ -92,10 +89,10 @@ VclosEcmpRouting::GetTypeId()
 }
 
 VclosEcmpRouting::VclosEcmpRouting()
-    : m_salt(0),
-      m_algorithm(VCLOS_HASH_CRC32),
-      m_mode(PER_FLOW_ECMP),
-      m_sprayState(1)
+    : m_salt(0)
+    , m_algorithm(VCLOS_HASH_CRC32)
+    , m_mode(PER_FLOW_ECMP)
+    , m_sprayState(1)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -122,18 +119,18 @@ VclosEcmpRouting::AddRoute(Ipv4Address network,
     NS_LOG_FUNCTION(this << network << mask << interfaces.size());
     NS_ABORT_MSG_IF(interfaces.empty(), "VclosEcmpRouting::AddRoute: empty interface group");
     auto length = static_cast<uint8_t>(mask.GetPrefixLength());
-    auto table = std::find_if(m_tables.begin(), m_tables.end(), [length](const PrefixTable& t) {
-        return t.length == length;
-    });
+    auto table = std::find_if(m_tables.begin(),
+                              m_tables.end(),
+                              [length](const PrefixTable& t) { return t.length == length; });
     if (table == m_tables.end())
     {
         m_tables.push_back(PrefixTable{length, mask.Get(), {}});
-        std::sort(m_tables.begin(), m_tables.end(), [](const PrefixTable& a, const PrefixTable& b) {
-            return a.length > b.length;
-        });
-        table = std::find_if(m_tables.begin(), m_tables.end(), [length](const PrefixTable& t) {
-            return t.length == length;
-        });
+        std::sort(m_tables.begin(),
+                  m_tables.end(),
+                  [](const PrefixTable& a, const PrefixTable& b) { return a.length > b.length; });
+        table = std::find_if(m_tables.begin(),
+                             m_tables.end(),
+                             [length](const PrefixTable& t) { return t.length == length; });
     }
     // Identical groups are shared, so a leaf with many prefixes keeps one uplink group.
     auto group = std::find(m_groups.begin(), m_groups.end(), interfaces);
@@ -220,8 +217,8 @@ VclosEcmpRouting::PinnedMember(uint32_t group, const VclosFiveTuple& tuple) cons
         return -1;
     }
     const auto& members = m_groups[group];
-    bool isMember = std::find(members.begin(), members.end(), static_cast<uint32_t>(pinned)) !=
-                    members.end();
+    bool isMember =
+        std::find(members.begin(), members.end(), static_cast<uint32_t>(pinned)) != members.end();
     return isMember ? pinned : -1;
 }
 
@@ -386,12 +383,11 @@ void
 VclosEcmpRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit unit) const
 {
     std::ostream& os = *stream->GetStream();
-    os << "VclosEcmpRouting salt=" << m_salt << " mode="
-       << (m_mode == PER_FLOW_ECMP ? "PerFlowEcmp" : "PerPacketSpray") << "\n";
+    os << "VclosEcmpRouting salt=" << m_salt
+       << " mode=" << (m_mode == PER_FLOW_ECMP ? "PerFlowEcmp" : "PerPacketSpray") << "\n";
     for (const auto& table : m_tables)
     {
-        std::vector<std::pair<uint32_t, uint32_t>> sorted(table.groups.begin(),
-                                                          table.groups.end());
+        std::vector<std::pair<uint32_t, uint32_t>> sorted(table.groups.begin(), table.groups.end());
         std::sort(sorted.begin(), sorted.end());
         for (const auto& [network, group] : sorted)
         {

@@ -117,9 +117,10 @@ VclosFabric::GetServerSwitches() const
 void
 VclosFabric::CheckGpu(uint32_t gpu, const char* what) const
 {
-    VCLOS_REQUIRE(gpu < GetGpuCount(), std::out_of_range,
-                    "VclosFabric::" << what << ": GPU " << gpu << " is outside the fabric (0.."
-                                    << GetGpuCount() - 1 << ")");
+    VCLOS_REQUIRE(gpu < GetGpuCount(),
+                  std::out_of_range,
+                  "VclosFabric::" << what << ": GPU " << gpu << " is outside the fabric (0.."
+                                  << GetGpuCount() - 1 << ")");
 }
 
 uint32_t
@@ -153,8 +154,9 @@ VclosFabric::GetIndexInLeaf(uint32_t gpu) const
 uint32_t
 VclosFabric::GetGpuAt(uint32_t leaf, uint32_t indexInLeaf) const
 {
-    VCLOS_REQUIRE(leaf < m_leafCount && indexInLeaf < GetGpusPerLeaf(), std::out_of_range,
-                    "VclosFabric::GetGpuAt: no GPU " << indexInLeaf << " under leaf " << leaf);
+    VCLOS_REQUIRE(leaf < m_leafCount && indexInLeaf < GetGpusPerLeaf(),
+                  std::out_of_range,
+                  "VclosFabric::GetGpuAt: no GPU " << indexInLeaf << " under leaf " << leaf);
     return leaf * GetGpusPerLeaf() + indexInLeaf;
 }
 
@@ -180,8 +182,8 @@ VclosFabric::GetGpuId(Ipv4Address address) const
     uint32_t server = (a >> 8) & 0xFFu;
     uint32_t host = a & 0xFFu;
     uint32_t local = host >= 65 ? host - 65 : host - 1;
-    if (host == 0 || host > 128 || leaf >= m_leafCount || server >= m_serversPerLeaf ||
-        local >= m_gpusPerServer)
+    if (host == 0 || host > 128 || leaf >= m_leafCount || server >= m_serversPerLeaf
+        || local >= m_gpusPerServer)
     {
         return -1;
     }
@@ -204,14 +206,17 @@ VclosFabric::GetLinkOfDevice(Ptr<const NetDevice> device) const
 const std::vector<uint32_t>&
 VclosFabric::GetLeafUplinks(uint32_t leaf) const
 {
-    VCLOS_REQUIRE(leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafUplinks: no leaf " << leaf);
+    VCLOS_REQUIRE(
+        leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafUplinks: no leaf " << leaf);
     return m_leafUplinks[leaf];
 }
 
 const std::vector<uint32_t>&
 VclosFabric::GetSpineDownlinks(uint32_t spine) const
 {
-    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::GetSpineDownlinks: no spine " << spine);
+    VCLOS_REQUIRE(spine < m_spineCount,
+                  std::out_of_range,
+                  "VclosFabric::GetSpineDownlinks: no spine " << spine);
     return m_spineDownlinks[spine];
 }
 
@@ -234,7 +239,8 @@ VclosFabric::GetPathLinks(uint32_t src, uint32_t dst, uint32_t spine) const
     {
         return {m_gpuUplink[src], m_gpuDownlink[dst]};
     }
-    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::GetPathLinks: no spine " << spine);
+    VCLOS_REQUIRE(
+        spine < m_spineCount, std::out_of_range, "VclosFabric::GetPathLinks: no spine " << spine);
     return {m_gpuUplink[src],
             m_leafUplinks[srcLeaf][spine],
             m_spineDownlinks[spine][dstLeaf],
@@ -246,7 +252,9 @@ VclosFabric::TraceFlowPath(const VclosFiveTuple& tuple) const
 {
     int32_t src = GetGpuId(Ipv4Address(tuple.srcAddress));
     int32_t dst = GetGpuId(Ipv4Address(tuple.dstAddress));
-    VCLOS_REQUIRE(src >= 0 && dst >= 0, std::out_of_range, "VclosFabric::TraceFlowPath: not a GPU-to-GPU flow");
+    VCLOS_REQUIRE(src >= 0 && dst >= 0,
+                  std::out_of_range,
+                  "VclosFabric::TraceFlowPath: not a GPU-to-GPU flow");
     uint32_t srcLeaf = GetLeafOfGpu(src);
     uint32_t dstLeaf = GetLeafOfGpu(dst);
     if (srcLeaf == dstLeaf)
@@ -254,7 +262,9 @@ VclosFabric::TraceFlowPath(const VclosFiveTuple& tuple) const
         return GetPathLinks(src, dst, 0);
     }
     int32_t uplinkIf = m_leafRouting[srcLeaf]->SelectInterface(tuple);
-    VCLOS_REQUIRE(uplinkIf >= 0, std::out_of_range, "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " has no route");
+    VCLOS_REQUIRE(uplinkIf >= 0,
+                  std::out_of_range,
+                  "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " has no route");
     const auto& interfaces = m_leafUplinkIf[srcLeaf];
     for (uint32_t spine = 0; spine < m_spineCount; ++spine)
     {
@@ -263,21 +273,26 @@ VclosFabric::TraceFlowPath(const VclosFiveTuple& tuple) const
             return GetPathLinks(src, dst, spine);
         }
     }
-    VCLOS_REQUIRE(false, std::logic_error, "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " sent the flow down");
+    VCLOS_REQUIRE(false,
+                  std::logic_error,
+                  "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " sent the flow down");
     return {};
 }
 
 Ptr<VclosEcmpRouting>
 VclosFabric::GetLeafRouting(uint32_t leaf) const
 {
-    VCLOS_REQUIRE(leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafRouting: no leaf " << leaf);
+    VCLOS_REQUIRE(
+        leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafRouting: no leaf " << leaf);
     return m_leafRouting[leaf];
 }
 
 Ptr<VclosEcmpRouting>
 VclosFabric::GetSpineRouting(uint32_t spine) const
 {
-    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::GetSpineRouting: no spine " << spine);
+    VCLOS_REQUIRE(spine < m_spineCount,
+                  std::out_of_range,
+                  "VclosFabric::GetSpineRouting: no spine " << spine);
     return m_spineRouting[spine];
 }
 
@@ -286,7 +301,9 @@ VclosFabric::PinSourceToSpine(uint32_t gpu, uint32_t spine)
 {
     NS_LOG_FUNCTION(this << gpu << spine);
     CheckGpu(gpu, "PinSourceToSpine");
-    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::PinSourceToSpine: no spine " << spine);
+    VCLOS_REQUIRE(spine < m_spineCount,
+                  std::out_of_range,
+                  "VclosFabric::PinSourceToSpine: no spine " << spine);
     uint32_t leaf = GetLeafOfGpu(gpu);
     m_leafRouting[leaf]->PinSource(GetGpuAddress(gpu), m_leafUplinkIf[leaf][spine]);
 }
@@ -297,9 +314,11 @@ VclosFabric::PinPairToSpine(uint32_t src, uint32_t dst, uint32_t spine)
     NS_LOG_FUNCTION(this << src << dst << spine);
     CheckGpu(src, "PinPairToSpine");
     CheckGpu(dst, "PinPairToSpine");
-    VCLOS_REQUIRE(spine < m_spineCount, std::out_of_range, "VclosFabric::PinPairToSpine: no spine " << spine);
+    VCLOS_REQUIRE(
+        spine < m_spineCount, std::out_of_range, "VclosFabric::PinPairToSpine: no spine " << spine);
     uint32_t leaf = GetLeafOfGpu(src);
-    m_leafRouting[leaf]->PinPair(GetGpuAddress(src), GetGpuAddress(dst), m_leafUplinkIf[leaf][spine]);
+    m_leafRouting[leaf]->PinPair(
+        GetGpuAddress(src), GetGpuAddress(dst), m_leafUplinkIf[leaf][spine]);
 }
 
 void
@@ -321,8 +340,8 @@ VclosFabric::AddLink(VclosLink::Kind kind, uint32_t from, uint32_t to, Ptr<NetDe
                                            {"spine", "leaf"},
                                            {"gpu", "server"},
                                            {"server", "gpu"}};
-    std::string name = std::string(roles[kind][0]) + std::to_string(from) + "->" +
-                       roles[kind][1] + std::to_string(to);
+    std::string name = std::string(roles[kind][0]) + std::to_string(from) + "->" + roles[kind][1]
+                       + std::to_string(to);
     auto id = static_cast<uint32_t>(m_links.size());
     m_links.push_back(VclosLink{kind, from, to, device, name});
     m_linkOfDevice[PeekPointer(device)] = id;

@@ -29,12 +29,12 @@ struct VclosLink
     /// Where the link sits.
     enum Kind
     {
-        GPU_TO_LEAF,      //!< NIC uplink
-        LEAF_TO_GPU,      //!< leaf downlink
-        LEAF_TO_SPINE,    //!< fabric uplink
-        SPINE_TO_LEAF,    //!< fabric downlink
-        GPU_TO_NVSWITCH,  //!< intra-server, towards the server's switch
-        NVSWITCH_TO_GPU   //!< intra-server, towards a GPU
+        GPU_TO_LEAF,     //!< NIC uplink
+        LEAF_TO_GPU,     //!< leaf downlink
+        LEAF_TO_SPINE,   //!< fabric uplink
+        SPINE_TO_LEAF,   //!< fabric downlink
+        GPU_TO_NVSWITCH, //!< intra-server, towards the server's switch
+        NVSWITCH_TO_GPU  //!< intra-server, towards a GPU
     };
 
     Kind kind;             //!< where the link sits
@@ -171,25 +171,25 @@ class VclosFabric : public Object
      */
     void CheckGpu(uint32_t gpu, const char* what) const;
 
-    uint32_t m_leafCount = 0;       //!< leaves
-    uint32_t m_spineCount = 0;      //!< spines
-    uint32_t m_serversPerLeaf = 0;  //!< servers under a leaf
-    uint32_t m_gpusPerServer = 0;   //!< GPUs in a server
-    NodeContainer m_gpus;           //!< GPU nodes
-    NodeContainer m_serverSwitches; //!< intra-server switch nodes
-    NodeContainer m_leaves;         //!< leaf nodes
-    NodeContainer m_spines;         //!< spine nodes
-    std::vector<VclosLink> m_links; //!< directed links
+    uint32_t m_leafCount = 0;                                      //!< leaves
+    uint32_t m_spineCount = 0;                                     //!< spines
+    uint32_t m_serversPerLeaf = 0;                                 //!< servers under a leaf
+    uint32_t m_gpusPerServer = 0;                                  //!< GPUs in a server
+    NodeContainer m_gpus;                                          //!< GPU nodes
+    NodeContainer m_serverSwitches;                                //!< intra-server switch nodes
+    NodeContainer m_leaves;                                        //!< leaf nodes
+    NodeContainer m_spines;                                        //!< spine nodes
+    std::vector<VclosLink> m_links;                                //!< directed links
     std::unordered_map<const NetDevice*, uint32_t> m_linkOfDevice; //!< device -> link id
-    std::vector<uint32_t> m_gpuUplink;                     //!< GPU -> NIC uplink id
-    std::vector<uint32_t> m_gpuDownlink;                   //!< GPU -> leaf downlink id
-    std::vector<uint32_t> m_gpuNvUplink;                   //!< GPU -> intra-server uplink id
-    std::vector<uint32_t> m_gpuNvDownlink;                 //!< GPU -> intra-server downlink id
-    std::vector<std::vector<uint32_t>> m_leafUplinks;      //!< [leaf][spine] link id
-    std::vector<std::vector<uint32_t>> m_spineDownlinks;   //!< [spine][leaf] link id
-    std::vector<std::vector<uint32_t>> m_leafUplinkIf;     //!< [leaf][spine] interface
-    std::vector<Ptr<VclosEcmpRouting>> m_leafRouting;      //!< per leaf
-    std::vector<Ptr<VclosEcmpRouting>> m_spineRouting;     //!< per spine
+    std::vector<uint32_t> m_gpuUplink;                             //!< GPU -> NIC uplink id
+    std::vector<uint32_t> m_gpuDownlink;                           //!< GPU -> leaf downlink id
+    std::vector<uint32_t> m_gpuNvUplink;                 //!< GPU -> intra-server uplink id
+    std::vector<uint32_t> m_gpuNvDownlink;               //!< GPU -> intra-server downlink id
+    std::vector<std::vector<uint32_t>> m_leafUplinks;    //!< [leaf][spine] link id
+    std::vector<std::vector<uint32_t>> m_spineDownlinks; //!< [spine][leaf] link id
+    std::vector<std::vector<uint32_t>> m_leafUplinkIf;   //!< [leaf][spine] interface
+    std::vector<Ptr<VclosEcmpRouting>> m_leafRouting;    //!< per leaf
+    std::vector<Ptr<VclosEcmpRouting>> m_spineRouting;   //!< per spine
 };
 
 } // namespace ns3

@@ -13,7 +13,6 @@
 #include "ns3/vclos-fabric-helper.h"
 
 #include <gtest/gtest.h>
-
 #include <string>
 
 using namespace ns3;
@@ -81,6 +80,5 @@ INSTANTIATE_TEST_SUITE_P(
                       BadSetting{"TcpSocketType", "ns3::Node", "TcpSocketType"},
                       BadSetting{"TcpBufferSize", "100", "TcpBufferSize"},
                       BadSetting{"TcpMinRto", "0s", "TcpMinRto"}),
-    [](const ::testing::TestParamInfo<BadSetting>& info) {
-        return info.param.attribute + "_" + std::to_string(info.index);
-    });
+    [](const ::testing::TestParamInfo<BadSetting>& info)
+    { return info.param.attribute + "_" + std::to_string(info.index); });

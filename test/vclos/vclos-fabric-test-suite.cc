@@ -7,8 +7,8 @@
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/test.h"
-#include "ns3/uinteger.h"
 #include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
 #include "ns3/vclos-fabric-helper.h"
 
 #include <chrono>
@@ -45,8 +45,8 @@ class ReachabilityProbe
         uint32_t n = fabric->GetGpuCount();
         for (uint32_t g = 0; g < n; ++g)
         {
-            Ptr<Socket> s = Socket::CreateSocket(fabric->GetGpus().Get(g),
-                                                 UdpSocketFactory::GetTypeId());
+            Ptr<Socket> s =
+                Socket::CreateSocket(fabric->GetGpus().Get(g), UdpSocketFactory::GetTypeId());
             s->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
             s->SetIpRecvTtl(true);
             s->SetRecvCallback(MakeCallback(&ReachabilityProbe::Receive, this));
@@ -59,12 +59,14 @@ class ReachabilityProbe
             {
                 if (src != dst)
                 {
-                    Simulator::Schedule(MicroSeconds(src), [this, src, dst]() {
-                        Ptr<Packet> p = Create<Packet>(100);
-                        m_sockets[src]->SendTo(p,
-                                               0,
-                                               InetSocketAddress(m_fabric->GetGpuAddress(dst), 9));
-                    });
+                    Simulator::Schedule(
+                        MicroSeconds(src),
+                        [this, src, dst]()
+                        {
+                            Ptr<Packet> p = Create<Packet>(100);
+                            m_sockets[src]->SendTo(
+                                p, 0, InetSocketAddress(m_fabric->GetGpuAddress(dst), 9));
+                        });
                 }
             }
         }
@@ -87,8 +89,8 @@ class ReachabilityProbe
         }
     }
 
-    Ptr<VclosFabric> m_fabric;              //!< probed fabric
-    std::vector<Ptr<Socket>> m_sockets;     //!< one per GPU
+    Ptr<VclosFabric> m_fabric;                //!< probed fabric
+    std::vector<Ptr<Socket>> m_sockets;       //!< one per GPU
     std::map<uint32_t, uint32_t> m_gpuOfNode; //!< node id -> GPU id
 };
 
@@ -117,7 +119,8 @@ class VclosFabricStructureTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(f->GetOversubscription(), 1.0, 1e-12, "1:1");
         for (uint32_t leaf = 0; leaf < 4; ++leaf)
         {
-            NS_TEST_EXPECT_MSG_EQ(f->GetLeaves().Get(leaf)->GetNDevices(), 17, "leaf ports (16 and the loopback)");
+            NS_TEST_EXPECT_MSG_EQ(
+                f->GetLeaves().Get(leaf)->GetNDevices(), 17, "leaf ports (16 and the loopback)");
             const auto& up = f->GetLeafUplinks(leaf);
             NS_TEST_ASSERT_MSG_EQ(up.size(), 8, "one uplink per spine");
             for (uint32_t spine = 0; spine < 8; ++spine)
@@ -126,7 +129,8 @@ class VclosFabricStructureTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(l.kind, VclosLink::LEAF_TO_SPINE, "uplink kind");
                 NS_TEST_EXPECT_MSG_EQ(l.from, leaf, "uplink from");
                 NS_TEST_EXPECT_MSG_EQ(l.to, spine, "uplink to");
-                NS_TEST_EXPECT_MSG_EQ(f->GetLinkOfDevice(l.device), static_cast<int32_t>(up[spine]),
+                NS_TEST_EXPECT_MSG_EQ(f->GetLinkOfDevice(l.device),
+                                      static_cast<int32_t>(up[spine]),
                                       "device -> link");
             }
         }
@@ -170,15 +174,19 @@ class VclosFabricStructureTestCase : public TestCase
 class VclosFabricReachabilityTestCase : public TestCase
 {
   public:
-    /// \param leaves leaves \param spines spines \param servers servers per leaf \param gpus GPUs per server
-    VclosFabricReachabilityTestCase(uint32_t leaves, uint32_t spines, uint32_t servers, uint32_t gpus)
-        : TestCase("every GPU pair reachable with expected hops, " + std::to_string(leaves) +
-                   " leaves x " + std::to_string(spines) + " spines, " + std::to_string(servers) +
-                   " servers x " + std::to_string(gpus) + " GPUs"),
-          m_leaves(leaves),
-          m_spines(spines),
-          m_servers(servers),
-          m_gpus(gpus)
+    /// \param leaves leaves \param spines spines \param servers servers per leaf \param gpus GPUs
+    /// per server
+    VclosFabricReachabilityTestCase(uint32_t leaves,
+                                    uint32_t spines,
+                                    uint32_t servers,
+                                    uint32_t gpus)
+        : TestCase("every GPU pair reachable with expected hops, " + std::to_string(leaves)
+                   + " leaves x " + std::to_string(spines) + " spines, " + std::to_string(servers)
+                   + " servers x " + std::to_string(gpus) + " GPUs")
+        , m_leaves(leaves)
+        , m_spines(spines)
+        , m_servers(servers)
+        , m_gpus(gpus)
     {
     }
 
@@ -229,19 +237,23 @@ class VclosFabricScaleTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(f->GetGpuCount(), 1024, "GPUs");
         NS_TEST_ASSERT_MSG_EQ(f->GetLinks().size(), 2 * (1024 + 32 * 32 + 1024), "links");
         // First and last GPUs, across the whole fabric, both ways.
-        Ptr<Socket> rx = Socket::CreateSocket(f->GetGpus().Get(1023), UdpSocketFactory::GetTypeId());
+        Ptr<Socket> rx =
+            Socket::CreateSocket(f->GetGpus().Get(1023), UdpSocketFactory::GetTypeId());
         rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
         uint32_t received = 0;
-        rx->SetRecvCallback(Callback<void, Ptr<Socket>>([&received](Ptr<Socket> s) {
-            while (s->Recv())
+        rx->SetRecvCallback(Callback<void, Ptr<Socket>>(
+            [&received](Ptr<Socket> s)
             {
-                ++received;
-            }
-        }));
+                while (s->Recv())
+                {
+                    ++received;
+                }
+            }));
         Ptr<Socket> tx = Socket::CreateSocket(f->GetGpus().Get(0), UdpSocketFactory::GetTypeId());
-        Simulator::Schedule(MicroSeconds(1), [tx, f]() {
-            tx->SendTo(Create<Packet>(64), 0, InetSocketAddress(f->GetGpuAddress(1023), 9));
-        });
+        Simulator::Schedule(
+            MicroSeconds(1),
+            [tx, f]()
+            { tx->SendTo(Create<Packet>(64), 0, InetSocketAddress(f->GetGpuAddress(1023), 9)); });
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(received, 1, "GPU 0 reaches GPU 1023");
         Simulator::Destroy();

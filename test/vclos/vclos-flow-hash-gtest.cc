@@ -5,7 +5,6 @@
 #include "ns3/vclos-flow-hash.h"
 
 #include <gtest/gtest.h>
-
 #include <random>
 #include <set>
 #include <vector>
@@ -111,7 +110,8 @@ TEST(VclosFlowHash, Crc32SpreadsStructuredFlowsUniformly)
     std::vector<uint32_t> counts(members, 0);
     for (uint32_t i = 0; i < flows; ++i)
     {
-        counts[VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0xC0FFEE, VCLOS_HASH_CRC32), members)]++;
+        counts[VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0xC0FFEE, VCLOS_HASH_CRC32),
+                                members)]++;
     }
     EXPECT_LT(ChiSquare(counts, flows), 24.32);
 }
@@ -125,7 +125,8 @@ TEST(VclosFlowHash, DifferentSaltsGiveDifferentChoices)
         for (uint32_t i = 0; i < 1000; ++i)
         {
             uint32_t a = VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 1, algorithm), members);
-            uint32_t b = VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0x9E3779B9, algorithm), members);
+            uint32_t b =
+                VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0x9E3779B9, algorithm), members);
             changed += a != b ? 1 : 0;
         }
         // Independent choices differ 7 times in 8.
@@ -138,7 +139,8 @@ TEST(VclosFlowHash, Crc32SaltsRepartitionFlowsButXorFoldOnlyRelabels)
     // Which pairs of flows collide must change with the salt for CRC32 (so salts are
     // independent trials) and must not for the linear XOR-fold (the documented limitation).
     const uint32_t members = 8;
-    auto collisions = [&](VclosHashAlgorithm algorithm, uint32_t salt) {
+    auto collisions = [&](VclosHashAlgorithm algorithm, uint32_t salt)
+    {
         std::set<std::pair<uint32_t, uint32_t>> pairs;
         std::vector<uint32_t> member(64);
         for (uint32_t i = 0; i < 64; ++i)

@@ -24,15 +24,15 @@ namespace
 struct Outcome
 {
     std::vector<VclosPermutationHelper::FlowResult> flows; //!< per flow
-    Time completion;                                        //!< permutation completion
-    uint32_t maxFlowsPerLink = 0;                           //!< tracker
-    double conflictingShare = 0;                            //!< tracker
-    uint64_t drops = 0;                                     //!< packets dropped on links
-    uint64_t droppedBytes = 0;                              //!< their IP bytes
-    uint64_t ipSentBytes = 0;                               //!< IP bytes the GPUs sent
-    uint64_t ipReceivedBytes = 0;                           //!< IP bytes the GPUs received
-    uint64_t ipDroppedBytes = 0;                            //!< IP bytes dropped by IPv4 itself
-    uint64_t events = 0;                                    //!< simulator events
+    Time completion;                                       //!< permutation completion
+    uint32_t maxFlowsPerLink = 0;                          //!< tracker
+    double conflictingShare = 0;                           //!< tracker
+    uint64_t drops = 0;                                    //!< packets dropped on links
+    uint64_t droppedBytes = 0;                             //!< their IP bytes
+    uint64_t ipSentBytes = 0;                              //!< IP bytes the GPUs sent
+    uint64_t ipReceivedBytes = 0;                          //!< IP bytes the GPUs received
+    uint64_t ipDroppedBytes = 0;                           //!< IP bytes dropped by IPv4 itself
+    uint64_t events = 0;                                   //!< simulator events
 };
 
 /// Run the leaf-shift permutation on a fabric made by `helper`. Like any ns-3 model run
@@ -57,14 +57,14 @@ RunPermutation(Ptr<VclosFabricHelper> helper, bool pinned, uint64_t flowBytes)
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
     {
         Ptr<Ipv4L3Protocol> ip = fabric->GetGpus().Get(g)->GetObject<Ipv4L3Protocol>();
-        ip->TraceConnectWithoutContext(
-            "Tx",
-            Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
-                [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t) { o.ipSentBytes += p->GetSize(); }));
-        ip->TraceConnectWithoutContext(
-            "Rx",
-            Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
-                [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t) { o.ipReceivedBytes += p->GetSize(); }));
+        ip->TraceConnectWithoutContext("Tx",
+                                       Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                                           [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
+                                           { o.ipSentBytes += p->GetSize(); }));
+        ip->TraceConnectWithoutContext("Rx",
+                                       Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                                           [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
+                                           { o.ipReceivedBytes += p->GetSize(); }));
     }
     Config::ConnectWithoutContext(
         "/NodeList/*/$ns3::Ipv4L3Protocol/Drop",
@@ -77,7 +77,8 @@ RunPermutation(Ptr<VclosFabricHelper> helper, bool pinned, uint64_t flowBytes)
                                 Ptr<const Packet> p,
                                 Ipv4L3Protocol::DropReason,
                                 Ptr<Ipv4>,
-                                uint32_t) { o.ipDroppedBytes += h.GetSerializedSize() + p->GetSize(); }));
+                                uint32_t)
+                           { o.ipDroppedBytes += h.GetSerializedSize() + p->GetSize(); }));
 
     Simulator::Run();
     o.flows = traffic->GetResults();
@@ -110,9 +111,8 @@ class VclosPinnedLineRateTestCase : public TestCase
         for (const auto& f : o.flows)
         {
             NS_TEST_EXPECT_MSG_EQ(f.complete, true, "flow " << f.src << "->" << f.dst << " done");
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(f.goodputBps,
-                                        0.95 * 100e9,
-                                        "flow " << f.src << "->" << f.dst << " goodput");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(
+                f.goodputBps, 0.95 * 100e9, "flow " << f.src << "->" << f.dst << " goodput");
         }
         NS_TEST_EXPECT_MSG_EQ(o.maxFlowsPerLink, 1, "one flow per link");
         NS_TEST_EXPECT_MSG_EQ(o.conflictingShare, 0.0, "no conflicting flow");

@@ -1,0 +1,314 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "oncache-topology-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/bridge-helper.h"
+#include "ns3/config.h"
+#include "ns3/csma-net-device.h"
+#include "ns3/enum.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/oncache-check.h"
+#include "ns3/oncache-vxlan-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OncacheTopologyHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(OncacheTopologyHelper);
+
+TypeId
+OncacheTopologyHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::OncacheTopologyHelper")
+            .SetParent<Object>()
+            .SetGroupName("Oncache")
+            .AddConstructor<OncacheTopologyHelper>()
+            .AddAttribute("Hosts",
+                          "The number of hosts (servers with one NIC each).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&OncacheTopologyHelper::m_hosts),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PodsPerHost",
+                          "The number of pods on each host.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&OncacheTopologyHelper::m_podsPerHost),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Mode",
+                          "The data path of every host: BareMetal, Overlay, Oncache or "
+                          "OncacheRpeer (see OncacheHostDatapath::Mode).",
+                          EnumValue(ONCACHE_MODE_ONCACHE),
+                          MakeEnumAccessor(&OncacheTopologyHelper::m_mode),
+                          MakeEnumChecker(ONCACHE_MODE_BARE_METAL,
+                                          "BareMetal",
+                                          ONCACHE_MODE_OVERLAY,
+                                          "Overlay",
+                                          ONCACHE_MODE_ONCACHE,
+                                          "Oncache",
+                                          ONCACHE_MODE_ONCACHE_RPEER,
+                                          "OncacheRpeer"))
+            .AddAttribute("CoresPerHost",
+                          "The number of CPU cores of each host.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&OncacheTopologyHelper::m_coresPerHost),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LinkRate",
+                          "The rate of every NIC and link.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&OncacheTopologyHelper::m_linkRate),
+                          MakeDataRateChecker())
+            .AddAttribute("LinkDelay",
+                          "The propagation delay of every link (host to host, or host to "
+                          "switch).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&OncacheTopologyHelper::m_linkDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("UnderlayMtu",
+                          "The IP MTU of the hosts' NICs; pods get 50 bytes less in the overlay "
+                          "modes.",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&OncacheTopologyHelper::m_underlayMtu),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SuperSegmentBytes",
+                          "When non-zero, the pod MTU used for GSO/GRO-like super-segments "
+                          "(e.g. 65000), so that bulk TCP pays per-skb costs once per "
+                          "super-segment; the NIC MTU grows accordingly. 0 disables them.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&OncacheTopologyHelper::m_superSegmentBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HostNetwork",
+                          "The /24 network of the hosts' NIC addresses.",
+                          Ipv4AddressValue(Ipv4Address("192.168.0.0")),
+                          MakeIpv4AddressAccessor(&OncacheTopologyHelper::m_hostNetwork),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("PodNetwork",
+                          "The /16 network of the pods; host h owns the /24 number h in it.",
+                          Ipv4AddressValue(Ipv4Address("10.244.0.0")),
+                          MakeIpv4AddressAccessor(&OncacheTopologyHelper::m_podNetwork),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("NicQueueSize",
+                          "The transmit queue of every NIC.",
+                          QueueSizeValue(QueueSize("1000p")),
+                          MakeQueueSizeAccessor(&OncacheTopologyHelper::m_nicQueueSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("ConfigureTcp",
+                          "Set ns3::TcpSocket::SegmentSize to the pod MTU minus 40 bytes (MSS "
+                          "1410 in the overlay modes, 1460 on bare metal, at MTU 1500).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&OncacheTopologyHelper::m_configureTcp),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+OncacheTopologyHelper::OncacheTopologyHelper()
+    : m_hosts(2),
+      m_podsPerHost(1),
+      m_mode(ONCACHE_MODE_ONCACHE),
+      m_coresPerHost(8),
+      m_underlayMtu(1500),
+      m_superSegmentBytes(0),
+      m_configureTcp(true)
+{
+    NS_LOG_FUNCTION(this);
+    m_datapathFactory.SetTypeId(OncacheHostDatapath::GetTypeId());
+    m_costFactory.SetTypeId(OncacheCostModel::GetTypeId());
+}
+
+void
+OncacheTopologyHelper::SetDatapathAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_datapathFactory.Set(name, value);
+}
+
+void
+OncacheTopologyHelper::SetCostModelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_costFactory.Set(name, value);
+}
+
+uint32_t
+OncacheTopologyHelper::GetPodMtu() const
+{
+    if (m_superSegmentBytes > 0)
+    {
+        return m_superSegmentBytes;
+    }
+    return m_mode == ONCACHE_MODE_BARE_METAL ? m_underlayMtu
+                                             : m_underlayMtu - OncacheVxlanHeader::OVERHEAD;
+}
+
+uint32_t
+OncacheTopologyHelper::GetNicMtu() const
+{
+    if (m_superSegmentBytes > 0)
+    {
+        return m_mode == ONCACHE_MODE_BARE_METAL
+                   ? m_superSegmentBytes
+                   : m_superSegmentBytes + OncacheVxlanHeader::OVERHEAD;
+    }
+    return m_underlayMtu;
+}
+
+NetDeviceContainer
+OncacheTopologyHelper::GetNics() const
+{
+    return m_nics;
+}
+
+Ipv4Address
+OncacheTopologyHelper::GetPodAddress(uint32_t host, uint32_t pod) const
+{
+    ONCACHE_REQUIRE(host < m_hosts, std::out_of_range, "host " << host << " is past Hosts");
+    ONCACHE_REQUIRE(pod < m_podsPerHost,
+                    std::out_of_range,
+                    "pod " << pod << " is past PodsPerHost");
+    return Ipv4Address(m_podNetwork.Get() + (host << 8) + pod + 2);
+}
+
+void
+OncacheTopologyHelper::Validate() const
+{
+    ONCACHE_REQUIRE(m_hosts >= 1 && m_hosts <= 254,
+                    std::invalid_argument,
+                    "Hosts must be between 1 and 254, got " << m_hosts);
+    ONCACHE_REQUIRE(m_podsPerHost <= 253,
+                    std::invalid_argument,
+                    "PodsPerHost must be at most 253, got " << m_podsPerHost);
+    ONCACHE_REQUIRE(m_coresPerHost >= 1, std::invalid_argument, "CoresPerHost must be at least 1");
+    ONCACHE_REQUIRE(m_underlayMtu >= 68 + OncacheVxlanHeader::OVERHEAD && m_underlayMtu <= 65535,
+                    std::invalid_argument,
+                    "UnderlayMtu must be between 118 and 65535, got " << m_underlayMtu);
+    ONCACHE_REQUIRE(m_superSegmentBytes == 0 ||
+                        (m_superSegmentBytes >= m_underlayMtu &&
+                         m_superSegmentBytes + OncacheVxlanHeader::OVERHEAD <= 65535),
+                    std::invalid_argument,
+                    "SuperSegmentBytes must be 0 or between UnderlayMtu and 65485, got "
+                        << m_superSegmentBytes);
+    ONCACHE_REQUIRE((m_hostNetwork.Get() & 0xff) == 0,
+                    std::invalid_argument,
+                    "HostNetwork must be a /24 network address, got " << m_hostNetwork);
+    ONCACHE_REQUIRE((m_podNetwork.Get() & 0xffff) == 0,
+                    std::invalid_argument,
+                    "PodNetwork must be a /16 network address, got " << m_podNetwork);
+    ONCACHE_REQUIRE((m_hostNetwork.Get() & 0xffff0000u) != m_podNetwork.Get(),
+                    std::invalid_argument,
+                    "PodNetwork " << m_podNetwork << "/16 overlaps HostNetwork " << m_hostNetwork
+                                  << "/24");
+}
+
+Ptr<OncacheCluster>
+OncacheTopologyHelper::Install()
+{
+    NS_LOG_FUNCTION(this);
+    Validate();
+    m_datapathFactory.Set("Mode", EnumValue(m_mode));
+    Ptr<OncacheCostModel> costs = m_costFactory.Create<OncacheCostModel>();
+    Ptr<OncacheCluster> cluster = CreateObject<OncacheCluster>();
+
+    m_csma = CsmaHelper();
+    m_csma.SetChannelAttribute("DataRate", DataRateValue(m_linkRate));
+    m_csma.SetChannelAttribute("Delay", TimeValue(m_linkDelay));
+    m_csma.SetDeviceAttribute("Mtu", UintegerValue(GetNicMtu()));
+    m_csma.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(m_nicQueueSize));
+
+    NodeContainer hosts;
+    hosts.Create(m_hosts);
+    m_nics = NetDeviceContainer();
+    if (m_hosts <= 2)
+    {
+        m_nics = m_csma.Install(hosts);
+    }
+    else
+    {
+        Ptr<Node> tor = CreateObject<Node>();
+        NetDeviceContainer ports;
+        for (uint32_t h = 0; h < m_hosts; ++h)
+        {
+            NetDeviceContainer link = m_csma.Install(NodeContainer(hosts.Get(h), tor));
+            m_nics.Add(link.Get(0));
+            ports.Add(link.Get(1));
+        }
+        BridgeHelper bridge;
+        bridge.Install(tor, ports);
+    }
+
+    for (uint32_t h = 0; h < m_hosts; ++h)
+    {
+        Ptr<CsmaNetDevice> nic = DynamicCast<CsmaNetDevice>(m_nics.Get(h));
+        // At 100 Gbit/s the default 1 us backoff slot would dominate; scale it to the rate.
+        nic->SetBackoffParams(m_linkRate.CalculateBytesTxTime(64), 1, 8, 6, 1000);
+        Ptr<OncacheHostCpu> cpu = CreateObject<OncacheHostCpu>();
+        cpu->SetCores(m_coresPerHost);
+        Ptr<OncacheHostDatapath> datapath = m_datapathFactory.Create<OncacheHostDatapath>();
+        Ipv4Address hostIp(m_hostNetwork.Get() + h + 1);
+        datapath->Setup(h, hosts.Get(h), nic, hostIp, cpu, costs, cluster->GetPolicy());
+        hosts.Get(h)->AggregateObject(datapath);
+        cluster->AddHost(hosts.Get(h), datapath);
+    }
+    if (m_configureTcp)
+    {
+        Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(GetPodMtu() - 40));
+    }
+    for (uint32_t h = 0; h < m_hosts; ++h)
+    {
+        for (uint32_t k = 0; k < m_podsPerHost; ++k)
+        {
+            AddPod(cluster, h, GetPodAddress(h, k));
+        }
+    }
+    return cluster;
+}
+
+Ptr<Node>
+OncacheTopologyHelper::AddPod(Ptr<OncacheCluster> cluster, uint32_t host, Ipv4Address address)
+{
+    NS_LOG_FUNCTION(this << cluster << host << address);
+    Ptr<Node> hostNode = cluster->GetHost(host);
+    Ptr<OncacheHostDatapath> datapath = cluster->GetDatapath(host);
+    ONCACHE_REQUIRE(!datapath->HasPod(address),
+                    std::invalid_argument,
+                    "pod address " << address << " overlaps an existing pod");
+    Ptr<Node> pod = CreateObject<Node>();
+    InternetStackHelper stack;
+    stack.Install(pod);
+    Ptr<OncacheVethNetDevice> podVeth = CreateObject<OncacheVethNetDevice>();
+    Ptr<OncacheVethNetDevice> hostVeth = CreateObject<OncacheVethNetDevice>();
+    podVeth->SetMtu(GetPodMtu());
+    hostVeth->SetMtu(GetPodMtu());
+    pod->AddDevice(podVeth);
+    hostNode->AddDevice(hostVeth);
+    OncacheVethNetDevice::Connect(podVeth, hostVeth);
+
+    Ptr<Ipv4> ipv4 = pod->GetObject<Ipv4>();
+    int32_t interface = ipv4->AddInterface(podVeth);
+    ipv4->AddAddress(interface, Ipv4InterfaceAddress(address, Ipv4Mask("255.255.255.255")));
+    ipv4->SetMetric(interface, 1);
+    ipv4->SetUp(interface);
+    Ipv4StaticRoutingHelper routing;
+    Ipv4Address gateway((address.Get() & 0xffffff00u) + 1);
+    routing.GetStaticRouting(ipv4)->SetDefaultRoute(gateway, interface);
+
+    uint32_t podsOnHost = 0;
+    for (auto ip : cluster->GetPodAddresses())
+    {
+        podsOnHost += cluster->GetPodHost(ip) == host ? 1 : 0;
+    }
+    uint32_t appCore = podsOnHost % datapath->GetCpu()->GetCores();
+    cluster->AddPod(host, pod, address, podVeth, hostVeth, appCore);
+    return pod;
+}
+
+void
+OncacheTopologyHelper::EnablePcap(const std::string& prefix)
+{
+    m_csma.EnablePcap(prefix, m_nics, false);
+}
+
+} // namespace ns3

@@ -1,0 +1,211 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Simulator-free tests: LRU cache, VXLAN header and overhead, flow keys, conntrack, policy, modes.
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/oncache-conntrack.h"
+#include "ns3/oncache-lru-cache.h"
+#include "ns3/oncache-mode.h"
+#include "ns3/oncache-policy.h"
+#include "ns3/oncache-vxlan-header.h"
+#include "ns3/packet.h"
+#include "ns3/udp-header.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+OncacheFlowKey
+Flow(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t proto = 6)
+{
+    OncacheFlowKey k;
+    k.srcAddress = src;
+    k.dstAddress = dst;
+    k.srcPort = sport;
+    k.dstPort = dport;
+    k.protocol = proto;
+    return k;
+}
+
+/// Run a callable expected to throw E; return its message.
+template <typename E, typename F>
+std::string
+ThrownMessage(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const E& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(OncacheLruCache, EvictsTheLeastRecentlyUsedEntry)
+{
+    OncacheLruCache<int, int> cache(2);
+    cache.Insert(1, 10);
+    cache.Insert(2, 20);
+    ASSERT_NE(cache.Lookup(1), nullptr); // 1 is now the most recent
+    cache.Insert(3, 30);                 // evicts 2
+    EXPECT_EQ(cache.Lookup(2), nullptr);
+    ASSERT_NE(cache.Lookup(1), nullptr);
+    EXPECT_EQ(*cache.Lookup(1), 10);
+    EXPECT_EQ(*cache.Lookup(3), 30);
+    EXPECT_EQ(cache.Size(), 2u);
+    EXPECT_EQ(cache.Evictions(), 1u);
+}
+
+TEST(OncacheLruCache, PeekDoesNotRefresh)
+{
+    OncacheLruCache<int, int> cache(2);
+    cache.Insert(1, 10);
+    cache.Insert(2, 20);
+    ASSERT_NE(cache.Peek(1), nullptr);
+    cache.Insert(3, 30); // 1 was not refreshed: it goes
+    EXPECT_EQ(cache.Peek(1), nullptr);
+    EXPECT_NE(cache.Peek(2), nullptr);
+}
+
+TEST(OncacheLruCache, NoExistKeepsTheOldValue)
+{
+    OncacheLruCache<int, int> cache(4);
+    EXPECT_TRUE(cache.Insert(1, 10, true));
+    EXPECT_FALSE(cache.Insert(1, 11, true));
+    EXPECT_EQ(*cache.Lookup(1), 10);
+    EXPECT_TRUE(cache.Insert(1, 12));
+    EXPECT_EQ(*cache.Lookup(1), 12);
+}
+
+TEST(OncacheLruCache, EraseAndEraseIf)
+{
+    OncacheLruCache<int, int> cache(8);
+    for (int i = 0; i < 6; ++i)
+    {
+        cache.Insert(i, i * 10);
+    }
+    EXPECT_TRUE(cache.Erase(0));
+    EXPECT_FALSE(cache.Erase(0));
+    EXPECT_EQ(cache.EraseIf([](int k, int) { return k % 2 == 1; }), 3u);
+    EXPECT_EQ(cache.Size(), 2u);
+    EXPECT_NE(cache.Peek(2), nullptr);
+    EXPECT_NE(cache.Peek(4), nullptr);
+    cache.Insert(9, 90); // the index must still be consistent after the erasures
+    EXPECT_EQ(cache.Size(), 3u);
+}
+
+TEST(OncacheLruCache, ZeroCapacityIsRejectedWithTheAttributeName)
+{
+    std::string message = ThrownMessage<std::invalid_argument>(
+        [] { OncacheLruCache<int, int> cache(0, "FilterCacheSize"); });
+    EXPECT_NE(message.find("FilterCacheSize"), std::string::npos) << message;
+}
+
+TEST(OncacheVxlanHeader, SerializesToEightBytesWithFlagsAndVni)
+{
+    OncacheVxlanHeader header;
+    header.SetVni(0xABCDEF);
+    Ptr<Packet> packet = Create<Packet>(0);
+    packet->AddHeader(header);
+    ASSERT_EQ(packet->GetSize(), 8u);
+    uint8_t bytes[8];
+    packet->CopyData(bytes, 8);
+    EXPECT_EQ(bytes[0], 0x08);
+    EXPECT_EQ(bytes[1] | bytes[2] | bytes[3] | bytes[7], 0);
+    EXPECT_EQ(bytes[4], 0xAB);
+    EXPECT_EQ(bytes[5], 0xCD);
+    EXPECT_EQ(bytes[6], 0xEF);
+    OncacheVxlanHeader parsed;
+    packet->RemoveHeader(parsed);
+    EXPECT_TRUE(parsed.IsValid());
+    EXPECT_EQ(parsed.GetVni(), 0xABCDEFu);
+    EXPECT_THROW(header.SetVni(1u << 24), std::out_of_range);
+}
+
+TEST(OncacheVxlanHeader, OuterHeadersMakeFiftyBytes)
+{
+    EthernetHeader outerEthernet(false);
+    Ipv4Header ip;
+    UdpHeader udp;
+    OncacheVxlanHeader vxlan;
+    EXPECT_EQ(outerEthernet.GetSerializedSize(), 14u);
+    EXPECT_EQ(ip.GetSerializedSize(), 20u);
+    EXPECT_EQ(udp.GetSerializedSize(), 8u);
+    EXPECT_EQ(vxlan.GetSerializedSize(), 8u);
+    // On the MTU budget the outer Ethernet header is replaced by the inner one.
+    EXPECT_EQ(ip.GetSerializedSize() + udp.GetSerializedSize() + vxlan.GetSerializedSize() +
+                  EthernetHeader(false).GetSerializedSize(),
+              OncacheVxlanHeader::OVERHEAD);
+}
+
+TEST(OncacheFlowKey, ReverseAndCanonical)
+{
+    OncacheFlowKey a = Flow(1, 2, 100, 200);
+    OncacheFlowKey b = a.Reversed();
+    EXPECT_EQ(b, Flow(2, 1, 200, 100));
+    EXPECT_EQ(a.Canonical(), b.Canonical());
+    EXPECT_EQ(b.Reversed(), a);
+    EXPECT_NE(a.Hash(), b.Hash());
+}
+
+TEST(OncacheConntrack, NewThenEstablishedOnTheReply)
+{
+    Ptr<OncacheConntrack> ct = CreateObject<OncacheConntrack>();
+    OncacheFlowKey syn = Flow(1, 2, 100, 200);
+    EXPECT_EQ(ct->Track(syn), OncacheConntrack::NEW);
+    EXPECT_EQ(ct->Track(syn), OncacheConntrack::NEW); // a retransmitted SYN
+    EXPECT_EQ(ct->Track(syn.Reversed()), OncacheConntrack::ESTABLISHED);
+    EXPECT_EQ(ct->Track(syn), OncacheConntrack::ESTABLISHED);
+    EXPECT_EQ(ct->GetSize(), 1u);
+    ct->Forget(syn.Reversed());
+    EXPECT_FALSE(ct->IsTracked(syn));
+}
+
+TEST(OncachePolicy, FirstMatchWinsAndDefaultApplies)
+{
+    Ptr<OncachePolicy> policy = CreateObject<OncachePolicy>();
+    OncacheFlowKey flow = Flow(Ipv4Address("10.244.0.2").Get(), Ipv4Address("10.244.1.2").Get(),
+                               40000, 5001);
+    EXPECT_TRUE(policy->IsAllowed(flow));
+    OncachePolicyRule deny;
+    deny.dstAddress = Ipv4Address("10.244.1.0");
+    deny.dstMask = Ipv4Mask("255.255.255.0");
+    deny.dstPort = 5001;
+    deny.allow = false;
+    policy->InsertRule(deny, 0);
+    EXPECT_FALSE(policy->IsAllowed(flow));
+    EXPECT_TRUE(policy->IsAllowed(flow.Reversed()));
+    EXPECT_TRUE(deny.MatchesEitherWay(flow.Reversed()));
+    OncachePolicyRule allow;
+    allow.srcAddress = Ipv4Address("10.244.0.2");
+    allow.srcMask = Ipv4Mask("255.255.255.255");
+    policy->InsertRule(allow, 0);
+    EXPECT_TRUE(policy->IsAllowed(flow));
+    EXPECT_THROW(policy->InsertRule(allow, 5), std::out_of_range);
+}
+
+TEST(OncacheMode, ParsesNamesAndRejectsUnknownOnes)
+{
+    for (auto mode : {ONCACHE_MODE_BARE_METAL,
+                      ONCACHE_MODE_OVERLAY,
+                      ONCACHE_MODE_ONCACHE,
+                      ONCACHE_MODE_ONCACHE_RPEER})
+    {
+        EXPECT_EQ(OncacheModeFromString(OncacheModeToString(mode)), mode);
+    }
+    std::string message =
+        ThrownMessage<std::invalid_argument>([] { OncacheModeFromString("Cilium"); });
+    EXPECT_NE(message.find("Mode"), std::string::npos) << message;
+    EXPECT_NE(message.find("Cilium"), std::string::npos) << message;
+}
