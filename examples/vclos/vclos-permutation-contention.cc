@@ -243,6 +243,111 @@ WritePlot(const Options& opt, const std::vector<Trial>& trials)
     }
 }
 
+/// Aggregates of the trials of one routing.
+struct Summary
+{
+    uint32_t trials = 0;            //!< trials
+    uint32_t flows = 0;             //!< flows over all trials
+    uint32_t completed = 0;         //!< flows that finished
+    double meanCompletionUs = 0;    //!< mean permutation completion time
+    double meanGoodputGbps = 0;     //!< mean per-flow goodput
+    double minGoodputGbps = 0;      //!< worst per-flow goodput
+    double meanMaxFlowsPerLink = 0; //!< mean over trials of the busiest link's flows
+    uint32_t maxFlowsPerLink = 0;   //!< busiest link of all trials
+    double conflictingShare = 0;    //!< mean share of conflicting flows
+};
+
+Summary
+Summarize(const std::vector<Trial>& trials, const std::string& routing)
+{
+    Summary s;
+    std::vector<double> completion;
+    std::vector<double> goodput;
+    std::vector<double> maxLoad;
+    std::vector<double> conflicts;
+    for (const auto& t : trials)
+    {
+        if (t.routing != routing)
+        {
+            continue;
+        }
+        ++s.trials;
+        completion.push_back(t.completionUs);
+        maxLoad.push_back(t.maxFlowsPerLink);
+        conflicts.push_back(t.conflictingShare);
+        s.completed += t.completed;
+        s.flows += t.flows.size();
+        s.maxFlowsPerLink = std::max(s.maxFlowsPerLink, t.maxFlowsPerLink);
+        for (const auto& f : t.flows)
+        {
+            goodput.push_back(f.goodputBps / 1e9);
+        }
+    }
+    s.meanCompletionUs = Mean(completion);
+    s.meanGoodputGbps = Mean(goodput);
+    s.minGoodputGbps = goodput.empty() ? 0 : *std::min_element(goodput.begin(), goodput.end());
+    s.meanMaxFlowsPerLink = Mean(maxLoad);
+    s.conflictingShare = Mean(conflicts);
+    return s;
+}
+
+/// A readable table (lines starting with '#'), then the same figures as CSV.
+void
+PrintSummary(const Options& opt, const std::vector<Trial>& trials)
+{
+    const Trial& first = trials.front();
+    const auto flowsPerLeaf = static_cast<uint32_t>(first.flows.size() / first.leaves);
+    BallsIntoBins expected = Expectation(flowsPerLeaf, first.spines, first.leaves);
+    Summary pinned = Summarize(trials, "pinned");
+    Summary ecmp = Summarize(trials, "ecmp");
+
+    std::cout << std::fixed << std::setprecision(1);
+    std::cout << "# " << first.flows.size() << " long TCP flows, each GPU to the same position "
+              << opt.shift << " leaf over; " << first.leaves << " leaves, " << first.spines
+              << " spines, " << flowsPerLeaf << " GPUs per leaf\n";
+    std::cout << "#   routing  trials  completion(us)  goodput mean/min (Gbps)  max flows/link  "
+                 "conflicting flows\n";
+    for (const auto& [name, s] : {std::make_pair("pinned", pinned), std::make_pair("ecmp", ecmp)})
+    {
+        std::cout << "#   " << std::left << std::setw(7) << name << std::right << std::setw(8)
+                  << s.trials << std::setw(16) << s.meanCompletionUs << std::setw(14)
+                  << s.meanGoodputGbps << " / " << std::setw(5) << s.minGoodputGbps << std::setw(17)
+                  << s.maxFlowsPerLink << std::setw(16) << 100 * s.conflictingShare << "%\n";
+    }
+    for (const Trial* t : {&trials[0], &trials[1]})
+    {
+        std::cout << "# per-flow goodput (Gbps), " << t->routing << " trial " << t->index << ":"
+                  << std::setprecision(0);
+        for (const auto& f : t->flows)
+        {
+            std::cout << " " << f.goodputBps / 1e9;
+        }
+        std::cout << std::setprecision(1) << "\n";
+    }
+    std::cout << std::setprecision(3) << "# completion time ratio ECMP/pinned: "
+              << ecmp.meanCompletionUs / pinned.meanCompletionUs << "\n";
+    std::cout << "# balls into bins (" << flowsPerLeaf << " flows of a leaf, each on one of "
+              << first.spines << " spines at random): expected conflicting share 1-(1-1/n)^(k-1) = "
+              << expected.conflictShare << ", measured " << ecmp.conflictingShare
+              << "; expected busiest link " << expected.meanMaxLoad << " flows, measured "
+              << ecmp.meanMaxFlowsPerLink << "\n";
+    std::cout << "# per-flow results: " << opt.output << "-flows.csv; per trial: " << opt.output
+              << "-trials.csv; plot: " << opt.output << "-throughput.png\n";
+
+    std::cout << "routing,trials,flows,completed_flows,mean_completion_us,mean_flow_goodput_gbps,"
+                 "min_flow_goodput_gbps,mean_max_flows_per_link,max_flows_per_link,"
+                 "conflicting_share,expected_conflicting_share,expected_mean_max_flows_per_link\n";
+    for (const auto& [name, s] : {std::make_pair("pinned", pinned), std::make_pair("ecmp", ecmp)})
+    {
+        bool isEcmp = std::string(name) == "ecmp";
+        std::cout << std::setprecision(4) << name << "," << s.trials << "," << s.flows << ","
+                  << s.completed << "," << s.meanCompletionUs << "," << s.meanGoodputGbps << ","
+                  << s.minGoodputGbps << "," << s.meanMaxFlowsPerLink << "," << s.maxFlowsPerLink
+                  << "," << s.conflictingShare << "," << (isEcmp ? expected.conflictShare : 0.0)
+                  << "," << (isEcmp ? expected.meanMaxLoad : 1.0) << "\n";
+    }
+}
+
 int
 Run(int argc, char* argv[])
 {
@@ -311,76 +416,7 @@ Run(int argc, char* argv[])
     }
     WritePlot(opt, trials);
 
-    // Summary.
-    const uint32_t leaves = trials.front().leaves;
-    const uint32_t spines = trials.front().spines;
-    const auto flowsPerLeaf = static_cast<uint32_t>(trials.front().flows.size() / leaves);
-    BallsIntoBins expected = Expectation(flowsPerLeaf, spines, leaves);
-
-    std::cout << "routing,trials,flows_per_trial,completed_flows,mean_completion_us,"
-                 "mean_flow_goodput_gbps,min_flow_goodput_gbps,mean_max_flows_per_link,"
-                 "max_flows_per_link,conflicting_share,expected_conflicting_share,"
-                 "expected_mean_max_flows_per_link\n";
-    double pinnedCompletion = 0;
-    double ecmpCompletion = 0;
-    for (const char* routing : {"pinned", "ecmp"})
-    {
-        std::vector<double> completion;
-        std::vector<double> goodput;
-        std::vector<double> maxLoad;
-        std::vector<double> conflicts;
-        uint32_t completed = 0;
-        uint32_t flows = 0;
-        uint32_t most = 0;
-        for (const auto& t : trials)
-        {
-            if (t.routing != routing)
-            {
-                continue;
-            }
-            completion.push_back(t.completionUs);
-            maxLoad.push_back(t.maxFlowsPerLink);
-            conflicts.push_back(t.conflictingShare);
-            completed += t.completed;
-            flows += t.flows.size();
-            most = std::max(most, t.maxFlowsPerLink);
-            for (const auto& f : t.flows)
-            {
-                goodput.push_back(f.goodputBps / 1e9);
-            }
-        }
-        bool ecmp = std::string(routing) == "ecmp";
-        (ecmp ? ecmpCompletion : pinnedCompletion) = Mean(completion);
-        std::cout << routing << "," << completion.size() << "," << flows / completion.size() << ","
-                  << completed << "," << std::fixed << std::setprecision(2) << Mean(completion)
-                  << "," << Mean(goodput) << ","
-                  << *std::min_element(goodput.begin(), goodput.end()) << "," << Mean(maxLoad)
-                  << "," << most << "," << std::setprecision(4) << Mean(conflicts) << ","
-                  << (ecmp ? expected.conflictShare : 0.0) << "," << std::setprecision(2)
-                  << (ecmp ? expected.meanMaxLoad : 1.0) << "\n";
-    }
-    std::cout << std::setprecision(3)
-              << "# completion time ratio ECMP/pinned = " << ecmpCompletion / pinnedCompletion
-              << " (balls-into-bins prediction from the mean max load: " << expected.meanMaxLoad
-              << ")\n";
-    std::cout << "# conflicting-flow share under ECMP: measured " << std::setprecision(4)
-              << Mean(
-                     [&]
-                     {
-                         std::vector<double> c;
-                         for (const auto& t : trials)
-                         {
-                             if (t.routing == "ecmp")
-                             {
-                                 c.push_back(t.conflictingShare);
-                             }
-                         }
-                         return c;
-                     }())
-              << ", expected 1-(1-1/n)^(k-1) = " << expected.conflictShare
-              << " with k=" << flowsPerLeaf << " flows per leaf, n=" << spines << " spines\n";
-    std::cout << "# files: " << opt.output << "-{trials,flows,links}.csv, " << opt.output
-              << "-throughput.png\n";
+    PrintSummary(opt, trials);
     bool allComplete = std::all_of(
         trials.begin(), trials.end(), [](const Trial& t) { return t.completed == t.flows.size(); });
     if (!allComplete)
