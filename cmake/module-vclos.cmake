@@ -3,6 +3,7 @@ suite_module(
   NAME vclos
   SOURCES
     model/vclos/vclos-flow-hash.cc
+    model/vclos/vclos-packet-parser.cc
     model/vclos/vclos-ecmp-routing.cc
     model/vclos/vclos-fabric.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
@@ -12,6 +13,7 @@ suite_module(
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
+    model/vclos/vclos-packet-parser.h
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
     helper/vclos/vclos-ecmp-routing-helper.h

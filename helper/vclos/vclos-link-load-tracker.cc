@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/vclos-check.h"
+#include "ns3/vclos-packet-parser.h"
 
 #include <algorithm>
 #include <fstream>
@@ -23,25 +24,6 @@ NS_OBJECT_ENSURE_REGISTERED(VclosLinkLoadTracker);
 
 namespace
 {
-constexpr uint16_t PPP_IPV4 = 0x0021; //!< PPP protocol number of IPv4
-constexpr uint8_t PROTO_TCP = 6;      //!< IP protocol number of TCP
-constexpr uint8_t PROTO_UDP = 17;     //!< IP protocol number of UDP
-
-/// \return the big-endian 16-bit value at b
-uint16_t
-Read16(const uint8_t* b)
-{
-    return static_cast<uint16_t>(b[0] << 8 | b[1]);
-}
-
-/// \return the big-endian 32-bit value at b
-uint32_t
-Read32(const uint8_t* b)
-{
-    return static_cast<uint32_t>(b[0]) << 24 | static_cast<uint32_t>(b[1]) << 16
-           | static_cast<uint32_t>(b[2]) << 8 | b[3];
-}
-
 /// \return an output file, or throw naming it
 std::ofstream
 OpenCsv(const std::string& filename)
@@ -119,6 +101,8 @@ VclosLinkLoadTracker::Reset()
     m_flows.clear();
     m_flowIndex.clear();
     m_linkLoads.clear();
+    m_totalDrops = 0;
+    m_totalDroppedBytes = 0;
     m_dirty = true;
 }
 
@@ -135,8 +119,8 @@ VclosLinkLoadTracker::PacketDropped(Ptr<VclosLinkLoadTracker> tracker,
                                     uint32_t link,
                                     Ptr<const Packet> packet)
 {
-    tracker->m_links[link].drops++;
-    tracker->m_links[link].droppedBytes += packet->GetSize();
+    VclosParsedPacket parsed;
+    tracker->CountDrop(link, VclosParsePacket(packet, parsed) ? parsed.ipBytes : packet->GetSize());
 }
 
 void
@@ -144,68 +128,40 @@ VclosLinkLoadTracker::ItemDropped(Ptr<VclosLinkLoadTracker> tracker,
                                   uint32_t link,
                                   Ptr<const QueueDiscItem> item)
 {
-    tracker->m_links[link].drops++;
-    tracker->m_links[link].droppedBytes += item->GetSize();
+    tracker->CountDrop(link, item->GetSize()); // IPv4 header included
+}
+
+void
+VclosLinkLoadTracker::CountDrop(uint32_t link, uint32_t ipBytes)
+{
+    m_links[link].drops++;
+    m_links[link].droppedBytes += ipBytes;
+    m_totalDrops++;
+    m_totalDroppedBytes += ipBytes;
 }
 
 uint64_t
 VclosLinkLoadTracker::GetTotalDrops() const
 {
-    uint64_t total = 0;
-    for (const auto& record : m_links)
-    {
-        total += record.drops;
-    }
-    return total;
+    return m_totalDrops;
 }
 
 uint64_t
 VclosLinkLoadTracker::GetTotalDroppedBytes() const
 {
-    uint64_t total = 0;
-    for (const auto& record : m_links)
-    {
-        total += record.droppedBytes;
-    }
-    return total;
+    return m_totalDroppedBytes;
 }
 
 void
 VclosLinkLoadTracker::Record(uint32_t link, Ptr<const Packet> packet)
 {
-    uint8_t b[2 + 60 + 14];
-    uint32_t n = packet->CopyData(b, sizeof(b));
-    const uint8_t* ip = b;
-    if (n >= 2 && Read16(b) == PPP_IPV4)
+    VclosParsedPacket parsed;
+    if (!VclosParsePacket(packet, parsed) || (m_ignorePureAcks && parsed.tcpNoPayload))
     {
-        ip += 2;
-        n -= 2;
+        return;
     }
-    if (n < 20 || (ip[0] >> 4) != 4)
-    {
-        return; // not IPv4
-    }
-    uint32_t ihl = (ip[0] & 0x0Fu) * 4u;
-    uint32_t totalLength = Read16(ip + 2);
-    VclosFiveTuple t;
-    t.protocol = ip[9];
-    t.srcAddress = Read32(ip + 12);
-    t.dstAddress = Read32(ip + 16);
-    bool firstFragment = (Read16(ip + 6) & 0x1FFFu) == 0;
-    if ((t.protocol == PROTO_TCP || t.protocol == PROTO_UDP) && firstFragment && n >= ihl + 4)
-    {
-        t.srcPort = Read16(ip + ihl);
-        t.dstPort = Read16(ip + ihl + 2);
-        if (t.protocol == PROTO_TCP && m_ignorePureAcks && n >= ihl + 13)
-        {
-            uint32_t tcpHeader = (ip[ihl + 12] >> 4) * 4u;
-            if (totalLength <= ihl + tcpHeader)
-            {
-                return;
-            }
-        }
-    }
-
+    const VclosFiveTuple& t = parsed.tuple;
+    const uint32_t totalLength = parsed.ipBytes;
     int64_t now = Simulator::Now().GetTimeStep();
     auto [it, isNew] = m_flowIndex.try_emplace(t, static_cast<uint32_t>(m_flows.size()));
     if (isNew)

@@ -152,6 +152,11 @@ class VclosLinkLoadTracker : public Object
      * \param packet the packet
      */
     void Record(uint32_t link, Ptr<const Packet> packet);
+    /**
+     * \param link the link id
+     * \param ipBytes IP bytes of the dropped packet
+     */
+    void CountDrop(uint32_t link, uint32_t ipBytes);
     /// Compute concurrency and conflicts, if anything changed.
     void Analyze();
 
@@ -164,6 +169,8 @@ class VclosLinkLoadTracker : public Object
         m_flowIndex;                   //!< tuple -> flow
     std::vector<LinkLoad> m_linkLoads; //!< computed by Analyze
     bool m_dirty;                      //!< Analyze needed
+    uint64_t m_totalDrops = 0;         //!< drops on all links
+    uint64_t m_totalDroppedBytes = 0;  //!< their IP bytes
 };
 
 } // namespace ns3

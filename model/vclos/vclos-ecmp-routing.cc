@@ -3,6 +3,8 @@
  */
 #include "vclos-ecmp-routing.h"
 
+#include "vclos-packet-parser.h"
+
 #include "ns3/enum.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/log.h"
@@ -22,9 +24,6 @@ NS_OBJECT_ENSURE_REGISTERED(VclosEcmpRouting);
 
 namespace
 {
-constexpr uint8_t PROTO_TCP = 6;  //!< IP protocol number of TCP
-constexpr uint8_t PROTO_UDP = 17; //!< IP protocol number of UDP
-
 /// \return the key of a (source, destination) pin
 uint64_t
 PairKey(uint32_t src, uint32_t dst)
@@ -32,24 +31,6 @@ PairKey(uint32_t src, uint32_t dst)
     return (static_cast<uint64_t>(src) << 32) | dst;
 }
 } // namespace
-
-VclosFiveTuple
-VclosExtractFiveTuple(const Ipv4Header& header, Ptr<const Packet> payload)
-{
-    VclosFiveTuple t;
-    t.srcAddress = header.GetSource().Get();
-    t.dstAddress = header.GetDestination().Get();
-    t.protocol = header.GetProtocol();
-    if (payload && (t.protocol == PROTO_TCP || t.protocol == PROTO_UDP)
-        && header.GetFragmentOffset() == 0 && payload->GetSize() >= 4)
-    {
-        uint8_t ports[4];
-        payload->CopyData(ports, 4);
-        t.srcPort = static_cast<uint16_t>(ports[0] << 8 | ports[1]);
-        t.dstPort = static_cast<uint16_t>(ports[2] << 8 | ports[3]);
-    }
-    return t;
-}
 
 TypeId
 VclosEcmpRouting::GetTypeId()

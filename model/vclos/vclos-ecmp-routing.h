@@ -169,16 +169,6 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
     TracedCallback<Ptr<const Packet>, const Ipv4Header&> m_noRouteTrace; //!< no route
 };
 
-/**
- * \ingroup vclos
- * \brief Extract the 5-tuple of an IPv4 packet whose IP header has been removed.
- * \param header the IPv4 header
- * \param payload the packet starting at the transport header (may be null)
- * \return the tuple; ports are 0 for protocols other than TCP and UDP, and for
- *         non-first fragments
- */
-VclosFiveTuple VclosExtractFiveTuple(const Ipv4Header& header, Ptr<const Packet> payload);
-
 } // namespace ns3
 
 #endif /* VCLOS_ECMP_ROUTING_H */

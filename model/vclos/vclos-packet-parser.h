@@ -1,0 +1,49 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_PACKET_PARSER_H
+#define VCLOS_PACKET_PARSER_H
+
+#include "vclos-flow-hash.h"
+
+#include "ns3/ipv4-header.h"
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief What VclosParsePacket reads from the front of a packet.
+ */
+struct VclosParsedPacket
+{
+    VclosFiveTuple tuple;      //!< the flow (ports 0 unless TCP/UDP and first fragment)
+    uint32_t ipBytes = 0;      //!< IPv4 total length
+    bool tcpNoPayload = false; //!< a TCP segment without payload (ACK, SYN, FIN)
+};
+
+/**
+ * \ingroup vclos
+ * \brief Read the IPv4 and transport headers at the front of a packet, as a device sees
+ *        it: bare IPv4 or behind a PPP header. Copies at most 76 bytes; no allocation.
+ * \param packet the packet
+ * \param[out] parsed the result
+ * \return false when the packet is not IPv4
+ */
+bool VclosParsePacket(Ptr<const Packet> packet, VclosParsedPacket& parsed);
+
+/**
+ * \ingroup vclos
+ * \brief Extract the 5-tuple of an IPv4 packet whose IP header has been removed (what a
+ *        routing protocol gets).
+ * \param header the IPv4 header
+ * \param payload the packet starting at the transport header (may be null)
+ * \return the tuple; ports are 0 for protocols other than TCP and UDP, and for non-first
+ *         fragments
+ */
+VclosFiveTuple VclosExtractFiveTuple(const Ipv4Header& header, Ptr<const Packet> payload);
+
+} // namespace ns3
+
+#endif /* VCLOS_PACKET_PARSER_H */
