@@ -410,7 +410,7 @@ Run(int argc, char* argv[])
             const auto& r = t.flows[f];
             flowCsv << t.routing << "," << t.index << "," << r.src << "," << r.dst << ","
                     << (t.flowSpine[f] == UINT32_MAX ? -1 : static_cast<int64_t>(t.flowSpine[f]))
-                    << "," << r.bytes << "," << r.lastRx.GetMicroSeconds() - 10 << ","
+                    << "," << r.bytes << "," << (r.lastRx - r.start).GetMicroSeconds() << ","
                     << r.goodputBps / 1e9 << "," << t.flowSharing[f] << "\n";
         }
     }

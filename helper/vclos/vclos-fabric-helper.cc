@@ -312,7 +312,7 @@ VclosFabricHelper::ConfigureTransport() const
 }
 
 TrafficControlHelper
-VclosFabricHelper::MakeQueueDisc() const
+VclosFabricHelper::GetQueueDiscHelper() const
 {
     if (m_hasCustomQueueDisc)
     {
@@ -383,7 +383,7 @@ VclosFabricHelper::Install()
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
-    TrafficControlHelper queueDisc = MakeQueueDisc();
+    TrafficControlHelper queueDisc = GetQueueDiscHelper();
     NetDeviceContainer allDevices;
     SwitchAddressPool switchAddresses;
     Ipv4StaticRoutingHelper staticRouting;
@@ -471,7 +471,7 @@ VclosFabricHelper::Install()
 
     queueDisc.Install(allDevices);
 
-    // Switch routes from the structure: leaves reach their GPUs directly and everything
+    // Switch routes from the structure: leaves reach their GPUs' NICs directly and everything
     // else through any spine; spines reach each leaf's GPUs (10.<leaf>/16) on its link.
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
     {
@@ -483,6 +483,9 @@ VclosFabricHelper::Install()
                               Ipv4Mask("/32"),
                               {leafDownIf[leaf][i]});
         }
+        // The rest of the leaf's own range (intra-server addresses) is not reachable through
+        // the fabric: drop it here rather than bounce it off a spine until its TTL runs out.
+        routing->AddRoute(GpuSideAddress(leaf, 0, 0), Ipv4Mask("/16"), {});
         routing->AddRoute(Ipv4Address::GetAny(), Ipv4Mask::GetZero(), fabric->m_leafUplinkIf[leaf]);
         fabric->m_leafRouting.push_back(routing);
     }

@@ -95,13 +95,18 @@ class VclosFabricHelper : public Object
      */
     int64_t AssignStreams(Ptr<VclosFabric> fabric, int64_t stream);
 
+    /**
+     * \brief Set the ns-3 TCP defaults listed above from the attributes (Install() calls
+     *        it; a program that builds its own nodes with the same transport may too).
+     */
+    void ConfigureTransport() const;
+
+    /// \return the traffic-control helper Install() applies to every device
+    TrafficControlHelper GetQueueDiscHelper() const;
+
   private:
     /// Throw std::invalid_argument for the first inconsistent attribute.
     void Validate() const;
-    /// Set the TCP defaults derived from the attributes.
-    void ConfigureTransport() const;
-    /// \return the traffic-control helper for every device
-    TrafficControlHelper MakeQueueDisc() const;
     /**
      * \brief Give every switch a new salt from m_saltRng.
      * \param fabric the fabric

@@ -9,6 +9,7 @@
 #include "ns3/packet-sink-helper.h"
 #include "ns3/packet-sink.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-socket.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 
@@ -35,10 +36,12 @@ VclosPermutationHelper::GetTypeId()
                           MakeUintegerAccessor(&VclosPermutationHelper::m_flowBytes),
                           MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("SendSize",
-                          "Bytes a sender writes to its socket at a time.",
-                          UintegerValue(65536),
+                          "Bytes a sender writes to its socket at a time; 0 means 8 TCP "
+                          "segments (a write that is not a whole number of segments makes "
+                          "ns-3's send buffer split and merge, which costs CPU).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&VclosPermutationHelper::m_sendSize),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("BasePort",
                           "TCP port of the first flow's sink; flow i listens on BasePort + i.",
                           UintegerValue(5000),
@@ -78,6 +81,15 @@ VclosPermutationHelper::LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift)
         }
     }
     return pairs;
+}
+
+uint32_t
+VclosPermutationHelper::DefaultSendSize()
+{
+    TypeId::AttributeInformation info;
+    bool found = TcpSocket::GetTypeId().LookupAttributeByName("SegmentSize", &info);
+    NS_ASSERT(found);
+    return 8 * DynamicCast<const UintegerValue>(info.initialValue)->Get();
 }
 
 void
@@ -125,6 +137,7 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
         FlowResult result;
         result.src = src;
         result.dst = dst;
+        result.start = m_startTime;
         m_results.push_back(result);
 
         PacketSinkHelper sink("ns3::TcpSocketFactory",
@@ -137,7 +150,8 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
         BulkSendHelper bulk("ns3::TcpSocketFactory",
                             InetSocketAddress(fabric->GetGpuAddress(dst), port));
         bulk.SetAttribute("MaxBytes", UintegerValue(m_flowBytes));
-        bulk.SetAttribute("SendSize", UintegerValue(m_sendSize));
+        bulk.SetAttribute("SendSize",
+                          UintegerValue(m_sendSize > 0 ? m_sendSize : DefaultSendSize()));
         senders.Add(bulk.Install(fabric->GetGpus().Get(src)));
     }
     sinks.Start(Seconds(0));

@@ -42,6 +42,7 @@ class VclosPermutationHelper : public Object
     {
         uint32_t src = 0;             //!< source GPU
         uint32_t dst = 0;             //!< destination GPU
+        Time start;                   //!< when its sender started
         uint64_t bytes = 0;           //!< bytes received
         Time firstRx;                 //!< first bytes delivered to the sink
         Time lastRx;                  //!< last bytes delivered to the sink
@@ -67,6 +68,9 @@ class VclosPermutationHelper : public Object
      * \param pairs the permutation
      */
     static void PinBalanced(Ptr<VclosFabric> fabric, const std::vector<Pair>& pairs);
+
+    /// \return 8 segments of the current TcpSocket::SegmentSize default, in bytes
+    static uint32_t DefaultSendSize();
 
     /**
      * \brief Install a sink on every destination and a bulk sender on every source.

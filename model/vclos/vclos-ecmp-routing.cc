@@ -98,7 +98,6 @@ VclosEcmpRouting::AddRoute(Ipv4Address network,
                            const std::vector<uint32_t>& interfaces)
 {
     NS_LOG_FUNCTION(this << network << mask << interfaces.size());
-    NS_ABORT_MSG_IF(interfaces.empty(), "VclosEcmpRouting::AddRoute: empty interface group");
     auto length = static_cast<uint8_t>(mask.GetPrefixLength());
     auto table = std::find_if(m_tables.begin(),
                               m_tables.end(),
@@ -112,6 +111,11 @@ VclosEcmpRouting::AddRoute(Ipv4Address network,
         table = std::find_if(m_tables.begin(),
                              m_tables.end(),
                              [length](const PrefixTable& t) { return t.length == length; });
+    }
+    if (interfaces.empty())
+    {
+        table->groups[network.Get() & mask.Get()] = UNREACHABLE;
+        return;
     }
     // Identical groups are shared, so a leaf with many prefixes keeps one uplink group.
     auto group = std::find(m_groups.begin(), m_groups.end(), interfaces);
@@ -167,7 +171,7 @@ VclosEcmpRouting::LookupGroup(uint32_t destination) const
         auto it = table.groups.find(destination & table.mask);
         if (it != table.groups.end())
         {
-            return static_cast<int32_t>(it->second);
+            return it->second == UNREACHABLE ? -1 : static_cast<int32_t>(it->second);
         }
     }
     return -1;
@@ -373,6 +377,11 @@ VclosEcmpRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit 
         for (const auto& [network, group] : sorted)
         {
             os << Ipv4Address(network) << "/" << static_cast<int>(table.length) << " ->";
+            if (group == UNREACHABLE)
+            {
+                os << " unreachable\n";
+                continue;
+            }
             for (uint32_t interface : m_groups[group])
             {
                 os << " if" << interface;

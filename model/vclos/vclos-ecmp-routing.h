@@ -54,7 +54,8 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      * \brief Add a route to a group of equal-cost interfaces.
      * \param network the destination network
      * \param mask its mask
-     * \param interfaces the output interface indexes, in member order
+     * \param interfaces the output interface indexes, in member order; none makes the
+     *        prefix unreachable (its packets are dropped, even if a shorter prefix matches)
      */
     void AddRoute(Ipv4Address network, Ipv4Mask mask, const std::vector<uint32_t>& interfaces);
 
@@ -121,6 +122,8 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
     void DoDispose() override;
 
   private:
+    static constexpr uint32_t UNREACHABLE = UINT32_MAX; //!< group index of a drop route
+
     /// Routes of one prefix length, keyed by network address.
     struct PrefixTable
     {

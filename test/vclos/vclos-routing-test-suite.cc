@@ -240,7 +240,7 @@ class VclosNoRouteTestCase : public TestCase
 {
   public:
     VclosNoRouteTestCase()
-        : TestCase("no route: the spine drops the packet and fires NoRoute")
+        : TestCase("no route: packets are dropped once, without looping, and traced")
     {
     }
 
