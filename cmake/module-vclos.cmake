@@ -6,6 +6,7 @@ suite_module(
     model/vclos/vclos-packet-parser.cc
     model/vclos/vclos-ecmp-routing.cc
     model/vclos/vclos-fabric.cc
+    model/vclos/vclos-collective-schedule.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -16,6 +17,7 @@ suite_module(
     model/vclos/vclos-packet-parser.h
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
+    model/vclos/vclos-collective-schedule.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h

@@ -1,0 +1,264 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-collective-schedule.h"
+
+#include "vclos-check.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Bytes of chunk j when m bytes are split into n chunks differing by at most one byte.
+uint64_t
+ChunkBytes(uint64_t m, uint32_t n, uint32_t j)
+{
+    return m / n + (j < m % n ? 1 : 0);
+}
+
+/// Append a step to a rank's schedule; a rank's first step waits for nothing.
+void
+Append(std::vector<VclosRankSchedule>& plan, uint32_t rank, VclosCollectiveStep step)
+{
+    step.waitsForPrevious = step.waitsForPrevious && !plan[rank].empty();
+    plan[rank].push_back(step);
+}
+
+/// One direction of a ring over `members`: reduce-scatter (first) or all-gather steps of m.
+void
+AppendRingPhase(std::vector<VclosRankSchedule>& plan,
+                const std::vector<uint32_t>& members,
+                uint64_t m,
+                bool reduceScatter)
+{
+    const auto n = static_cast<uint32_t>(members.size());
+    for (uint32_t k = 0; n >= 2 && k + 1 < n; ++k)
+    {
+        for (uint32_t p = 0; p < n; ++p)
+        {
+            // Reduce-scatter: send chunk p-k, receive p-1-k; all-gather: send p+1-k, receive p-k.
+            uint32_t sendChunk = (p + n + (reduceScatter ? 0 : 1) - k % n) % n;
+            uint32_t recvChunk = (sendChunk + n - 1) % n;
+            VclosCollectiveStep s;
+            s.sendPeer = static_cast<int32_t>(members[(p + 1) % n]);
+            s.sendBytes = ChunkBytes(m, n, sendChunk);
+            s.recvPeer = static_cast<int32_t>(members[(p + n - 1) % n]);
+            s.recvBytes = ChunkBytes(m, n, recvChunk);
+            Append(plan, members[p], s);
+        }
+    }
+}
+
+/// Ring all-reduce of m bytes over `members`.
+void
+AppendRing(std::vector<VclosRankSchedule>& plan, const std::vector<uint32_t>& members, uint64_t m)
+{
+    AppendRingPhase(plan, members, m, true);
+    AppendRingPhase(plan, members, m, false);
+}
+
+/// Recursive halving then doubling over ranks 0..p-1 (p a power of two).
+void
+AppendHalvingDoubling(std::vector<VclosRankSchedule>& plan, uint32_t p, uint64_t m)
+{
+    uint32_t rounds = 0;
+    while ((1u << rounds) < p)
+    {
+        ++rounds;
+    }
+    // ranges[i][r]: the range rank i holds before reduce-scatter round r.
+    std::vector<std::vector<std::pair<uint64_t, uint64_t>>> ranges(p);
+    for (uint32_t i = 0; i < p; ++i)
+    {
+        uint64_t lo = 0;
+        uint64_t hi = m;
+        for (uint32_t r = 0; r < rounds; ++r)
+        {
+            ranges[i].emplace_back(lo, hi);
+            uint64_t mid = lo + (hi - lo) / 2;
+            bool upper = ((i >> r) & 1u) != 0;
+            (upper ? lo : hi) = mid;
+        }
+        ranges[i].emplace_back(lo, hi);
+    }
+    auto kept = [&](uint32_t i, uint32_t r)
+    {
+        return ranges[i][r + 1].second - ranges[i][r + 1].first;
+    };
+    auto whole = [&](uint32_t i, uint32_t r)
+    {
+        return ranges[i][r].second - ranges[i][r].first;
+    };
+    for (uint32_t r = 0; r < rounds; ++r) // reduce-scatter: send the half given away
+    {
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            uint32_t partner = i ^ (1u << r);
+            VclosCollectiveStep s;
+            s.sendPeer = static_cast<int32_t>(partner);
+            s.sendBytes = whole(i, r) - kept(i, r);
+            s.recvPeer = static_cast<int32_t>(partner);
+            s.recvBytes = kept(i, r);
+            Append(plan, i, s);
+        }
+    }
+    for (uint32_t r = rounds; r-- > 0;) // all-gather: the same rounds in reverse
+    {
+        for (uint32_t i = 0; i < p; ++i)
+        {
+            uint32_t partner = i ^ (1u << r);
+            VclosCollectiveStep s;
+            s.sendPeer = static_cast<int32_t>(partner);
+            s.sendBytes = kept(i, r);
+            s.recvPeer = static_cast<int32_t>(partner);
+            s.recvBytes = whole(i, r) - kept(i, r);
+            Append(plan, i, s);
+        }
+    }
+}
+
+} // namespace
+
+std::vector<VclosRankSchedule>
+VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
+                             uint32_t ranks,
+                             uint64_t messageBytes,
+                             uint32_t gpusPerServer)
+{
+    VCLOS_REQUIRE(ranks >= 2,
+                  std::invalid_argument,
+                  "a collective needs at least 2 ranks (got " << ranks << ")");
+    VCLOS_REQUIRE(messageBytes >= 1, std::invalid_argument, "message size must be at least 1 byte");
+    std::vector<VclosRankSchedule> plan(ranks);
+    std::vector<uint32_t> all(ranks);
+    for (uint32_t i = 0; i < ranks; ++i)
+    {
+        all[i] = i;
+    }
+    switch (algorithm)
+    {
+        case VCLOS_RING:
+            AppendRing(plan, all, messageBytes);
+            break;
+        case VCLOS_HIERARCHICAL_RING:
+        {
+            uint32_t g = gpusPerServer;
+            VCLOS_REQUIRE(g >= 1 && ranks % g == 0,
+                          std::invalid_argument,
+                          "hierarchical ring needs whole servers: " << ranks << " ranks are not a "
+                                                                    << "multiple of " << g
+                                                                    << " GPUs per server");
+            uint32_t servers = ranks / g;
+            for (uint32_t s = 0; s < servers; ++s)
+            {
+                std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
+                AppendRingPhase(plan, local, messageBytes, true);
+            }
+            for (uint32_t a = 0; a < g; ++a)
+            {
+                // After the reduce-scatter, local index a holds chunk (a + 1) mod g.
+                std::vector<uint32_t> peers;
+                for (uint32_t s = 0; s < servers; ++s)
+                {
+                    peers.push_back(s * g + a);
+                }
+                AppendRing(
+                    plan, peers, g > 1 ? ChunkBytes(messageBytes, g, (a + 1) % g) : messageBytes);
+            }
+            for (uint32_t s = 0; s < servers; ++s)
+            {
+                std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
+                AppendRingPhase(plan, local, messageBytes, false);
+            }
+            break;
+        }
+        case VCLOS_HALVING_DOUBLING:
+        {
+            uint32_t p = 1;
+            while (p * 2 <= ranks)
+            {
+                p *= 2;
+            }
+            for (uint32_t j = 0; j + p < ranks; ++j) // fold the extra ranks onto the core
+            {
+                VclosCollectiveStep out;
+                out.sendPeer = static_cast<int32_t>(j);
+                out.sendBytes = messageBytes;
+                Append(plan, p + j, out);
+                VclosCollectiveStep in;
+                in.recvPeer = static_cast<int32_t>(p + j);
+                in.recvBytes = messageBytes;
+                Append(plan, j, in);
+            }
+            AppendHalvingDoubling(plan, p, messageBytes);
+            for (uint32_t j = 0; j + p < ranks; ++j) // and give them the result
+            {
+                VclosCollectiveStep out;
+                out.sendPeer = static_cast<int32_t>(p + j);
+                out.sendBytes = messageBytes;
+                Append(plan, j, out);
+                VclosCollectiveStep in;
+                in.recvPeer = static_cast<int32_t>(j);
+                in.recvBytes = messageBytes;
+                in.waitsForPrevious = false;
+                Append(plan, p + j, in);
+            }
+            break;
+        }
+        case VCLOS_ALL_TO_ALL:
+            for (uint32_t r = 0; r + 1 < ranks; ++r)
+            {
+                for (uint32_t i = 0; i < ranks; ++i)
+                {
+                    VclosCollectiveStep s;
+                    s.sendPeer = static_cast<int32_t>((i + r + 1) % ranks);
+                    s.sendBytes = messageBytes;
+                    s.recvPeer = static_cast<int32_t>((i + ranks - r - 1) % ranks);
+                    s.recvBytes = messageBytes;
+                    Append(plan, i, s);
+                }
+            }
+            break;
+        default:
+            VCLOS_REQUIRE(
+                false, std::invalid_argument, "unknown collective algorithm " << algorithm);
+    }
+    return plan;
+}
+
+bool
+VclosParseCollectiveAlgorithm(const std::string& name, VclosCollectiveAlgorithm& algorithm)
+{
+    for (auto a : {VCLOS_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING, VCLOS_ALL_TO_ALL})
+    {
+        if (name == VclosCollectiveAlgorithmName(a))
+        {
+            algorithm = a;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+VclosCollectiveAlgorithmName(VclosCollectiveAlgorithm algorithm)
+{
+    switch (algorithm)
+    {
+        case VCLOS_RING:
+            return "ring";
+        case VCLOS_HIERARCHICAL_RING:
+            return "hierarchical-ring";
+        case VCLOS_HALVING_DOUBLING:
+            return "halving-doubling";
+        case VCLOS_ALL_TO_ALL:
+            return "all-to-all";
+    }
+    return "unknown";
+}
+
+} // namespace ns3
