@@ -7,10 +7,13 @@ suite_module(
     model/vclos/vclos-ecmp-routing.cc
     model/vclos/vclos-fabric.cc
     model/vclos/vclos-collective-schedule.cc
+    model/vclos/vclos-collective-app.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
     helper/vclos/vclos-permutation-helper.cc
+    helper/vclos/vclos-collective-helper.cc
+    helper/vclos/vclos-collective-tracker.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -18,10 +21,13 @@ suite_module(
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
     model/vclos/vclos-collective-schedule.h
+    model/vclos/vclos-collective-app.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
     helper/vclos/vclos-permutation-helper.h
+    helper/vclos/vclos-collective-helper.h
+    helper/vclos/vclos-collective-tracker.h
   LIBRARIES
     ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)

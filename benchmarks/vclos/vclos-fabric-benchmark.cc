@@ -272,8 +272,7 @@ BuildStock(const Job& job, const Ptr<VclosFabricHelper>& config)
     TrafficControlHelper red = config->GetQueueDiscHelper();
     QueueDiscContainer queueDiscs;
     Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");
-    auto link = [&](const Ptr<Node>& a, const Ptr<Node>& b, const char* rate, const char* delay)
-    {
+    auto link = [&](const Ptr<Node>& a, const Ptr<Node>& b, const char* rate, const char* delay) {
         p2p.SetDeviceAttribute("DataRate", Attr<DataRateValue>(config, rate));
         p2p.SetChannelAttribute("Delay", Attr<TimeValue>(config, delay));
         NetDeviceContainer devices = p2p.Install(a, b);
@@ -318,8 +317,9 @@ BuildStock(const Job& job, const Ptr<VclosFabricHelper>& config)
             if (peer != gpu)
             {
                 routes->AddHostRouteTo(nicAddress[peer], intraServer[gpu].GetAddress(1), nvIf);
-                routes->AddHostRouteTo(
-                    intraServer[peer].GetAddress(0), intraServer[gpu].GetAddress(1), nvIf);
+                routes->AddHostRouteTo(intraServer[peer].GetAddress(0),
+                                       intraServer[gpu].GetAddress(1),
+                                       nvIf);
             }
         }
     }
@@ -437,8 +437,8 @@ main(int argc, char* argv[])
     Ptr<VclosFabricHelper> shape = CreateObject<VclosFabricHelper>();
     const uint32_t leafCount = Attr<UintegerValue>(shape, "Leaves").Get();
     std::cout << "# vclos-fabric-benchmark: "
-              << leafCount * Attr<UintegerValue>(shape, "ServersPerLeaf").Get()
-                     * Attr<UintegerValue>(shape, "GpusPerServer").Get()
+              << leafCount * Attr<UintegerValue>(shape, "ServersPerLeaf").Get() *
+                     Attr<UintegerValue>(shape, "GpusPerServer").Get()
               << "-GPU cross-leaf permutation, " << leafCount << " leaves x "
               << Attr<UintegerValue>(shape, "Spines").Get() << " spines, "
               << job.simTime.GetSeconds() * 1e3 << " ms simulated, median of " << runs

@@ -128,8 +128,8 @@ RunTrial(const Options& opt, bool pinned, uint32_t index, VclosHashAlgorithm has
         uint32_t sharing = 0;
         for (const auto& f : tracker->GetFlows())
         {
-            if (f.tuple.srcAddress == fabric->GetGpuAddress(r.src).Get()
-                && f.tuple.dstAddress == fabric->GetGpuAddress(r.dst).Get())
+            if (f.tuple.srcAddress == fabric->GetGpuAddress(r.src).Get() &&
+                f.tuple.dstAddress == fabric->GetGpuAddress(r.dst).Get())
             {
                 spine = SpineOf(fabric, f.links);
                 sharing = f.maxSharing;
@@ -205,8 +205,8 @@ WritePlot(const Options& opt, const std::vector<Trial>& trials)
             most = std::max(most, f.goodputBps / 1e9);
         }
     }
-    plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]\nset xrange [0:"
-                     + std::to_string(std::ceil(most * 1.05)) + "]");
+    plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]\nset xrange [0:" +
+                     std::to_string(std::ceil(most * 1.05)) + "]");
     for (const char* routing : {"ecmp", "pinned"})
     {
         std::vector<double> g;
@@ -417,8 +417,9 @@ Run(int argc, char* argv[])
     WritePlot(opt, trials);
 
     PrintSummary(opt, trials);
-    bool allComplete = std::all_of(
-        trials.begin(), trials.end(), [](const Trial& t) { return t.completed == t.flows.size(); });
+    bool allComplete = std::all_of(trials.begin(), trials.end(), [](const Trial& t) {
+        return t.completed == t.flows.size();
+    });
     if (!allComplete)
     {
         std::cerr << "error: some flows did not complete; see " << opt.output << "-trials.csv\n";

@@ -192,8 +192,8 @@ VclosFabricHelper::GetTypeId()
 }
 
 VclosFabricHelper::VclosFabricHelper()
-    : m_hasCustomQueueDisc(false)
-    , m_saltRng(CreateObject<UniformRandomVariable>())
+    : m_hasCustomQueueDisc(false),
+      m_saltRng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -267,25 +267,26 @@ VclosFabricHelper::Validate() const
                   std::invalid_argument,
                   "Mtu must be 576 to 65535 bytes (got " << m_mtu << ")");
     VCLOS_REQUIRE(m_nicRate.GetBitRate() > 0, std::invalid_argument, "NicDataRate must be > 0");
-    VCLOS_REQUIRE(
-        m_fabricRate.GetBitRate() > 0, std::invalid_argument, "FabricDataRate must be > 0");
+    VCLOS_REQUIRE(m_fabricRate.GetBitRate() > 0,
+                  std::invalid_argument,
+                  "FabricDataRate must be > 0");
     VCLOS_REQUIRE(m_intraServerRate.GetBitRate() > 0,
                   std::invalid_argument,
                   "IntraServerDataRate must be > 0");
-    VCLOS_REQUIRE(!m_nicDelay.IsNegative() && !m_fabricDelay.IsNegative()
-                      && !m_intraServerDelay.IsNegative(),
+    VCLOS_REQUIRE(!m_nicDelay.IsNegative() && !m_fabricDelay.IsNegative() &&
+                      !m_intraServerDelay.IsNegative(),
                   std::invalid_argument,
                   "NicDelay, FabricDelay and IntraServerDelay must not be negative");
     VCLOS_REQUIRE(m_queueSize.GetValue() > 0, std::invalid_argument, "QueueSize must be > 0");
-    VCLOS_REQUIRE(m_ecnThreshold.GetValue() == 0
-                      || (m_ecnThreshold.GetUnit() == m_queueSize.GetUnit()
-                          && m_ecnThreshold.GetValue() < m_queueSize.GetValue()),
-                  std::invalid_argument,
-                  "EcnThreshold=" << m_ecnThreshold << " must be 0 or below QueueSize="
-                                  << m_queueSize << " in the same unit");
+    VCLOS_REQUIRE(
+        m_ecnThreshold.GetValue() == 0 || (m_ecnThreshold.GetUnit() == m_queueSize.GetUnit() &&
+                                           m_ecnThreshold.GetValue() < m_queueSize.GetValue()),
+        std::invalid_argument,
+        "EcnThreshold=" << m_ecnThreshold << " must be 0 or below QueueSize=" << m_queueSize
+                        << " in the same unit");
     TypeId congestion;
-    VCLOS_REQUIRE(TypeId::LookupByNameFailSafe(m_tcpSocketType, &congestion)
-                      && congestion.IsChildOf(TcpCongestionOps::GetTypeId()),
+    VCLOS_REQUIRE(TypeId::LookupByNameFailSafe(m_tcpSocketType, &congestion) &&
+                      congestion.IsChildOf(TcpCongestionOps::GetTypeId()),
                   std::invalid_argument,
                   "TcpSocketType '" << m_tcpSocketType
                                     << "' is not a TCP congestion control TypeId");
@@ -388,8 +389,7 @@ VclosFabricHelper::Install()
     SwitchAddressPool switchAddresses;
     Ipv4StaticRoutingHelper staticRouting;
 
-    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
-    {
+    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) {
         p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
         p2p.SetChannelAttribute("Delay", TimeValue(delay));
         NetDeviceContainer devices = p2p.Install(a, b);
@@ -495,8 +495,9 @@ VclosFabricHelper::Install()
             fabric->m_spines.Get(spine)->GetObject<Ipv4>()->GetRoutingProtocol());
         for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
         {
-            routing->AddRoute(
-                GpuSideAddress(leaf, 0, 0), Ipv4Mask("/16"), {spineDownIf[spine][leaf]});
+            routing->AddRoute(GpuSideAddress(leaf, 0, 0),
+                              Ipv4Mask("/16"),
+                              {spineDownIf[spine][leaf]});
         }
         fabric->m_spineRouting.push_back(routing);
     }

@@ -57,8 +57,8 @@ VclosLinkLoadTracker::GetTypeId()
 }
 
 VclosLinkLoadTracker::VclosLinkLoadTracker()
-    : m_ignorePureAcks(true)
-    , m_dirty(false)
+    : m_ignorePureAcks(true),
+      m_dirty(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -77,18 +77,21 @@ VclosLinkLoadTracker::Install(Ptr<VclosFabric> fabric)
         m_linkNames.push_back(links[id].name);
         Ptr<NetDevice> device = links[id].device;
         device->TraceConnectWithoutContext(
-            "PhyTxBegin", MakeBoundCallback(&VclosLinkLoadTracker::PacketSent, self, id));
+            "PhyTxBegin",
+            MakeBoundCallback(&VclosLinkLoadTracker::PacketSent, self, id));
         for (const char* trace : {"MacTxDrop", "PhyTxDrop"})
         {
             device->TraceConnectWithoutContext(
-                trace, MakeBoundCallback(&VclosLinkLoadTracker::PacketDropped, self, id));
+                trace,
+                MakeBoundCallback(&VclosLinkLoadTracker::PacketDropped, self, id));
         }
         Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> queueDisc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
         if (queueDisc)
         {
             queueDisc->TraceConnectWithoutContext(
-                "Drop", MakeBoundCallback(&VclosLinkLoadTracker::ItemDropped, self, id));
+                "Drop",
+                MakeBoundCallback(&VclosLinkLoadTracker::ItemDropped, self, id));
         }
     }
 }
@@ -234,10 +237,9 @@ VclosLinkLoadTracker::Analyze()
             events.emplace_back(p.first, +1);
             events.emplace_back(p.last, -1);
         }
-        std::sort(events.begin(),
-                  events.end(),
-                  [](const auto& a, const auto& b)
-                  { return a.first != b.first ? a.first < b.first : a.second > b.second; });
+        std::sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first < b.first : a.second > b.second;
+        });
         int active = 0;
         for (const auto& e : events)
         {
@@ -299,8 +301,9 @@ VclosLinkLoadTracker::GetConflictingFlowShare()
     {
         return 0.0;
     }
-    auto conflicting = std::count_if(
-        m_flows.begin(), m_flows.end(), [](const FlowLoad& f) { return f.conflicting; });
+    auto conflicting = std::count_if(m_flows.begin(), m_flows.end(), [](const FlowLoad& f) {
+        return f.conflicting;
+    });
     return static_cast<double>(conflicting) / m_flows.size();
 }
 

@@ -56,9 +56,9 @@ VclosPermutationHelper::GetTypeId()
 }
 
 VclosPermutationHelper::VclosPermutationHelper()
-    : m_flowBytes(0)
-    , m_sendSize(0)
-    , m_basePort(0)
+    : m_flowBytes(0),
+      m_sendSize(0),
+      m_basePort(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -113,8 +113,9 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
         VCLOS_REQUIRE(src < fabric->GetGpuCount() && dst < fabric->GetGpuCount(),
                       std::out_of_range,
                       "pair " << src << "->" << dst << " names a GPU outside the fabric");
-        VCLOS_REQUIRE(
-            src != dst, std::invalid_argument, "pair " << src << "->" << dst << " is a self-loop");
+        VCLOS_REQUIRE(src != dst,
+                      std::invalid_argument,
+                      "pair " << src << "->" << dst << " is a self-loop");
         VCLOS_REQUIRE(!sends[src] && !receives[dst],
                       std::invalid_argument,
                       "pair " << src << "->" << dst << " breaks the permutation (a GPU sends or "
@@ -144,7 +145,8 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
                               InetSocketAddress(Ipv4Address::GetAny(), port));
         ApplicationContainer s = sink.Install(fabric->GetGpus().Get(dst));
         s.Get(0)->TraceConnectWithoutContext(
-            "Rx", MakeBoundCallback(&VclosPermutationHelper::Received, self, first + i));
+            "Rx",
+            MakeBoundCallback(&VclosPermutationHelper::Received, self, first + i));
         sinks.Add(s);
 
         BulkSendHelper bulk("ns3::TcpSocketFactory",
@@ -203,8 +205,9 @@ VclosPermutationHelper::GetCompletionTime() const
 uint32_t
 VclosPermutationHelper::GetCompletedFlows() const
 {
-    return static_cast<uint32_t>(std::count_if(
-        m_results.begin(), m_results.end(), [](const FlowResult& r) { return r.complete; }));
+    return static_cast<uint32_t>(std::count_if(m_results.begin(),
+                                               m_results.end(),
+                                               [](const FlowResult& r) { return r.complete; }));
 }
 
 } // namespace ns3

@@ -85,14 +85,10 @@ AppendHalvingDoubling(std::vector<VclosRankSchedule>& plan, uint32_t p, uint64_t
         }
         ranges[i].emplace_back(lo, hi);
     }
-    auto kept = [&](uint32_t i, uint32_t r)
-    {
+    auto kept = [&](uint32_t i, uint32_t r) {
         return ranges[i][r + 1].second - ranges[i][r + 1].first;
     };
-    auto whole = [&](uint32_t i, uint32_t r)
-    {
-        return ranges[i][r].second - ranges[i][r].first;
-    };
+    auto whole = [&](uint32_t i, uint32_t r) { return ranges[i][r].second - ranges[i][r].first; };
     for (uint32_t r = 0; r < rounds; ++r) // reduce-scatter: send the half given away
     {
         for (uint32_t i = 0; i < p; ++i)
@@ -141,91 +137,89 @@ VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
     }
     switch (algorithm)
     {
-        case VCLOS_RING:
-            AppendRing(plan, all, messageBytes);
-            break;
-        case VCLOS_HIERARCHICAL_RING:
+    case VCLOS_RING:
+        AppendRing(plan, all, messageBytes);
+        break;
+    case VCLOS_HIERARCHICAL_RING: {
+        uint32_t g = gpusPerServer;
+        VCLOS_REQUIRE(g >= 1 && ranks % g == 0,
+                      std::invalid_argument,
+                      "hierarchical ring needs whole servers: " << ranks << " ranks are not a "
+                                                                << "multiple of " << g
+                                                                << " GPUs per server");
+        uint32_t servers = ranks / g;
+        for (uint32_t s = 0; s < servers; ++s)
         {
-            uint32_t g = gpusPerServer;
-            VCLOS_REQUIRE(g >= 1 && ranks % g == 0,
-                          std::invalid_argument,
-                          "hierarchical ring needs whole servers: " << ranks << " ranks are not a "
-                                                                    << "multiple of " << g
-                                                                    << " GPUs per server");
-            uint32_t servers = ranks / g;
+            std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
+            AppendRingPhase(plan, local, messageBytes, true);
+        }
+        for (uint32_t a = 0; a < g; ++a)
+        {
+            // After the reduce-scatter, local index a holds chunk (a + 1) mod g.
+            std::vector<uint32_t> peers;
             for (uint32_t s = 0; s < servers; ++s)
             {
-                std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
-                AppendRingPhase(plan, local, messageBytes, true);
+                peers.push_back(s * g + a);
             }
-            for (uint32_t a = 0; a < g; ++a)
-            {
-                // After the reduce-scatter, local index a holds chunk (a + 1) mod g.
-                std::vector<uint32_t> peers;
-                for (uint32_t s = 0; s < servers; ++s)
-                {
-                    peers.push_back(s * g + a);
-                }
-                AppendRing(
-                    plan, peers, g > 1 ? ChunkBytes(messageBytes, g, (a + 1) % g) : messageBytes);
-            }
-            for (uint32_t s = 0; s < servers; ++s)
-            {
-                std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
-                AppendRingPhase(plan, local, messageBytes, false);
-            }
-            break;
+            AppendRing(plan,
+                       peers,
+                       g > 1 ? ChunkBytes(messageBytes, g, (a + 1) % g) : messageBytes);
         }
-        case VCLOS_HALVING_DOUBLING:
+        for (uint32_t s = 0; s < servers; ++s)
         {
-            uint32_t p = 1;
-            while (p * 2 <= ranks)
-            {
-                p *= 2;
-            }
-            for (uint32_t j = 0; j + p < ranks; ++j) // fold the extra ranks onto the core
-            {
-                VclosCollectiveStep out;
-                out.sendPeer = static_cast<int32_t>(j);
-                out.sendBytes = messageBytes;
-                Append(plan, p + j, out);
-                VclosCollectiveStep in;
-                in.recvPeer = static_cast<int32_t>(p + j);
-                in.recvBytes = messageBytes;
-                Append(plan, j, in);
-            }
-            AppendHalvingDoubling(plan, p, messageBytes);
-            for (uint32_t j = 0; j + p < ranks; ++j) // and give them the result
-            {
-                VclosCollectiveStep out;
-                out.sendPeer = static_cast<int32_t>(p + j);
-                out.sendBytes = messageBytes;
-                Append(plan, j, out);
-                VclosCollectiveStep in;
-                in.recvPeer = static_cast<int32_t>(j);
-                in.recvBytes = messageBytes;
-                in.waitsForPrevious = false;
-                Append(plan, p + j, in);
-            }
-            break;
+            std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
+            AppendRingPhase(plan, local, messageBytes, false);
         }
-        case VCLOS_ALL_TO_ALL:
-            for (uint32_t r = 0; r + 1 < ranks; ++r)
+        break;
+    }
+    case VCLOS_HALVING_DOUBLING: {
+        uint32_t p = 1;
+        while (p * 2 <= ranks)
+        {
+            p *= 2;
+        }
+        for (uint32_t j = 0; j + p < ranks; ++j) // fold the extra ranks onto the core
+        {
+            VclosCollectiveStep out;
+            out.sendPeer = static_cast<int32_t>(j);
+            out.sendBytes = messageBytes;
+            Append(plan, p + j, out);
+            VclosCollectiveStep in;
+            in.recvPeer = static_cast<int32_t>(p + j);
+            in.recvBytes = messageBytes;
+            Append(plan, j, in);
+        }
+        AppendHalvingDoubling(plan, p, messageBytes);
+        for (uint32_t j = 0; j + p < ranks; ++j) // and give them the result
+        {
+            VclosCollectiveStep out;
+            out.sendPeer = static_cast<int32_t>(p + j);
+            out.sendBytes = messageBytes;
+            Append(plan, j, out);
+            VclosCollectiveStep in;
+            in.recvPeer = static_cast<int32_t>(j);
+            in.recvBytes = messageBytes;
+            in.waitsForPrevious = false;
+            Append(plan, p + j, in);
+        }
+        break;
+    }
+    case VCLOS_ALL_TO_ALL:
+        for (uint32_t r = 0; r + 1 < ranks; ++r)
+        {
+            for (uint32_t i = 0; i < ranks; ++i)
             {
-                for (uint32_t i = 0; i < ranks; ++i)
-                {
-                    VclosCollectiveStep s;
-                    s.sendPeer = static_cast<int32_t>((i + r + 1) % ranks);
-                    s.sendBytes = messageBytes;
-                    s.recvPeer = static_cast<int32_t>((i + ranks - r - 1) % ranks);
-                    s.recvBytes = messageBytes;
-                    Append(plan, i, s);
-                }
+                VclosCollectiveStep s;
+                s.sendPeer = static_cast<int32_t>((i + r + 1) % ranks);
+                s.sendBytes = messageBytes;
+                s.recvPeer = static_cast<int32_t>((i + ranks - r - 1) % ranks);
+                s.recvBytes = messageBytes;
+                Append(plan, i, s);
             }
-            break;
-        default:
-            VCLOS_REQUIRE(
-                false, std::invalid_argument, "unknown collective algorithm " << algorithm);
+        }
+        break;
+    default:
+        VCLOS_REQUIRE(false, std::invalid_argument, "unknown collective algorithm " << algorithm);
     }
     return plan;
 }
@@ -249,14 +243,14 @@ VclosCollectiveAlgorithmName(VclosCollectiveAlgorithm algorithm)
 {
     switch (algorithm)
     {
-        case VCLOS_RING:
-            return "ring";
-        case VCLOS_HIERARCHICAL_RING:
-            return "hierarchical-ring";
-        case VCLOS_HALVING_DOUBLING:
-            return "halving-doubling";
-        case VCLOS_ALL_TO_ALL:
-            return "all-to-all";
+    case VCLOS_RING:
+        return "ring";
+    case VCLOS_HIERARCHICAL_RING:
+        return "hierarchical-ring";
+    case VCLOS_HALVING_DOUBLING:
+        return "halving-doubling";
+    case VCLOS_ALL_TO_ALL:
+        return "all-to-all";
     }
     return "unknown";
 }

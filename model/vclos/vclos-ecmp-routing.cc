@@ -70,10 +70,10 @@ VclosEcmpRouting::GetTypeId()
 }
 
 VclosEcmpRouting::VclosEcmpRouting()
-    : m_salt(0)
-    , m_algorithm(VCLOS_HASH_CRC32)
-    , m_mode(PER_FLOW_ECMP)
-    , m_sprayState(1)
+    : m_salt(0),
+      m_algorithm(VCLOS_HASH_CRC32),
+      m_mode(PER_FLOW_ECMP),
+      m_sprayState(1)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -99,18 +99,18 @@ VclosEcmpRouting::AddRoute(Ipv4Address network,
 {
     NS_LOG_FUNCTION(this << network << mask << interfaces.size());
     auto length = static_cast<uint8_t>(mask.GetPrefixLength());
-    auto table = std::find_if(m_tables.begin(),
-                              m_tables.end(),
-                              [length](const PrefixTable& t) { return t.length == length; });
+    auto table = std::find_if(m_tables.begin(), m_tables.end(), [length](const PrefixTable& t) {
+        return t.length == length;
+    });
     if (table == m_tables.end())
     {
         m_tables.push_back(PrefixTable{length, mask.Get(), {}});
-        std::sort(m_tables.begin(),
-                  m_tables.end(),
-                  [](const PrefixTable& a, const PrefixTable& b) { return a.length > b.length; });
-        table = std::find_if(m_tables.begin(),
-                             m_tables.end(),
-                             [length](const PrefixTable& t) { return t.length == length; });
+        std::sort(m_tables.begin(), m_tables.end(), [](const PrefixTable& a, const PrefixTable& b) {
+            return a.length > b.length;
+        });
+        table = std::find_if(m_tables.begin(), m_tables.end(), [length](const PrefixTable& t) {
+            return t.length == length;
+        });
     }
     if (interfaces.empty())
     {

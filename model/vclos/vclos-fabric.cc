@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/channel.h"
+#include "ns3/data-rate.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 
@@ -182,8 +183,8 @@ VclosFabric::GetGpuId(Ipv4Address address) const
     uint32_t server = (a >> 8) & 0xFFu;
     uint32_t host = a & 0xFFu;
     uint32_t local = host >= 65 ? host - 65 : host - 1;
-    if (host == 0 || host > 128 || leaf >= m_leafCount || server >= m_serversPerLeaf
-        || local >= m_gpusPerServer)
+    if (host == 0 || host > 128 || leaf >= m_leafCount || server >= m_serversPerLeaf ||
+        local >= m_gpusPerServer)
     {
         return -1;
     }
@@ -206,8 +207,9 @@ VclosFabric::GetLinkOfDevice(Ptr<const NetDevice> device) const
 const std::vector<uint32_t>&
 VclosFabric::GetLeafUplinks(uint32_t leaf) const
 {
-    VCLOS_REQUIRE(
-        leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafUplinks: no leaf " << leaf);
+    VCLOS_REQUIRE(leaf < m_leafCount,
+                  std::out_of_range,
+                  "VclosFabric::GetLeafUplinks: no leaf " << leaf);
     return m_leafUplinks[leaf];
 }
 
@@ -239,12 +241,29 @@ VclosFabric::GetPathLinks(uint32_t src, uint32_t dst, uint32_t spine) const
     {
         return {m_gpuUplink[src], m_gpuDownlink[dst]};
     }
-    VCLOS_REQUIRE(
-        spine < m_spineCount, std::out_of_range, "VclosFabric::GetPathLinks: no spine " << spine);
+    VCLOS_REQUIRE(spine < m_spineCount,
+                  std::out_of_range,
+                  "VclosFabric::GetPathLinks: no spine " << spine);
     return {m_gpuUplink[src],
             m_leafUplinks[srcLeaf][spine],
             m_spineDownlinks[spine][dstLeaf],
             m_gpuDownlink[dst]};
+}
+
+Time
+VclosFabric::GetPathLatency(uint32_t src, uint32_t dst, uint32_t frameBytes) const
+{
+    Time latency(0);
+    for (uint32_t id : GetPathLinks(src, dst, 0))
+    {
+        Ptr<NetDevice> device = m_links[id].device;
+        DataRateValue rate;
+        device->GetAttribute("DataRate", rate);
+        TimeValue delay;
+        device->GetChannel()->GetAttribute("Delay", delay);
+        latency += delay.Get() + rate.Get().CalculateBytesTxTime(frameBytes);
+    }
+    return latency;
 }
 
 std::vector<uint32_t>
@@ -282,8 +301,9 @@ VclosFabric::TraceFlowPath(const VclosFiveTuple& tuple) const
 Ptr<VclosEcmpRouting>
 VclosFabric::GetLeafRouting(uint32_t leaf) const
 {
-    VCLOS_REQUIRE(
-        leaf < m_leafCount, std::out_of_range, "VclosFabric::GetLeafRouting: no leaf " << leaf);
+    VCLOS_REQUIRE(leaf < m_leafCount,
+                  std::out_of_range,
+                  "VclosFabric::GetLeafRouting: no leaf " << leaf);
     return m_leafRouting[leaf];
 }
 
@@ -314,11 +334,13 @@ VclosFabric::PinPairToSpine(uint32_t src, uint32_t dst, uint32_t spine)
     NS_LOG_FUNCTION(this << src << dst << spine);
     CheckGpu(src, "PinPairToSpine");
     CheckGpu(dst, "PinPairToSpine");
-    VCLOS_REQUIRE(
-        spine < m_spineCount, std::out_of_range, "VclosFabric::PinPairToSpine: no spine " << spine);
+    VCLOS_REQUIRE(spine < m_spineCount,
+                  std::out_of_range,
+                  "VclosFabric::PinPairToSpine: no spine " << spine);
     uint32_t leaf = GetLeafOfGpu(src);
-    m_leafRouting[leaf]->PinPair(
-        GetGpuAddress(src), GetGpuAddress(dst), m_leafUplinkIf[leaf][spine]);
+    m_leafRouting[leaf]->PinPair(GetGpuAddress(src),
+                                 GetGpuAddress(dst),
+                                 m_leafUplinkIf[leaf][spine]);
 }
 
 void
@@ -340,8 +362,8 @@ VclosFabric::AddLink(VclosLink::Kind kind, uint32_t from, uint32_t to, Ptr<NetDe
                                            {"spine", "leaf"},
                                            {"gpu", "server"},
                                            {"server", "gpu"}};
-    std::string name = std::string(roles[kind][0]) + std::to_string(from) + "->" + roles[kind][1]
-                       + std::to_string(to);
+    std::string name = std::string(roles[kind][0]) + std::to_string(from) + "->" + roles[kind][1] +
+                       std::to_string(to);
     auto id = static_cast<uint32_t>(m_links.size());
     m_links.push_back(VclosLink{kind, from, to, device, name});
     m_linkOfDevice[PeekPointer(device)] = id;

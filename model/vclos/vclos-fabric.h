@@ -9,6 +9,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <string>
@@ -121,6 +122,16 @@ class VclosFabric : public Object
      * \return link ids in path order
      */
     std::vector<uint32_t> GetPathLinks(uint32_t src, uint32_t dst, uint32_t spine) const;
+
+    /**
+     * \brief Store-and-forward latency of one packet from one GPU to another: the sum over
+     *        the links of the path of propagation delay plus serialization of the frame.
+     * \param src source GPU
+     * \param dst destination GPU
+     * \param frameBytes bytes on the wire per packet (IP packet and link header)
+     * \return the latency
+     */
+    Time GetPathLatency(uint32_t src, uint32_t dst, uint32_t frameBytes) const;
 
     /**
      * \brief The links a flow actually takes, asking each switch's routing.

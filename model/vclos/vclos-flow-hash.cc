@@ -50,8 +50,8 @@ VclosHashFiveTuple(const VclosFiveTuple& t, uint32_t salt, VclosHashAlgorithm al
 {
     if (algorithm == VCLOS_HASH_XOR_FOLD)
     {
-        uint32_t x = t.srcAddress ^ t.dstAddress
-                     ^ ((static_cast<uint32_t>(t.srcPort) << 16) | t.dstPort) ^ t.protocol ^ salt;
+        uint32_t x = t.srcAddress ^ t.dstAddress ^
+                     ((static_cast<uint32_t>(t.srcPort) << 16) | t.dstPort) ^ t.protocol ^ salt;
         uint32_t folded = (x ^ (x >> 16)) & 0xFFFFu;
         return folded << 16 | folded; // spread 16 bits over the word used by VclosHashToIndex
     }
@@ -84,10 +84,9 @@ bool
 VclosParseHashAlgorithm(const std::string& name, VclosHashAlgorithm& algorithm)
 {
     std::string lower(name);
-    std::transform(lower.begin(),
-                   lower.end(),
-                   lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+        return static_cast<char>(std::tolower(c));
+    });
     if (lower == "crc32")
     {
         algorithm = VCLOS_HASH_CRC32;

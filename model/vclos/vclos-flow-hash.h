@@ -26,8 +26,8 @@ struct VclosFiveTuple
     /// \return true when all five fields are equal
     bool operator==(const VclosFiveTuple& o) const
     {
-        return srcAddress == o.srcAddress && dstAddress == o.dstAddress && srcPort == o.srcPort
-               && dstPort == o.dstPort && protocol == o.protocol;
+        return srcAddress == o.srcAddress && dstAddress == o.dstAddress && srcPort == o.srcPort &&
+               dstPort == o.dstPort && protocol == o.protocol;
     }
 };
 
@@ -97,8 +97,8 @@ struct VclosFiveTupleHasher
     std::size_t operator()(const VclosFiveTuple& t) const
     {
         uint64_t a = (static_cast<uint64_t>(t.srcAddress) << 32) | t.dstAddress;
-        uint64_t b = (static_cast<uint64_t>(t.srcPort) << 24)
-                     ^ (static_cast<uint64_t>(t.dstPort) << 8) ^ t.protocol;
+        uint64_t b = (static_cast<uint64_t>(t.srcPort) << 24) ^
+                     (static_cast<uint64_t>(t.dstPort) << 8) ^ t.protocol;
         uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull);
         return static_cast<std::size_t>(h ^ (h >> 29));
     }

@@ -23,8 +23,8 @@ Read16(const uint8_t* b)
 uint32_t
 Read32(const uint8_t* b)
 {
-    return static_cast<uint32_t>(b[0]) << 24 | static_cast<uint32_t>(b[1]) << 16
-           | static_cast<uint32_t>(b[2]) << 8 | b[3];
+    return static_cast<uint32_t>(b[0]) << 24 | static_cast<uint32_t>(b[1]) << 16 |
+           static_cast<uint32_t>(b[2]) << 8 | b[3];
 }
 
 /// \return true when the protocol carries ports
@@ -79,8 +79,8 @@ VclosExtractFiveTuple(const Ipv4Header& header, Ptr<const Packet> payload)
     t.srcAddress = header.GetSource().Get();
     t.dstAddress = header.GetDestination().Get();
     t.protocol = header.GetProtocol();
-    if (payload && HasPorts(t.protocol) && header.GetFragmentOffset() == 0
-        && payload->GetSize() >= 4)
+    if (payload && HasPorts(t.protocol) && header.GetFragmentOffset() == 0 &&
+        payload->GetSize() >= 4)
     {
         uint8_t ports[4];
         payload->CopyData(ports, 4);

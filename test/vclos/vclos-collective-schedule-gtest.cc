@@ -137,31 +137,29 @@ TEST_P(VclosCollectiveScheduleCase, EveryRankSendsWhatTheAlgorithmDefines)
         uint64_t expected = 0;
         switch (c.algorithm)
         {
-            case VCLOS_RING:
-                expected = 2 * (n - 1) * (m / n);
-                break;
-            case VCLOS_HIERARCHICAL_RING:
+        case VCLOS_RING:
+            expected = 2 * (n - 1) * (m / n);
+            break;
+        case VCLOS_HIERARCHICAL_RING: {
+            uint64_t g = c.gpusPerServer;
+            uint64_t s = n / g;
+            expected = 2 * (g - 1) * (m / g) + 2 * (s - 1) * (m / g / s);
+            break;
+        }
+        case VCLOS_HALVING_DOUBLING: {
+            uint32_t p = 1;
+            while (p * 2 <= n)
             {
-                uint64_t g = c.gpusPerServer;
-                uint64_t s = n / g;
-                expected = 2 * (g - 1) * (m / g) + 2 * (s - 1) * (m / g / s);
-                break;
+                p *= 2;
             }
-            case VCLOS_HALVING_DOUBLING:
-            {
-                uint32_t p = 1;
-                while (p * 2 <= n)
-                {
-                    p *= 2;
-                }
-                uint64_t core = 2 * (p - 1) * (m / p);
-                bool hasExtra = i < n - p;
-                expected = i >= p ? m : core + (hasExtra ? m : 0);
-                break;
-            }
-            case VCLOS_ALL_TO_ALL:
-                expected = (n - 1) * m;
-                break;
+            uint64_t core = 2 * (p - 1) * (m / p);
+            bool hasExtra = i < n - p;
+            expected = i >= p ? m : core + (hasExtra ? m : 0);
+            break;
+        }
+        case VCLOS_ALL_TO_ALL:
+            expected = (n - 1) * m;
+            break;
         }
         EXPECT_EQ(sent[i], expected)
             << VclosCollectiveAlgorithmName(c.algorithm) << " N=" << n << " rank " << i;
@@ -193,11 +191,10 @@ INSTANTIATE_TEST_SUITE_P(Algorithms,
                                            Case{VCLOS_ALL_TO_ALL, 3, 1},
                                            Case{VCLOS_ALL_TO_ALL, 6, 1},
                                            Case{VCLOS_ALL_TO_ALL, 16, 1}),
-                         [](const ::testing::TestParamInfo<Case>& info)
-                         {
-                             std::string name = VclosCollectiveAlgorithmName(info.param.algorithm)
-                                                + "_N" + std::to_string(info.param.ranks) + "_g"
-                                                + std::to_string(info.param.gpusPerServer);
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                             std::string name = VclosCollectiveAlgorithmName(info.param.algorithm) +
+                                                "_N" + std::to_string(info.param.ranks) + "_g" +
+                                                std::to_string(info.param.gpusPerServer);
                              for (auto& ch : name)
                              {
                                  ch = ch == '-' ? '_' : ch;

@@ -80,5 +80,6 @@ INSTANTIATE_TEST_SUITE_P(
                       BadSetting{"TcpSocketType", "ns3::Node", "TcpSocketType"},
                       BadSetting{"TcpBufferSize", "100", "TcpBufferSize"},
                       BadSetting{"TcpMinRto", "0s", "TcpMinRto"}),
-    [](const ::testing::TestParamInfo<BadSetting>& info)
-    { return info.param.attribute + "_" + std::to_string(info.index); });
+    [](const ::testing::TestParamInfo<BadSetting>& info) {
+        return info.param.attribute + "_" + std::to_string(info.index);
+    });

@@ -59,14 +59,12 @@ class ReachabilityProbe
             {
                 if (src != dst)
                 {
-                    Simulator::Schedule(
-                        MicroSeconds(src),
-                        [this, src, dst]()
-                        {
-                            Ptr<Packet> p = Create<Packet>(100);
-                            m_sockets[src]->SendTo(
-                                p, 0, InetSocketAddress(m_fabric->GetGpuAddress(dst), 9));
-                        });
+                    Simulator::Schedule(MicroSeconds(src), [this, src, dst]() {
+                        Ptr<Packet> p = Create<Packet>(100);
+                        m_sockets[src]->SendTo(p,
+                                               0,
+                                               InetSocketAddress(m_fabric->GetGpuAddress(dst), 9));
+                    });
                 }
             }
         }
@@ -119,8 +117,9 @@ class VclosFabricStructureTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(f->GetOversubscription(), 1.0, 1e-12, "1:1");
         for (uint32_t leaf = 0; leaf < 4; ++leaf)
         {
-            NS_TEST_EXPECT_MSG_EQ(
-                f->GetLeaves().Get(leaf)->GetNDevices(), 17, "leaf ports (16 and the loopback)");
+            NS_TEST_EXPECT_MSG_EQ(f->GetLeaves().Get(leaf)->GetNDevices(),
+                                  17,
+                                  "leaf ports (16 and the loopback)");
             const auto& up = f->GetLeafUplinks(leaf);
             NS_TEST_ASSERT_MSG_EQ(up.size(), 8, "one uplink per spine");
             for (uint32_t spine = 0; spine < 8; ++spine)
@@ -180,13 +179,13 @@ class VclosFabricReachabilityTestCase : public TestCase
                                     uint32_t spines,
                                     uint32_t servers,
                                     uint32_t gpus)
-        : TestCase("every GPU pair reachable with expected hops, " + std::to_string(leaves)
-                   + " leaves x " + std::to_string(spines) + " spines, " + std::to_string(servers)
-                   + " servers x " + std::to_string(gpus) + " GPUs")
-        , m_leaves(leaves)
-        , m_spines(spines)
-        , m_servers(servers)
-        , m_gpus(gpus)
+        : TestCase("every GPU pair reachable with expected hops, " + std::to_string(leaves) +
+                   " leaves x " + std::to_string(spines) + " spines, " + std::to_string(servers) +
+                   " servers x " + std::to_string(gpus) + " GPUs"),
+          m_leaves(leaves),
+          m_spines(spines),
+          m_servers(servers),
+          m_gpus(gpus)
     {
     }
 
@@ -241,19 +240,16 @@ class VclosFabricScaleTestCase : public TestCase
             Socket::CreateSocket(f->GetGpus().Get(1023), UdpSocketFactory::GetTypeId());
         rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
         uint32_t received = 0;
-        rx->SetRecvCallback(Callback<void, Ptr<Socket>>(
-            [&received](Ptr<Socket> s)
+        rx->SetRecvCallback(Callback<void, Ptr<Socket>>([&received](Ptr<Socket> s) {
+            while (s->Recv())
             {
-                while (s->Recv())
-                {
-                    ++received;
-                }
-            }));
+                ++received;
+            }
+        }));
         Ptr<Socket> tx = Socket::CreateSocket(f->GetGpus().Get(0), UdpSocketFactory::GetTypeId());
-        Simulator::Schedule(
-            MicroSeconds(1),
-            [tx, f]()
-            { tx->SendTo(Create<Packet>(64), 0, InetSocketAddress(f->GetGpuAddress(1023), 9)); });
+        Simulator::Schedule(MicroSeconds(1), [tx, f]() {
+            tx->SendTo(Create<Packet>(64), 0, InetSocketAddress(f->GetGpuAddress(1023), 9));
+        });
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(received, 1, "GPU 0 reaches GPU 1023");
         Simulator::Destroy();

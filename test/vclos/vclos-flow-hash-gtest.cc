@@ -139,8 +139,7 @@ TEST(VclosFlowHash, Crc32SaltsRepartitionFlowsButXorFoldOnlyRelabels)
     // Which pairs of flows collide must change with the salt for CRC32 (so salts are
     // independent trials) and must not for the linear XOR-fold (the documented limitation).
     const uint32_t members = 8;
-    auto collisions = [&](VclosHashAlgorithm algorithm, uint32_t salt)
-    {
+    auto collisions = [&](VclosHashAlgorithm algorithm, uint32_t salt) {
         std::set<std::pair<uint32_t, uint32_t>> pairs;
         std::vector<uint32_t> member(64);
         for (uint32_t i = 0; i < 64; ++i)

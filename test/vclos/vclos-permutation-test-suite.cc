@@ -57,28 +57,29 @@ RunPermutation(Ptr<VclosFabricHelper> helper, bool pinned, uint64_t flowBytes)
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
     {
         Ptr<Ipv4L3Protocol> ip = fabric->GetGpus().Get(g)->GetObject<Ipv4L3Protocol>();
-        ip->TraceConnectWithoutContext("Tx",
-                                       Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
-                                           [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
-                                           { o.ipSentBytes += p->GetSize(); }));
+        ip->TraceConnectWithoutContext(
+            "Tx",
+            Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t) { o.ipSentBytes += p->GetSize(); }));
         ip->TraceConnectWithoutContext("Rx",
                                        Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
-                                           [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t)
-                                           { o.ipReceivedBytes += p->GetSize(); }));
+                                           [&o](Ptr<const Packet> p, Ptr<Ipv4>, uint32_t) {
+                                               o.ipReceivedBytes += p->GetSize();
+                                           }));
     }
-    Config::ConnectWithoutContext(
-        "/NodeList/*/$ns3::Ipv4L3Protocol/Drop",
-        Callback<void,
-                 const Ipv4Header&,
-                 Ptr<const Packet>,
-                 Ipv4L3Protocol::DropReason,
-                 Ptr<Ipv4>,
-                 uint32_t>([&o](const Ipv4Header& h,
-                                Ptr<const Packet> p,
-                                Ipv4L3Protocol::DropReason,
-                                Ptr<Ipv4>,
-                                uint32_t)
-                           { o.ipDroppedBytes += h.GetSerializedSize() + p->GetSize(); }));
+    Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/Drop",
+                                  Callback<void,
+                                           const Ipv4Header&,
+                                           Ptr<const Packet>,
+                                           Ipv4L3Protocol::DropReason,
+                                           Ptr<Ipv4>,
+                                           uint32_t>([&o](const Ipv4Header& h,
+                                                          Ptr<const Packet> p,
+                                                          Ipv4L3Protocol::DropReason,
+                                                          Ptr<Ipv4>,
+                                                          uint32_t) {
+                                      o.ipDroppedBytes += h.GetSerializedSize() + p->GetSize();
+                                  }));
 
     Simulator::Run();
     o.flows = traffic->GetResults();
@@ -111,8 +112,9 @@ class VclosPinnedLineRateTestCase : public TestCase
         for (const auto& f : o.flows)
         {
             NS_TEST_EXPECT_MSG_EQ(f.complete, true, "flow " << f.src << "->" << f.dst << " done");
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(
-                f.goodputBps, 0.95 * 100e9, "flow " << f.src << "->" << f.dst << " goodput");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(f.goodputBps,
+                                        0.95 * 100e9,
+                                        "flow " << f.src << "->" << f.dst << " goodput");
         }
         NS_TEST_EXPECT_MSG_EQ(o.maxFlowsPerLink, 1, "one flow per link");
         NS_TEST_EXPECT_MSG_EQ(o.conflictingShare, 0.0, "no conflicting flow");

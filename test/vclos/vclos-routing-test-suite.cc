@@ -114,8 +114,9 @@ class VclosPinnedPathsTestCase : public TestCase
             FabricHops hops = HopsOf(run.fabric, flow);
             NS_TEST_ASSERT_MSG_EQ(hops.spinesUp.size(), 1, "one uplink");
             NS_TEST_EXPECT_MSG_EQ(*hops.spinesUp.begin(), expectedSpine[src], "pinned spine");
-            NS_TEST_EXPECT_MSG_EQ(
-                (hops.spinesDown == hops.spinesUp), true, "down from the same spine");
+            NS_TEST_EXPECT_MSG_EQ((hops.spinesDown == hops.spinesUp),
+                                  true,
+                                  "down from the same spine");
             auto predicted = run.fabric->TraceFlowPath(flow.tuple);
             NS_TEST_EXPECT_MSG_EQ((predicted == flow.links), true, "TraceFlowPath agrees");
         }
@@ -151,8 +152,9 @@ class VclosTcpNeverSplitTestCase : public TestCase
             ++flows;
             FabricHops hops = HopsOf(run.fabric, flow);
             NS_TEST_ASSERT_MSG_EQ(hops.spinesUp.size(), 1, "a flow uses exactly one uplink");
-            NS_TEST_EXPECT_MSG_EQ(
-                (hops.spinesDown == hops.spinesUp), true, "and comes down that spine");
+            NS_TEST_EXPECT_MSG_EQ((hops.spinesDown == hops.spinesUp),
+                                  true,
+                                  "and comes down that spine");
             NS_TEST_EXPECT_MSG_EQ(flow.links.size(), 4, "GPU-leaf-spine-leaf-GPU");
             auto predicted = run.fabric->TraceFlowPath(flow.tuple);
             NS_TEST_EXPECT_MSG_EQ((predicted == flow.links), true, "TraceFlowPath agrees");
@@ -257,11 +259,9 @@ class VclosNoRouteTestCase : public TestCase
                     [&noRoute](Ptr<const Packet>, const Ipv4Header&) { ++noRoute; }));
         }
         Ptr<Socket> tx = Socket::CreateSocket(f->GetGpus().Get(0), UdpSocketFactory::GetTypeId());
-        Simulator::Schedule(
-            MicroSeconds(1),
-            [tx]() {
-                tx->SendTo(Create<Packet>(64), 0, InetSocketAddress(Ipv4Address("10.200.0.1"), 9));
-            });
+        Simulator::Schedule(MicroSeconds(1), [tx]() {
+            tx->SendTo(Create<Packet>(64), 0, InetSocketAddress(Ipv4Address("10.200.0.1"), 9));
+        });
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(noRoute, 1, "dropped once, at a spine");
         Simulator::Destroy();

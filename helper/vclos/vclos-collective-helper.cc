@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-collective-helper.h"
+
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-check.h"
+#include "ns3/vclos-collective-app.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosCollectiveHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosCollectiveHelper);
+
+namespace
+{
+/// Starts every rank of a job once all of them have their connections up.
+struct JobStarter : public SimpleRefCount<JobStarter>
+{
+    std::vector<Ptr<VclosCollectiveApp>> ranks; //!< the job
+    uint32_t ready = 0;                         //!< ranks ready so far
+
+    /// \param starter the job \param rank a rank that became ready
+    static void RankReady(Ptr<JobStarter> starter, uint32_t rank)
+    {
+        if (++starter->ready == starter->ranks.size())
+        {
+            for (const auto& app : starter->ranks)
+            {
+                Simulator::ScheduleNow(&VclosCollectiveApp::StartIterations, app);
+            }
+            starter->ranks.clear(); // no cycle with the apps' callbacks
+        }
+    }
+};
+} // namespace
+
+TypeId
+VclosCollectiveHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosCollectiveHelper")
+            .SetParent<Object>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosCollectiveHelper>()
+            .AddAttribute("Algorithm",
+                          "The collective each iteration runs.",
+                          EnumValue(VCLOS_RING),
+                          MakeEnumAccessor(&VclosCollectiveHelper::m_algorithm),
+                          MakeEnumChecker(VCLOS_RING,
+                                          "Ring",
+                                          VCLOS_HIERARCHICAL_RING,
+                                          "HierarchicalRing",
+                                          VCLOS_HALVING_DOUBLING,
+                                          "HalvingDoubling",
+                                          VCLOS_ALL_TO_ALL,
+                                          "AllToAll"))
+            .AddAttribute("MessageBytes",
+                          "M: bytes all-reduced (all-to-all: bytes sent to each peer).",
+                          UintegerValue(100 * 1024 * 1024),
+                          MakeUintegerAccessor(&VclosCollectiveHelper::m_messageBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("ChunkBytes",
+                          "Pipelining unit (NCCL's default: 512 KiB).",
+                          UintegerValue(512 * 1024),
+                          MakeUintegerAccessor(&VclosCollectiveHelper::m_chunkBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Iterations",
+                          "Iterations of the job.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&VclosCollectiveHelper::m_iterations),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ComputeTime",
+                          "Compute phase before each collective (no overlap with it).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&VclosCollectiveHelper::m_computeTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("Port",
+                          "Port of the next job installed; each Install() takes the next one.",
+                          UintegerValue(7000),
+                          MakeUintegerAccessor(&VclosCollectiveHelper::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("StartTime",
+                          "When the job's ranks open their connections.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&VclosCollectiveHelper::m_startTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "RankOrder",
+                "How the GPU list becomes ranks: Topology (leaf, server, GPU), "
+                "AsGiven, or Random.",
+                EnumValue(TOPOLOGY),
+                MakeEnumAccessor(&VclosCollectiveHelper::m_rankOrder),
+                MakeEnumChecker(TOPOLOGY, "Topology", AS_GIVEN, "AsGiven", RANDOM, "Random"));
+    return tid;
+}
+
+VclosCollectiveHelper::VclosCollectiveHelper()
+    : m_algorithm(VCLOS_RING),
+      m_messageBytes(0),
+      m_chunkBytes(0),
+      m_iterations(0),
+      m_port(0),
+      m_rankOrder(TOPOLOGY),
+      m_rng(CreateObject<UniformRandomVariable>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+int64_t
+VclosCollectiveHelper::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+const std::vector<uint32_t>&
+VclosCollectiveHelper::GetRankGpus() const
+{
+    return m_rankGpus;
+}
+
+ApplicationContainer
+VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus)
+{
+    NS_LOG_FUNCTION(this << fabric << gpus.size());
+    VCLOS_REQUIRE(gpus.size() >= 2,
+                  std::invalid_argument,
+                  "a collective job needs at least 2 GPUs (got " << gpus.size() << ")");
+    VCLOS_REQUIRE(m_messageBytes >= 1, std::invalid_argument, "MessageBytes must be at least 1");
+    std::set<uint32_t> seen;
+    for (uint32_t gpu : gpus)
+    {
+        VCLOS_REQUIRE(gpu < fabric->GetGpuCount(),
+                      std::out_of_range,
+                      "GPU " << gpu << " is outside the fabric (0.." << fabric->GetGpuCount() - 1
+                             << ")");
+        VCLOS_REQUIRE(seen.insert(gpu).second,
+                      std::invalid_argument,
+                      "GPU " << gpu << " is listed twice in the job");
+    }
+    m_rankGpus = gpus;
+    if (m_rankOrder == TOPOLOGY)
+    {
+        std::sort(m_rankGpus.begin(), m_rankGpus.end());
+    }
+    else if (m_rankOrder == RANDOM)
+    {
+        for (std::size_t i = m_rankGpus.size() - 1; i > 0; --i) // Fisher-Yates
+        {
+            std::swap(m_rankGpus[i], m_rankGpus[m_rng->GetInteger(0, static_cast<uint32_t>(i))]);
+        }
+    }
+    const auto ranks = static_cast<uint32_t>(m_rankGpus.size());
+
+    // A hierarchical ring needs runs of consecutive ranks per server, all of one size.
+    uint32_t perServer = ranks;
+    if (m_algorithm == VCLOS_HIERARCHICAL_RING)
+    {
+        uint32_t run = 1;
+        perServer = 0;
+        for (uint32_t r = 1; r <= ranks; ++r)
+        {
+            if (r < ranks &&
+                fabric->GetServerOfGpu(m_rankGpus[r]) == fabric->GetServerOfGpu(m_rankGpus[r - 1]))
+            {
+                ++run;
+                continue;
+            }
+            VCLOS_REQUIRE(perServer == 0 || perServer == run,
+                          std::invalid_argument,
+                          "hierarchical ring needs the same number of GPUs on every server of "
+                          "the job, each server's GPUs consecutive in rank order");
+            perServer = run;
+            run = 1;
+        }
+    }
+    auto schedule = VclosBuildCollectiveSchedule(m_algorithm, ranks, m_messageBytes, perServer);
+
+    std::vector<Ipv4Address> addresses;
+    std::map<uint32_t, uint32_t> rankOfAddress;
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        Ipv4Address nic = fabric->GetGpuAddress(m_rankGpus[r]);
+        addresses.push_back(nic);
+        rankOfAddress[nic.Get()] = r;
+        rankOfAddress[nic.Get() + 64] = r; // its intra-server interface
+    }
+
+    Ptr<JobStarter> starter = Create<JobStarter>();
+    ApplicationContainer apps;
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        Ptr<VclosCollectiveApp> app = CreateObject<VclosCollectiveApp>();
+        app->SetAttribute("Port", UintegerValue(m_port));
+        app->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
+        app->SetAttribute("Iterations", UintegerValue(m_iterations));
+        app->SetAttribute("ComputeTime", TimeValue(m_computeTime));
+        app->Configure(r, schedule[r], addresses, rankOfAddress);
+        app->SetReadyCallback(MakeBoundCallback(&JobStarter::RankReady, starter));
+        app->SetStartTime(m_startTime);
+        fabric->GetGpus().Get(m_rankGpus[r])->AddApplication(app);
+        starter->ranks.push_back(app);
+        apps.Add(app);
+    }
+    ++m_port;
+    return apps;
+}
+
+} // namespace ns3

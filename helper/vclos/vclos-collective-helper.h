@@ -1,0 +1,81 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_COLLECTIVE_HELPER_H
+#define VCLOS_COLLECTIVE_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/vclos-collective-schedule.h"
+#include "ns3/vclos-fabric.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief Installs a collective job: one VclosCollectiveApp per rank, over TCP connections
+ *        set up once per job, started together once every connection is up.
+ *
+ * The job's GPUs are ordered into ranks by RankOrder: topology-aware by default (leaf,
+ * then server, then GPU: ascending GPU id), as given, or random. Each Install() uses the
+ * next port (Port, Port + 1, ...) so jobs can share GPUs. Bad input (fewer than 2 GPUs, a
+ * GPU outside the fabric or listed twice, a hierarchical ring over unequal servers, M = 0)
+ * throws std::invalid_argument or std::out_of_range with one line naming it.
+ */
+class VclosCollectiveHelper : public Object
+{
+  public:
+    /// How the GPU list becomes a rank order.
+    enum RankOrder
+    {
+        TOPOLOGY, //!< ascending GPU id: leaf, then server, then GPU
+        AS_GIVEN, //!< the order of the list
+        RANDOM    //!< a random permutation (for comparisons)
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosCollectiveHelper();
+
+    /**
+     * \brief Install a job.
+     * \param fabric the fabric
+     * \param gpus the job's GPUs
+     * \return the rank applications, by rank
+     */
+    ApplicationContainer Install(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus);
+
+    /// \return the GPU of each rank of the last job installed
+    const std::vector<uint32_t>& GetRankGpus() const;
+
+    /**
+     * \param stream first random stream (RankOrder RANDOM)
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    VclosCollectiveAlgorithm m_algorithm; //!< the collective
+    uint64_t m_messageBytes;              //!< M
+    uint64_t m_chunkBytes;                //!< pipelining unit
+    uint32_t m_iterations;                //!< iterations
+    Time m_computeTime;                   //!< compute per iteration
+    uint16_t m_port;                      //!< port of the next job
+    Time m_startTime;                     //!< connection set-up begins
+    RankOrder m_rankOrder;                //!< GPU list -> ranks
+    std::vector<uint32_t> m_rankGpus;     //!< last job's ranks
+    Ptr<UniformRandomVariable> m_rng;     //!< RANDOM order
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_COLLECTIVE_HELPER_H */

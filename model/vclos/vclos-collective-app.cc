@@ -1,0 +1,440 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-collective-app.h"
+
+#include "vclos-check.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosCollectiveApp");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosCollectiveApp);
+
+TypeId
+VclosCollectiveApp::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosCollectiveApp")
+            .SetParent<Application>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosCollectiveApp>()
+            .AddAttribute("Port",
+                          "TCP port every rank of the job listens on.",
+                          UintegerValue(7000),
+                          MakeUintegerAccessor(&VclosCollectiveApp::m_port),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("ChunkBytes",
+                          "Pipelining unit: a step's send is released in chunks as the previous "
+                          "step's chunks arrive. 512 KiB is NCCL's default (a 4 MiB buffer in "
+                          "8 slots).",
+                          UintegerValue(512 * 1024),
+                          MakeUintegerAccessor(&VclosCollectiveApp::m_chunkBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Iterations",
+                          "Iterations to run (compute, then the collective).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&VclosCollectiveApp::m_iterations),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ComputeTime",
+                          "Compute phase of each iteration, before its collective.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&VclosCollectiveApp::m_computeTime),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("IterationStart",
+                            "An iteration (its compute phase) begins.",
+                            MakeTraceSourceAccessor(&VclosCollectiveApp::m_iterationStartTrace),
+                            "ns3::VclosCollectiveApp::IterationTracedCallback")
+            .AddTraceSource("CollectiveStart",
+                            "The collective of an iteration begins.",
+                            MakeTraceSourceAccessor(&VclosCollectiveApp::m_collectiveStartTrace),
+                            "ns3::VclosCollectiveApp::IterationTracedCallback")
+            .AddTraceSource("StepComplete",
+                            "All bytes a step receives have arrived.",
+                            MakeTraceSourceAccessor(&VclosCollectiveApp::m_stepTrace),
+                            "ns3::VclosCollectiveApp::StepTracedCallback")
+            .AddTraceSource("IterationEnd",
+                            "This rank received all its data and handed all its sends to TCP.",
+                            MakeTraceSourceAccessor(&VclosCollectiveApp::m_iterationEndTrace),
+                            "ns3::VclosCollectiveApp::IterationTracedCallback");
+    return tid;
+}
+
+VclosCollectiveApp::VclosCollectiveApp()
+    : m_port(0),
+      m_chunkBytes(0),
+      m_iterations(0),
+      m_rank(0),
+      m_readyReported(false),
+      m_iteration(0),
+      m_collectiveRunning(false),
+      m_nextStepToComplete(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosCollectiveApp::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_out.clear();
+    m_inSockets.clear();
+    m_listener = nullptr;
+    m_ready = Callback<void, uint32_t>();
+    Application::DoDispose();
+}
+
+void
+VclosCollectiveApp::Configure(uint32_t rank,
+                              const VclosRankSchedule& schedule,
+                              const std::vector<Ipv4Address>& peerAddresses,
+                              const std::map<uint32_t, uint32_t>& rankOfAddress)
+{
+    NS_LOG_FUNCTION(this << rank << schedule.size());
+    m_rank = rank;
+    m_schedule = schedule;
+    m_peerAddresses = peerAddresses;
+    m_rankOfAddress = rankOfAddress;
+    m_out.clear();
+    m_in.clear();
+    m_sendOffset.assign(schedule.size(), 0);
+    m_recvOffset.assign(schedule.size(), 0);
+    for (uint32_t k = 0; k < schedule.size(); ++k)
+    {
+        const VclosCollectiveStep& s = schedule[k];
+        if (s.sendPeer >= 0)
+        {
+            PeerOut& out = m_out[s.sendPeer];
+            m_sendOffset[k] = out.perIteration;
+            out.perIteration += s.sendBytes;
+            out.steps.push_back(k);
+        }
+        if (s.recvPeer >= 0)
+        {
+            PeerIn& in = m_in[s.recvPeer];
+            m_recvOffset[k] = in.perIteration;
+            in.perIteration += s.recvBytes;
+        }
+    }
+}
+
+void
+VclosCollectiveApp::SetReadyCallback(Callback<void, uint32_t> callback)
+{
+    m_ready = callback;
+}
+
+uint32_t
+VclosCollectiveApp::GetRank() const
+{
+    return m_rank;
+}
+
+uint32_t
+VclosCollectiveApp::GetCompletedIterations() const
+{
+    return m_iteration;
+}
+
+uint64_t
+VclosCollectiveApp::GetBytesSent() const
+{
+    uint64_t total = 0;
+    for (const auto& [peer, out] : m_out)
+    {
+        total += out.written;
+    }
+    return total;
+}
+
+uint64_t
+VclosCollectiveApp::GetBytesReceived() const
+{
+    uint64_t total = 0;
+    for (const auto& [peer, in] : m_in)
+    {
+        total += in.received;
+    }
+    return total;
+}
+
+void
+VclosCollectiveApp::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(MakeCallback(&VclosCollectiveApp::AcceptRequest, this),
+                                  MakeCallback(&VclosCollectiveApp::Accepted, this));
+    for (auto& [peer, out] : m_out)
+    {
+        out.socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+        out.socket->Bind();
+        out.socket->SetConnectCallback(MakeCallback(&VclosCollectiveApp::Connected, this),
+                                       MakeCallback(&VclosCollectiveApp::ConnectFailed, this));
+        out.socket->SetSendCallback(MakeCallback(&VclosCollectiveApp::SendSpace, this));
+        out.socket->Connect(InetSocketAddress(m_peerAddresses.at(peer), m_port));
+    }
+    CheckReady();
+}
+
+void
+VclosCollectiveApp::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_computeEvent.Cancel();
+    for (auto& [peer, out] : m_out)
+    {
+        if (out.socket)
+        {
+            out.socket->Close();
+        }
+    }
+    for (auto& [socket, peer] : m_inSockets)
+    {
+        socket->Close();
+    }
+    if (m_listener)
+    {
+        m_listener->Close();
+    }
+}
+
+void
+VclosCollectiveApp::Connected(Ptr<Socket> socket)
+{
+    NS_LOG_FUNCTION(this << socket);
+    for (auto& [peer, out] : m_out)
+    {
+        if (out.socket == socket)
+        {
+            out.connected = true;
+        }
+    }
+    CheckReady();
+}
+
+void
+VclosCollectiveApp::ConnectFailed(Ptr<Socket> socket)
+{
+    VCLOS_REQUIRE(false,
+                  std::runtime_error,
+                  "collective rank " << m_rank << ": a connection to a peer failed");
+}
+
+bool
+VclosCollectiveApp::AcceptRequest(Ptr<Socket> socket, const Address& from)
+{
+    return m_rankOfAddress.count(InetSocketAddress::ConvertFrom(from).GetIpv4().Get()) != 0;
+}
+
+void
+VclosCollectiveApp::Accepted(Ptr<Socket> socket, const Address& from)
+{
+    NS_LOG_FUNCTION(this << socket << from);
+    uint32_t peer = m_rankOfAddress.at(InetSocketAddress::ConvertFrom(from).GetIpv4().Get());
+    m_inSockets[socket] = peer;
+    m_in[peer].connected = true;
+    socket->SetRecvCallback(MakeCallback(&VclosCollectiveApp::DataArrived, this));
+    CheckReady();
+}
+
+void
+VclosCollectiveApp::CheckReady()
+{
+    if (m_readyReported)
+    {
+        return;
+    }
+    for (const auto& [peer, out] : m_out)
+    {
+        if (!out.connected)
+        {
+            return;
+        }
+    }
+    for (const auto& [peer, in] : m_in)
+    {
+        if (!in.connected)
+        {
+            return;
+        }
+    }
+    m_readyReported = true;
+    if (!m_ready.IsNull())
+    {
+        m_ready(m_rank);
+    }
+}
+
+void
+VclosCollectiveApp::StartIterations()
+{
+    NS_LOG_FUNCTION(this);
+    m_iteration = 0;
+    BeginIteration();
+}
+
+void
+VclosCollectiveApp::BeginIteration()
+{
+    NS_LOG_FUNCTION(this << m_iteration);
+    m_iterationStartTrace(m_rank, m_iteration);
+    m_computeEvent = Simulator::Schedule(m_computeTime, &VclosCollectiveApp::BeginCollective, this);
+}
+
+void
+VclosCollectiveApp::BeginCollective()
+{
+    NS_LOG_FUNCTION(this << m_iteration);
+    m_collectiveRunning = true;
+    m_nextStepToComplete = 0;
+    for (auto& [peer, out] : m_out)
+    {
+        out.frontier = 0;
+    }
+    m_collectiveStartTrace(m_rank, m_iteration);
+    Progress();
+}
+
+uint64_t
+VclosCollectiveApp::Arrived(uint32_t step) const
+{
+    const VclosCollectiveStep& s = m_schedule[step];
+    const PeerIn& in = m_in.at(s.recvPeer);
+    uint64_t start = m_iteration * in.perIteration + m_recvOffset[step];
+    return in.received <= start ? 0 : std::min(in.received - start, s.recvBytes);
+}
+
+uint64_t
+VclosCollectiveApp::Released(uint32_t step) const
+{
+    const VclosCollectiveStep& s = m_schedule[step];
+    // The data this send needs is that of the nearest earlier step that receives.
+    uint32_t j = step;
+    while (j > 0 && m_schedule[j].waitsForPrevious && m_schedule[j - 1].recvPeer < 0)
+    {
+        --j;
+    }
+    if (j == 0 || !m_schedule[j].waitsForPrevious)
+    {
+        return s.sendBytes;
+    }
+    const VclosCollectiveStep& previous = m_schedule[j - 1];
+    uint64_t arrived = Arrived(j - 1);
+    if (arrived == previous.recvBytes)
+    {
+        return s.sendBytes;
+    }
+    uint64_t chunks = (previous.recvBytes + m_chunkBytes - 1) / m_chunkBytes;
+    return s.sendBytes * (arrived / m_chunkBytes) / chunks;
+}
+
+void
+VclosCollectiveApp::Write(uint32_t peer)
+{
+    PeerOut& out = m_out[peer];
+    if (!out.connected || !m_collectiveRunning)
+    {
+        return;
+    }
+    uint64_t base = m_iteration * out.perIteration;
+    uint64_t target = base;
+    while (out.frontier < out.steps.size())
+    {
+        uint32_t step = out.steps[out.frontier];
+        uint64_t released = Released(step);
+        target = base + m_sendOffset[step] + released;
+        if (released < m_schedule[step].sendBytes)
+        {
+            break;
+        }
+        ++out.frontier;
+    }
+    if (out.frontier == out.steps.size())
+    {
+        target = base + out.perIteration;
+    }
+    while (out.written < target)
+    {
+        uint32_t space = out.socket->GetTxAvailable();
+        if (space == 0)
+        {
+            return; // SendSpace resumes
+        }
+        auto n = static_cast<uint32_t>(std::min<uint64_t>(target - out.written, space));
+        int sent = out.socket->Send(Create<Packet>(n));
+        if (sent <= 0)
+        {
+            return;
+        }
+        out.written += static_cast<uint64_t>(sent);
+    }
+}
+
+void
+VclosCollectiveApp::Progress()
+{
+    if (!m_collectiveRunning)
+    {
+        return;
+    }
+    while (m_nextStepToComplete < m_schedule.size())
+    {
+        const VclosCollectiveStep& s = m_schedule[m_nextStepToComplete];
+        if (s.recvPeer >= 0 && Arrived(m_nextStepToComplete) < s.recvBytes)
+        {
+            break;
+        }
+        m_stepTrace(m_rank, m_iteration, m_nextStepToComplete);
+        ++m_nextStepToComplete;
+    }
+    bool allWritten = true;
+    for (auto& [peer, out] : m_out)
+    {
+        Write(peer);
+        allWritten = allWritten && out.written >= (m_iteration + 1) * out.perIteration;
+    }
+    if (m_nextStepToComplete < m_schedule.size() || !allWritten)
+    {
+        return;
+    }
+    m_collectiveRunning = false;
+    m_iterationEndTrace(m_rank, m_iteration);
+    ++m_iteration;
+    if (m_iteration < m_iterations)
+    {
+        BeginIteration();
+    }
+}
+
+void
+VclosCollectiveApp::DataArrived(Ptr<Socket> socket)
+{
+    PeerIn& in = m_in[m_inSockets.at(socket)];
+    while (Ptr<Packet> packet = socket->Recv())
+    {
+        in.received += packet->GetSize();
+    }
+    Progress();
+}
+
+void
+VclosCollectiveApp::SendSpace(Ptr<Socket> socket, uint32_t available)
+{
+    Progress();
+}
+
+} // namespace ns3
