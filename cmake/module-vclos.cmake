@@ -8,6 +8,7 @@ suite_module(
     model/vclos/vclos-fabric.cc
     model/vclos/vclos-collective-schedule.cc
     model/vclos/vclos-collective-app.cc
+    model/vclos/vclos-model-zoo.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -22,6 +23,7 @@ suite_module(
     model/vclos/vclos-fabric.h
     model/vclos/vclos-collective-schedule.h
     model/vclos/vclos-collective-app.h
+    model/vclos/vclos-model-zoo.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -31,11 +33,17 @@ suite_module(
   LIBRARIES
     ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
+# The model zoo is data in the source tree; $VCLOS_MODEL_ZOO overrides its path at run time.
+target_compile_definitions(ns3-vclos PRIVATE
+  VCLOS_MODEL_ZOO_SOURCE_PATH="${CMAKE_CURRENT_SOURCE_DIR}/model/vclos/vclos-model-zoo.csv")
+install(FILES model/vclos/vclos-model-zoo.csv DESTINATION share/ns3-suite)
 
 if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-permutation-contention examples/vclos/vclos-permutation-contention.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
+                LIBRARIES ns3-vclos)
+  suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc
                 LIBRARIES ns3-vclos)
 endif()
 

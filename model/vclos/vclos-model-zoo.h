@@ -1,0 +1,69 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_MODEL_ZOO_H
+#define VCLOS_MODEL_ZOO_H
+
+#include "ns3/nstime.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief A DNN model as data-parallel training sees it: the gradient bytes all-reduced and
+ *        the compute time of one iteration on one V100-class GPU.
+ */
+struct VclosModel
+{
+    std::string name;           //!< e.g. "resnet50"
+    uint64_t parameters = 0;    //!< parameter count
+    uint64_t gradientBytes = 0; //!< bytes all-reduced per iteration
+    uint32_t batchPerGpu = 0;   //!< per-GPU batch of the compute time
+    Time computeTime;           //!< forward and backward of one iteration
+};
+
+/**
+ * \ingroup vclos
+ * \brief The model zoo: models read from a CSV file kept in the repository
+ *        (model/vclos/vclos-model-zoo.csv, with the source of every figure).
+ *
+ * Columns: model, parameters, gradient_bytes, batch_per_gpu, compute_ms_v100, then any
+ * others (sources); lines starting with '#' are comments.
+ */
+class VclosModelZoo
+{
+  public:
+    /**
+     * \brief Read a zoo file.
+     * \param path the CSV file
+     * \return the zoo; throws std::runtime_error naming the file, line and field on bad input
+     */
+    static VclosModelZoo Load(const std::string& path);
+
+    /// \return the zoo at DefaultPath()
+    static VclosModelZoo LoadDefault();
+
+    /// \return $VCLOS_MODEL_ZOO if set, else the file in this source tree
+    static std::string DefaultPath();
+
+    /**
+     * \param name a model name
+     * \return the model; throws std::invalid_argument listing the known names if unknown
+     */
+    const VclosModel& Get(const std::string& name) const;
+
+    /// \return the model names, sorted
+    std::vector<std::string> GetNames() const;
+
+  private:
+    std::map<std::string, VclosModel> m_models; //!< by name
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_MODEL_ZOO_H */

@@ -1,0 +1,115 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The model zoo file and its reader.
+#include "ns3/vclos-model-zoo.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+/// Write `text` to a temporary file and return its path.
+std::string
+TempFile(const std::string& text)
+{
+    std::string path = ::testing::TempDir() + "zoo-" +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".csv";
+    std::ofstream(path) << text;
+    return path;
+}
+
+const char* HEADER = "model,parameters,gradient_bytes,batch_per_gpu,compute_ms_v100,src\n";
+
+/// \return the message Load throws for `text`
+std::string
+LoadError(const std::string& text)
+{
+    try
+    {
+        VclosModelZoo::Load(TempFile(text));
+    }
+    catch (const std::runtime_error& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+TEST(VclosModelZoo, TheRepositoryZooCoversTheTraceAndThePaper)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    for (const char* name : {"vgg11",
+                             "vgg16",
+                             "vgg19",
+                             "alexnet",
+                             "googlenet",
+                             "inception3",
+                             "inception4",
+                             "resnet50",
+                             "resnet101",
+                             "resnet152",
+                             "bert-large",
+                             "gpt2"})
+    {
+        const VclosModel& m = zoo.Get(name);
+        EXPECT_EQ(m.gradientBytes, 4 * m.parameters) << name; // fp32 gradients
+        EXPECT_GT(m.computeTime, MilliSeconds(1)) << name;
+        EXPECT_LT(m.computeTime, Seconds(10)) << name;
+    }
+    EXPECT_EQ(zoo.Get("resnet50").parameters, 25557032u);
+}
+
+TEST(VclosModelZoo, ReadsRowsAndSkipsComments)
+{
+    VclosModelZoo zoo = VclosModelZoo::Load(
+        TempFile(std::string("# comment\n") + HEADER + "tiny,10,40,8,2.5,somewhere\n"));
+    EXPECT_EQ(zoo.Get("tiny").gradientBytes, 40u);
+    EXPECT_EQ(zoo.Get("tiny").computeTime, MicroSeconds(2500));
+    EXPECT_EQ(zoo.GetNames(), std::vector<std::string>{"tiny"});
+}
+
+TEST(VclosModelZoo, MalformedRowsNameFileLineAndField)
+{
+    std::string e = LoadError(std::string(HEADER) + "a,10,40,8,2.5,x\nb,10,forty,8,2.5,x\n");
+    EXPECT_NE(e.find(":3: field 'gradient_bytes'"), std::string::npos) << e;
+    e = LoadError(std::string(HEADER) + "a,10,40\n");
+    EXPECT_NE(e.find(":2: expected at least 5 fields"), std::string::npos) << e;
+    e = LoadError(std::string(HEADER) + "a,10,40,8,-1,x\n");
+    EXPECT_NE(e.find("'compute_ms_v100'"), std::string::npos) << e;
+    e = LoadError(std::string(HEADER) + "a,10,40,8,1,x\na,10,40,8,1,x\n");
+    EXPECT_NE(e.find("listed twice"), std::string::npos) << e;
+    e = LoadError("name,parameters\n");
+    EXPECT_NE(e.find("header column 1 must be 'model'"), std::string::npos) << e;
+    e = LoadError("");
+    EXPECT_NE(e.find("no models"), std::string::npos) << e;
+    EXPECT_NE(LoadError("").find("zoo-"), std::string::npos);
+    try
+    {
+        VclosModelZoo::Load("/nonexistent/zoo.csv");
+        FAIL();
+    }
+    catch (const std::runtime_error& err)
+    {
+        EXPECT_NE(std::string(err.what()).find("/nonexistent/zoo.csv"), std::string::npos);
+    }
+}
+
+TEST(VclosModelZoo, UnknownModelListsTheKnownOnes)
+{
+    VclosModelZoo zoo = VclosModelZoo::Load(TempFile(std::string(HEADER) + "tiny,1,4,1,1,x\n"));
+    try
+    {
+        zoo.Get("gpt5");
+        FAIL();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("unknown model 'gpt5' (known: tiny)"),
+                  std::string::npos);
+    }
+}
