@@ -41,6 +41,8 @@ install(FILES model/vclos/vclos-model-zoo.csv DESTINATION share/ns3-suite)
 if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-permutation-contention examples/vclos/vclos-permutation-contention.cc
                 LIBRARIES ns3-vclos)
+  suite_program(vclos-contention-analysis examples/vclos/vclos-contention-analysis.cc
+                LIBRARIES ns3-vclos)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc

@@ -48,6 +48,12 @@ VclosLinkLoadTracker::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&VclosLinkLoadTracker::m_ignorePureAcks),
                           MakeBooleanChecker())
+            .AddAttribute("IdleGap",
+                          "A flow silent on a link for longer than this is inactive there until "
+                          "its next packet (so an idle persistent connection shares nothing).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&VclosLinkLoadTracker::m_idleGap),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("BinWidth",
                           "Width of a time-series bin for WriteTimeSeriesCsv (0: no series).",
                           TimeValue(Time(0)),
@@ -185,6 +191,11 @@ VclosLinkLoadTracker::Record(uint32_t link, Ptr<const Packet> packet)
         record.presences.push_back(Presence{flow, now, now, 0});
         m_flows[flow].links.push_back(link);
     }
+    else if (now - record.presences[slot->second].last > m_idleGap.GetTimeStep())
+    {
+        slot->second = static_cast<uint32_t>(record.presences.size()); // a new active period
+        record.presences.push_back(Presence{flow, now, now, 0});
+    }
     Presence& presence = record.presences[slot->second];
     presence.last = now;
     presence.bytes += totalLength;
@@ -222,7 +233,7 @@ VclosLinkLoadTracker::Analyze()
     {
         const auto& presences = m_links[id].presences;
         LinkLoad& load = m_linkLoads[id];
-        load.flows = static_cast<uint32_t>(presences.size());
+        load.flows = static_cast<uint32_t>(m_links[id].slot.size());
         for (const auto& p : presences)
         {
             load.bytes += p.bytes;
@@ -253,7 +264,7 @@ VclosLinkLoadTracker::Analyze()
             uint32_t overlapping = 1;
             for (const auto& q : presences)
             {
-                if (&p != &q && q.first <= p.last && p.first <= q.last)
+                if (p.flow != q.flow && q.first <= p.last && p.first <= q.last)
                 {
                     ++overlapping;
                 }

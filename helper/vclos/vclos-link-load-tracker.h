@@ -114,7 +114,7 @@ class VclosLinkLoadTracker : public Object
     struct LinkRecord
     {
         std::vector<Presence> presences;             //!< flows seen
-        std::unordered_map<uint32_t, uint32_t> slot; //!< flow -> index in presences
+        std::unordered_map<uint32_t, uint32_t> slot; //!< flow -> its latest presence
         std::vector<uint64_t> binBytes;              //!< bytes per BinWidth
         uint64_t drops = 0;                          //!< dropped packets
         uint64_t droppedBytes = 0;                   //!< dropped bytes
@@ -163,6 +163,7 @@ class VclosLinkLoadTracker : public Object
     std::vector<std::string> m_linkNames; //!< per link id, from the fabric
     bool m_ignorePureAcks;                //!< skip TCP segments without payload
     Time m_binWidth;                      //!< time-series bin (0: none)
+    Time m_idleGap;                       //!< silence that ends an active period
     std::vector<LinkRecord> m_links;      //!< per link id
     std::vector<FlowLoad> m_flows;        //!< per flow
     std::unordered_map<VclosFiveTuple, uint32_t, VclosFiveTupleHasher>

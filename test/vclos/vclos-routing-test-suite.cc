@@ -268,6 +268,59 @@ class VclosNoRouteTestCase : public TestCase
     }
 };
 
+/// The tracker's notion of sharing: overlapping active periods, split at IdleGap.
+class VclosTrackerIdleGapTestCase : public TestCase
+{
+  public:
+    VclosTrackerIdleGapTestCase()
+        : TestCase("tracker: a flow idle for longer than IdleGap shares nothing meanwhile")
+    {
+    }
+
+  private:
+    /// \param idleGap the tracker's IdleGap \return the conflicting share it reports
+    double ConflictsWith(Time idleGap)
+    {
+        Ptr<VclosFabric> f = CreateObject<VclosFabricHelper>()->Install();
+        f->PinSourceToSpine(0, 2);
+        f->PinSourceToSpine(1, 2);
+        Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
+        tracker->SetAttribute("IdleGap", TimeValue(idleGap));
+        tracker->Install(f);
+        // Flow A (GPU 0 -> 8) at 10 us and 500 us; flow B (GPU 1 -> 9) at 200 us, through
+        // the same uplink: B falls in A's silence.
+        std::vector<std::pair<uint32_t, Time>> sends = {{0, MicroSeconds(10)},
+                                                        {1, MicroSeconds(200)},
+                                                        {0, MicroSeconds(500)}};
+        std::vector<Ptr<Socket>> sockets;
+        for (uint32_t g : {0u, 1u, 8u, 9u}) // senders, and receivers (no ICMP unreachable)
+        {
+            sockets.push_back(
+                Socket::CreateSocket(f->GetGpus().Get(g), UdpSocketFactory::GetTypeId()));
+            sockets.back()->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+        }
+        for (const auto& [src, when] : sends)
+        {
+            Ptr<Socket> s = sockets[src];
+            Ipv4Address dst = f->GetGpuAddress(src + 8);
+            Simulator::Schedule(when, [s, dst]() {
+                s->SendTo(Create<Packet>(1000), 0, InetSocketAddress(dst, 9));
+            });
+        }
+        Simulator::Run();
+        double share = tracker->GetConflictingFlowShare();
+        NS_TEST_EXPECT_MSG_EQ(tracker->GetFlows().size(), 2, "two flows");
+        Simulator::Destroy();
+        return share;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(ConflictsWith(MicroSeconds(100)), 0.0, "A was idle while B sent");
+        NS_TEST_EXPECT_MSG_EQ(ConflictsWith(Seconds(1)), 1.0, "without the gap, both conflict");
+    }
+};
+
 /// \ingroup vclos-tests
 class VclosRoutingTestSuite : public TestSuite
 {
@@ -280,6 +333,7 @@ class VclosRoutingTestSuite : public TestSuite
         AddTestCase(new VclosSprayTestCase, TestCase::QUICK);
         AddTestCase(new VclosSaltTestCase, TestCase::QUICK);
         AddTestCase(new VclosNoRouteTestCase, TestCase::QUICK);
+        AddTestCase(new VclosTrackerIdleGapTestCase, TestCase::QUICK);
     }
 };
 
