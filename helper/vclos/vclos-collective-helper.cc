@@ -3,6 +3,7 @@
  */
 #include "vclos-collective-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -11,6 +12,7 @@
 #include "ns3/vclos-collective-app.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace ns3
@@ -38,6 +40,27 @@ struct JobStarter : public SimpleRefCount<JobStarter>
                 Simulator::ScheduleNow(&VclosCollectiveApp::StartIterations, app);
             }
             starter->ranks.clear(); // no cycle with the apps' callbacks
+        }
+    }
+};
+
+/// Barrier-per-step mode: releases step k + 1 of every rank once every rank received step k.
+struct StepBarrier : public SimpleRefCount<StepBarrier>
+{
+    std::vector<Ptr<VclosCollectiveApp>> ranks;             //!< the job
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> done; //!< (iteration, step) -> ranks
+
+    /// \param barrier the job \param rank a rank \param iteration its iteration \param step the
+    /// step it received
+    static void StepDone(Ptr<StepBarrier> barrier, uint32_t rank, uint32_t iteration, uint32_t step)
+    {
+        if (++barrier->done[{iteration, step}] == barrier->ranks.size())
+        {
+            barrier->done.erase({iteration, step});
+            for (const auto& app : barrier->ranks)
+            {
+                Simulator::ScheduleNow(&VclosCollectiveApp::ReleaseStep, app, step + 1);
+            }
         }
     }
 };
@@ -93,6 +116,13 @@ VclosCollectiveHelper::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&VclosCollectiveHelper::m_startTime),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("StepBarrier",
+                          "Barrier per step: no rank sends step k + 1 before every rank has "
+                          "received step k (as flow-level simulators run collectives). Off: "
+                          "data-driven, as NCCL. Needs the same number of steps on every rank.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VclosCollectiveHelper::m_stepBarrier),
+                          MakeBooleanChecker())
             .AddAttribute(
                 "RankOrder",
                 "How the GPU list becomes ranks: Topology (leaf, server, GPU), "
@@ -110,6 +140,7 @@ VclosCollectiveHelper::VclosCollectiveHelper()
       m_iterations(0),
       m_port(0),
       m_rankOrder(TOPOLOGY),
+      m_stepBarrier(false),
       m_rng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
@@ -196,6 +227,19 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
     }
 
     Ptr<JobStarter> starter = Create<JobStarter>();
+    Ptr<StepBarrier> barrier;
+    if (m_stepBarrier)
+    {
+        for (const auto& steps : schedule)
+        {
+            VCLOS_REQUIRE(steps.size() == schedule.front().size(),
+                          std::invalid_argument,
+                          "StepBarrier needs the same number of steps on every rank, which "
+                              << VclosCollectiveAlgorithmName(m_algorithm) << " over " << ranks
+                              << " ranks does not have");
+        }
+        barrier = Create<StepBarrier>();
+    }
     ApplicationContainer apps;
     for (uint32_t r = 0; r < ranks; ++r)
     {
@@ -209,6 +253,13 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
         app->SetStartTime(m_startTime);
         fabric->GetGpus().Get(m_rankGpus[r])->AddApplication(app);
         starter->ranks.push_back(app);
+        if (barrier)
+        {
+            app->EnableStepBarrier();
+            app->TraceConnectWithoutContext("StepComplete",
+                                            MakeBoundCallback(&StepBarrier::StepDone, barrier));
+            barrier->ranks.push_back(app);
+        }
         apps.Add(app);
     }
     ++m_port;

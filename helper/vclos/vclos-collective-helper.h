@@ -72,6 +72,7 @@ class VclosCollectiveHelper : public Object
     uint16_t m_port;                      //!< port of the next job
     Time m_startTime;                     //!< connection set-up begins
     RankOrder m_rankOrder;                //!< GPU list -> ranks
+    bool m_stepBarrier;                   //!< barrier per step
     std::vector<uint32_t> m_rankGpus;     //!< last job's ranks
     Ptr<UniformRandomVariable> m_rng;     //!< RANDOM order
 };

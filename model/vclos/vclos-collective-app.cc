@@ -79,7 +79,9 @@ VclosCollectiveApp::VclosCollectiveApp()
       m_readyReported(false),
       m_iteration(0),
       m_collectiveRunning(false),
-      m_nextStepToComplete(0)
+      m_nextStepToComplete(0),
+      m_stepBarrier(false),
+      m_releasedStep(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -288,6 +290,20 @@ VclosCollectiveApp::StartIterations()
 }
 
 void
+VclosCollectiveApp::EnableStepBarrier()
+{
+    m_stepBarrier = true;
+}
+
+void
+VclosCollectiveApp::ReleaseStep(uint32_t step)
+{
+    NS_LOG_FUNCTION(this << step);
+    m_releasedStep = std::max(m_releasedStep, step);
+    Progress();
+}
+
+void
 VclosCollectiveApp::BeginIteration()
 {
     NS_LOG_FUNCTION(this << m_iteration);
@@ -301,6 +317,7 @@ VclosCollectiveApp::BeginCollective()
     NS_LOG_FUNCTION(this << m_iteration);
     m_collectiveRunning = true;
     m_nextStepToComplete = 0;
+    m_releasedStep = 0;
     for (auto& [peer, out] : m_out)
     {
         out.frontier = 0;
@@ -322,6 +339,10 @@ uint64_t
 VclosCollectiveApp::Released(uint32_t step) const
 {
     const VclosCollectiveStep& s = m_schedule[step];
+    if (m_stepBarrier && step > m_releasedStep)
+    {
+        return 0;
+    }
     // The data this send needs is that of the nearest earlier step that receives.
     uint32_t j = step;
     while (j > 0 && m_schedule[j].waitsForPrevious && m_schedule[j - 1].recvPeer < 0)

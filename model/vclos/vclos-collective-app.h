@@ -63,6 +63,15 @@ class VclosCollectiveApp : public Application
     /// Begin the first iteration (the helper calls it when every rank is ready).
     void StartIterations();
 
+    /// Hold each step's send until ReleaseStep() allows it (barrier-per-step mode).
+    void EnableStepBarrier();
+
+    /**
+     * \brief Allow the sends of a step of the current iteration (barrier-per-step mode).
+     * \param step the step
+     */
+    void ReleaseStep(uint32_t step);
+
     /// \return this rank
     uint32_t GetRank() const;
     /// \return iterations completed
@@ -164,6 +173,8 @@ class VclosCollectiveApp : public Application
     bool m_collectiveRunning;                     //!< between BeginCollective and the end
     uint32_t m_nextStepToComplete;                //!< first step whose receive is pending
     EventId m_computeEvent;                       //!< end of the compute phase
+    bool m_stepBarrier;                           //!< sends wait for ReleaseStep
+    uint32_t m_releasedStep;                      //!< last step ReleaseStep allowed
     TracedCallback<uint32_t, uint32_t> m_iterationStartTrace;  //!< iteration begins
     TracedCallback<uint32_t, uint32_t> m_collectiveStartTrace; //!< collective begins
     TracedCallback<uint32_t, uint32_t, uint32_t> m_stepTrace;  //!< a step's receive done

@@ -3,6 +3,7 @@
  */
 // The collective engine on the packet-level fabric: timing against the alpha-beta model,
 // exact bytes per rank, completion of every algorithm, bad input.
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
@@ -11,6 +12,7 @@
 #include "ns3/vclos-collective-helper.h"
 #include "ns3/vclos-collective-tracker.h"
 #include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-link-load-tracker.h"
 
 #include <numeric>
 
@@ -181,6 +183,56 @@ class VclosCollectiveCompletesTestCase : public TestCase
     VclosCollectiveAlgorithm m_algorithm;
 };
 
+/// Balanced routing (GPU at index a in its leaf goes up through spine a) puts at most one
+/// flow on any fabric link in every step of ring, hierarchical ring and halving-doubling
+/// over the whole fabric; steps are separated with the (labelled) barrier-per-step mode and
+/// the tracker's IdleGap set below the barrier's gap.
+class VclosBalancedStepsTestCase : public TestCase
+{
+  public:
+    /// \param algorithm the algorithm
+    explicit VclosBalancedStepsTestCase(VclosCollectiveAlgorithm algorithm)
+        : TestCase("balanced routing: at most one flow per fabric link in every step, " +
+                   VclosCollectiveAlgorithmName(algorithm)),
+          m_algorithm(algorithm)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabric> fabric = PinnedFabric(4);
+        Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+        links->SetAttribute("IdleGap", TimeValue(MicroSeconds(3)));
+        links->Install(fabric);
+        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+        helper->SetAttribute("Algorithm", EnumValue(m_algorithm));
+        helper->SetAttribute("MessageBytes", UintegerValue(4 << 20));
+        helper->SetAttribute("StepBarrier", BooleanValue(true));
+        std::vector<uint32_t> gpus(fabric->GetGpuCount());
+        std::iota(gpus.begin(), gpus.end(), 0);
+        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+        tracker->Track("job", helper->Install(fabric, gpus));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(tracker->IsComplete(0), true, "the collective completes");
+        uint32_t fabricLinksUsed = 0;
+        for (uint32_t id = 0; id < fabric->GetLinks().size(); ++id)
+        {
+            VclosLink::Kind kind = fabric->GetLinks()[id].kind;
+            if (kind == VclosLink::LEAF_TO_SPINE || kind == VclosLink::SPINE_TO_LEAF)
+            {
+                uint32_t most = links->GetLinkLoad(id).maxConcurrentFlows;
+                fabricLinksUsed += most > 0 ? 1 : 0;
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(most, 1, fabric->GetLinks()[id].name);
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(fabricLinksUsed, 0, "the job crosses the fabric");
+        Simulator::Destroy();
+    }
+
+    VclosCollectiveAlgorithm m_algorithm; //!< the algorithm
+};
+
 /// Rank order, iterations with compute, and what bad input gets.
 class VclosCollectiveHelperTestCase : public TestCase
 {
@@ -261,6 +313,10 @@ class VclosCollectiveTestSuite : public TestSuite
              {VCLOS_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING, VCLOS_ALL_TO_ALL})
         {
             AddTestCase(new VclosCollectiveCompletesTestCase(algorithm), TestCase::QUICK);
+        }
+        for (auto algorithm : {VCLOS_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING})
+        {
+            AddTestCase(new VclosBalancedStepsTestCase(algorithm), TestCase::QUICK);
         }
         AddTestCase(new VclosCollectiveHelperTestCase, TestCase::QUICK);
     }
