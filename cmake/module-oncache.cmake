@@ -13,8 +13,14 @@ suite_module(
     model/oncache/oncache-conntrack.cc
     model/oncache/oncache-host-datapath.cc
     model/oncache/oncache-cluster.cc
+    model/oncache/oncache-rr-client.cc
+    model/oncache/oncache-rr-server.cc
+    model/oncache/oncache-udp-stream-client.cc
+    model/oncache/oncache-udp-stream-server.cc
     helper/oncache/oncache-topology-helper.cc
     helper/oncache/oncache-stats-tracker.cc
+    helper/oncache/oncache-rr-helper.cc
+    helper/oncache/oncache-udp-stream-helper.cc
   HEADERS
     model/oncache/oncache-check.h
     model/oncache/oncache-lru-cache.h
@@ -28,13 +34,21 @@ suite_module(
     model/oncache/oncache-conntrack.h
     model/oncache/oncache-host-datapath.h
     model/oncache/oncache-cluster.h
+    model/oncache/oncache-rr-client.h
+    model/oncache/oncache-rr-server.h
+    model/oncache/oncache-udp-stream-client.h
+    model/oncache/oncache-udp-stream-server.h
     helper/oncache/oncache-topology-helper.h
     helper/oncache/oncache-stats-tracker.h
+    helper/oncache/oncache-rr-helper.h
+    helper/oncache/oncache-udp-stream-helper.h
   LIBRARIES
     ns3::libinternet ns3::libcsma ns3::libbridge ns3::libpoint-to-point ns3::libapplications
     ns3::libtraffic-control)
 
 if(SUITE_ENABLE_EXAMPLES)
   suite_program(oncache-pod-to-pod examples/oncache/oncache-pod-to-pod.cc
+                LIBRARIES ns3-oncache)
+  suite_program(oncache-micro-benchmark examples/oncache/oncache-micro-benchmark.cc
                 LIBRARIES ns3-oncache)
 endif()

@@ -15,6 +15,7 @@ suite_module(
     helper/vclos/vclos-permutation-helper.cc
     helper/vclos/vclos-collective-helper.cc
     helper/vclos/vclos-collective-tracker.cc
+    helper/vclos/vclos-program-support.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -30,6 +31,7 @@ suite_module(
     helper/vclos/vclos-permutation-helper.h
     helper/vclos/vclos-collective-helper.h
     helper/vclos/vclos-collective-tracker.h
+    helper/vclos/vclos-program-support.h
   LIBRARIES
     ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)

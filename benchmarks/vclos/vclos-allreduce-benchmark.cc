@@ -21,8 +21,11 @@ using namespace ns3;
 
 NS_LOG_COMPONENT_DEFINE("VclosAllReduceBenchmark");
 
+namespace
+{
+
 int
-main(int argc, char* argv[])
+Run(int argc, char* argv[])
 {
     uint32_t leaves = 4;
     uint32_t gpusPerLeaf = 8;
@@ -38,73 +41,70 @@ main(int argc, char* argv[])
     cmd.AddValue("algorithm", "ring, hierarchical-ring, halving-doubling or all-to-all", algorithm);
     cmd.AddValue("pinned", "Pin each GPU to the spine of its index in its leaf", pinned);
     cmd.Parse(argc, argv);
-    try
+    VclosCollectiveAlgorithm collective;
+    VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, collective),
+                  std::invalid_argument,
+                  "algorithm: unknown '" << algorithm << "'");
+    auto setupStart = std::chrono::steady_clock::now();
+    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    fabricHelper->SetAttribute("Leaves", UintegerValue(leaves));
+    fabricHelper->SetAttribute("Spines", UintegerValue(spines));
+    fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(gpusPerLeaf));
+    fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
+    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    fabricHelper->AssignStreams(fabric, 0);
+    std::vector<uint32_t> gpus;
+    for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
     {
-        VclosCollectiveAlgorithm collective;
-        VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, collective),
-                      std::invalid_argument,
-                      "algorithm: unknown '" << algorithm << "'");
-        auto setupStart = std::chrono::steady_clock::now();
-        Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-        fabricHelper->SetAttribute("Leaves", UintegerValue(leaves));
-        fabricHelper->SetAttribute("Spines", UintegerValue(spines));
-        fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(gpusPerLeaf));
-        fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
-        Ptr<VclosFabric> fabric = fabricHelper->Install();
-        fabricHelper->AssignStreams(fabric, 0);
-        std::vector<uint32_t> gpus;
-        for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
+        gpus.push_back(g);
+        if (pinned)
         {
-            gpus.push_back(g);
-            if (pinned)
-            {
-                fabric->PinSourceToSpine(g, fabric->GetIndexInLeaf(g) % spines);
-            }
+            fabric->PinSourceToSpine(g, fabric->GetIndexInLeaf(g) % spines);
         }
-        Ptr<VclosCollectiveHelper> collectiveHelper = CreateObject<VclosCollectiveHelper>();
-        collectiveHelper->SetAttribute("Algorithm", EnumValue(collective));
-        collectiveHelper->SetAttribute("MessageBytes", UintegerValue(messageBytes));
-        ApplicationContainer ranks = collectiveHelper->Install(fabric, gpus);
-        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
-        tracker->Track("allreduce", ranks);
-        double setup =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
-
-        auto runStart = std::chrono::steady_clock::now();
-        Simulator::Run();
-        double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-        VCLOS_REQUIRE(tracker->IsComplete(0),
-                      std::runtime_error,
-                      "the all-reduce did not complete");
-        const auto& it = tracker->GetIterations(0).front();
-        double collective_s = (it.end - it.collectiveStart).GetSeconds();
-        double simulated = Simulator::Now().GetSeconds();
-        uint64_t events = Simulator::GetEventCount();
-        struct rusage usage;
-        getrusage(RUSAGE_SELF, &usage);
-        double peakMiB = usage.ru_maxrss / 1024.0;
-        Simulator::Destroy();
-
-        std::cout << std::fixed << std::setprecision(3) << "# " << gpus.size() << " GPUs, "
-                  << algorithm << " all-reduce of " << messageBytes / 1048576.0 << " MiB, "
-                  << (pinned ? "pinned" : "per-flow ECMP") << "\n"
-                  << "# collective time " << collective_s * 1e3 << " ms simulated; setup " << setup
-                  << " s, run " << wall << " s wall; " << events << " events, "
-                  << std::setprecision(0) << events / wall << " events/s; " << std::setprecision(5)
-                  << simulated / wall << " simulated s per wall s; peak " << std::setprecision(0)
-                  << peakMiB << " MiB\n";
-        std::cout << "gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,events,"
-                     "events_per_s,sim_s_per_wall_s,peak_rss_mib\n"
-                  << std::setprecision(6) << gpus.size() << "," << algorithm << "," << messageBytes
-                  << "," << pinned << "," << collective_s << "," << setup << "," << wall << ","
-                  << events << "," << events / wall << "," << simulated / wall << "," << peakMiB
-                  << "\n";
-        return 0;
     }
-    catch (const std::exception& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
+    Ptr<VclosCollectiveHelper> collectiveHelper = CreateObject<VclosCollectiveHelper>();
+    collectiveHelper->SetAttribute("Algorithm", EnumValue(collective));
+    collectiveHelper->SetAttribute("MessageBytes", UintegerValue(messageBytes));
+    ApplicationContainer ranks = collectiveHelper->Install(fabric, gpus);
+    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+    tracker->Track("allreduce", ranks);
+    double setup =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
+
+    auto runStart = std::chrono::steady_clock::now();
+    Simulator::Run();
+    double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+    VCLOS_REQUIRE(tracker->IsComplete(0), std::runtime_error, "the all-reduce did not complete");
+    const auto& it = tracker->GetIterations(0).front();
+    double collective_s = (it.end - it.collectiveStart).GetSeconds();
+    double simulated = Simulator::Now().GetSeconds();
+    uint64_t events = Simulator::GetEventCount();
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    double peakMiB = usage.ru_maxrss / 1024.0;
+    Simulator::Destroy();
+
+    std::cout << std::fixed << std::setprecision(3) << "# " << gpus.size() << " GPUs, " << algorithm
+              << " all-reduce of " << messageBytes / 1048576.0 << " MiB, "
+              << (pinned ? "pinned" : "per-flow ECMP") << "\n"
+              << "# collective time " << collective_s * 1e3 << " ms simulated; setup " << setup
+              << " s, run " << wall << " s wall; " << events << " events, " << std::setprecision(0)
+              << events / wall << " events/s; " << std::setprecision(5) << simulated / wall
+              << " simulated s per wall s; peak " << std::setprecision(0) << peakMiB << " MiB\n";
+    std::cout << "gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,events,"
+                 "events_per_s,sim_s_per_wall_s,peak_rss_mib\n"
+              << std::setprecision(6) << gpus.size() << "," << algorithm << "," << messageBytes
+              << "," << pinned << "," << collective_s << "," << setup << "," << wall << ","
+              << events << "," << events / wall << "," << simulated / wall << "," << peakMiB
+              << "\n";
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return VclosRunProgram(argc, argv, Run);
 }

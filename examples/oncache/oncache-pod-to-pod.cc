@@ -44,7 +44,8 @@ main(int argc, char* argv[])
         Ipv4Address client = helper->GetPodAddress(0, 0);
         Ipv4Address server = helper->GetPodAddress(1, 0);
 
-        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 5001));
+        PacketSinkHelper sink("ns3::TcpSocketFactory",
+                              InetSocketAddress(Ipv4Address::GetAny(), 5001));
         ApplicationContainer sinkApp = sink.Install(cluster->GetPod(server));
         BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(server, 5001));
         bulk.SetAttribute("MaxBytes", UintegerValue(bytes));

@@ -368,14 +368,7 @@ Run(int argc, char* argv[])
         plt << "e\n";
     }
     plt.close();
-    if (std::system("command -v gnuplot >/dev/null 2>&1") == 0)
-    {
-        std::string command = "gnuplot '" + output + "-slowdown.plt'";
-        if (std::system(command.c_str()) != 0)
-        {
-            std::cerr << "warning: gnuplot failed on " << output << "-slowdown.plt\n";
-        }
-    }
+    VclosRenderPlot(output + "-slowdown.plt");
     return 0;
 }
 
@@ -384,13 +377,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
+    return VclosRunProgram(argc, argv, Run);
 }

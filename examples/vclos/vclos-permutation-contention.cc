@@ -233,14 +233,7 @@ WritePlot(const Options& opt, const std::vector<Trial>& trials)
     std::ofstream plt(opt.output + "-throughput.plt");
     plot.GenerateOutput(plt);
     plt.close();
-    if (std::system("command -v gnuplot >/dev/null 2>&1") == 0)
-    {
-        std::string cmd = "gnuplot '" + opt.output + "-throughput.plt'";
-        if (std::system(cmd.c_str()) != 0)
-        {
-            std::cerr << "warning: gnuplot failed on " << opt.output << "-throughput.plt\n";
-        }
-    }
+    VclosRenderPlot(opt.output + "-throughput.plt");
 }
 
 /// Aggregates of the trials of one routing.
@@ -433,13 +426,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
+    return VclosRunProgram(argc, argv, Run);
 }

@@ -29,10 +29,10 @@ class OncacheStatsTracker : public Object
     /// Per-connection counters.
     struct FlowCounters
     {
-        uint64_t egressSlow = 0;  //!< egress decisions that took the fallback overlay
-        uint64_t egressFast = 0;  //!< egress fast-path hits
-        uint64_t ingressSlow = 0; //!< ingress decisions that took the fallback overlay
-        uint64_t ingressFast = 0; //!< ingress fast-path hits
+        uint64_t egressSlow = 0;    //!< egress decisions that took the fallback overlay
+        uint64_t egressFast = 0;    //!< egress fast-path hits
+        uint64_t ingressSlow = 0;   //!< ingress decisions that took the fallback overlay
+        uint64_t ingressFast = 0;   //!< ingress fast-path hits
         uint64_t slowAfterFast = 0; //!< slow egress decisions after the first egress hit
     };
 
@@ -136,7 +136,7 @@ class OncacheStatsTracker : public Object
 
     std::array<std::array<uint64_t, 5>, 2> m_paths; //!< [direction][path]
     std::unordered_map<OncacheFlowKey, FlowCounters, OncacheFlowKeyHash> m_flows; //!< per flow
-    std::array<uint64_t, 4> m_drops;                                              //!< per reason
+    std::array<uint64_t, 5> m_drops;                                              //!< per reason
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_delivered; //!< (host, pod) -> packets
     std::map<std::pair<uint32_t, uint32_t>, Time> m_busy;          //!< (host, core) -> busy
 };

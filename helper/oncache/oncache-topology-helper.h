@@ -13,7 +13,6 @@
 #include "ns3/object.h"
 #include "ns3/oncache-cluster.h"
 #include "ns3/oncache-mode.h"
-#include "ns3/queue-size.h"
 
 #include <string>
 
@@ -99,22 +98,23 @@ class OncacheTopologyHelper : public Object
     /// Throw for the first inconsistent attribute.
     void Validate() const;
 
-    uint32_t m_hosts;              //!< host count
-    uint32_t m_podsPerHost;        //!< pods per host
-    OncacheMode m_mode;            //!< data path
-    uint32_t m_coresPerHost;       //!< cores per host
-    DataRate m_linkRate;           //!< NIC rate
-    Time m_linkDelay;              //!< propagation delay of a link
-    uint32_t m_underlayMtu;        //!< NIC MTU without super-segments
-    uint32_t m_superSegmentBytes;  //!< GSO-like super-segment size, 0 = off
-    Ipv4Address m_hostNetwork;     //!< host /24
-    Ipv4Address m_podNetwork;      //!< pod /16
-    QueueSize m_nicQueueSize;      //!< NIC transmit queue
-    bool m_configureTcp;           //!< set the TCP segment size from the pod MTU
+    uint32_t m_hosts;                //!< host count
+    uint32_t m_podsPerHost;          //!< pods per host
+    OncacheMode m_mode;              //!< data path
+    uint32_t m_coresPerHost;         //!< cores per host
+    DataRate m_linkRate;             //!< NIC rate
+    Time m_linkDelay;                //!< propagation delay of a link
+    uint32_t m_underlayMtu;          //!< NIC MTU without super-segments
+    uint32_t m_superSegmentBytes;    //!< GSO-like super-segment size, 0 = off
+    Ipv4Address m_hostNetwork;       //!< host /24
+    Ipv4Address m_podNetwork;        //!< pod /16
+    uint32_t m_nicQueueFrames;       //!< NIC transmit queue in frames
+    uint32_t m_channelSpeedup;       //!< channel rate over LinkRate
+    bool m_configureTcp;             //!< set the TCP segment size from the pod MTU
     ObjectFactory m_datapathFactory; //!< per-host data paths
-    ObjectFactory m_costFactory;   //!< the cost model
-    CsmaHelper m_csma;             //!< underlay devices
-    NetDeviceContainer m_nics;     //!< host NICs
+    ObjectFactory m_costFactory;     //!< the cost model
+    CsmaHelper m_csma;               //!< underlay devices
+    NetDeviceContainer m_nics;       //!< host NICs
 };
 
 } // namespace ns3

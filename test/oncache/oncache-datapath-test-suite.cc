@@ -1,1 +1,1081 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Simulation tests of the data path: VXLAN on the wire, first-packet behaviour, LRU eviction,
+// isolation after policy change and pod deletion, migration, CPU accounting.
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/csma-module.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/internet-module.h"
+#include "ns3/oncache-module.h"
+#include "ns3/pcap-file.h"
 
+#include <map>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A cluster with a stats tracker.
+struct Testbed
+{
+    Ptr<OncacheTopologyHelper> helper; //!< builder
+    Ptr<OncacheCluster> cluster;       //!< cluster
+    Ptr<OncacheStatsTracker> stats;    //!< statistics
+
+    /**
+     * \param mode data path
+     * \param hosts number of hosts
+     * \param filterCacheSize filter cache capacity
+     */
+    Testbed(OncacheMode mode, uint32_t hosts = 2, uint32_t filterCacheSize = 4096)
+    {
+        helper = CreateObject<OncacheTopologyHelper>();
+        helper->SetAttribute("Mode", EnumValue(mode));
+        helper->SetAttribute("Hosts", UintegerValue(hosts));
+        helper->SetDatapathAttribute("FilterCacheSize", UintegerValue(filterCacheSize));
+        cluster = helper->Install();
+        stats = CreateObject<OncacheStatsTracker>();
+        stats->Install(cluster);
+    }
+
+    /// \return address of pod 0 of a host
+    Ipv4Address Pod(uint32_t host) const
+    {
+        return helper->GetPodAddress(host, 0);
+    }
+};
+
+/// Install a TCP bulk transfer; returns the sink.
+Ptr<PacketSink>
+BulkTransfer(Testbed& tb,
+             Ipv4Address from,
+             Ipv4Address to,
+             uint16_t port,
+             uint32_t bytes,
+             Time start)
+{
+    PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer s = sink.Install(tb.cluster->GetPod(to));
+    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(to, port));
+    bulk.SetAttribute("MaxBytes", UintegerValue(bytes));
+    ApplicationContainer c = bulk.Install(tb.cluster->GetPod(from));
+    c.Start(start);
+    return DynamicCast<PacketSink>(s.Get(0));
+}
+
+/// The TCP flow of a bulk transfer from a pod: the only TCP flow between the two addresses.
+bool
+FindFlow(const Testbed& tb, Ipv4Address a, Ipv4Address b, uint16_t port, OncacheFlowKey& flow)
+{
+    for (const auto& f : tb.stats->GetFlows())
+    {
+        bool match = (f.srcAddress == a.Get() && f.dstAddress == b.Get() && f.dstPort == port) ||
+                     (f.srcAddress == b.Get() && f.dstAddress == a.Get() && f.srcPort == port);
+        if (match && f.protocol == 6)
+        {
+            flow = f;
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Records TCP sequence numbers of data segments received by a pod, per flow.
+struct SequenceRecorder
+{
+    std::map<uint16_t, std::vector<uint32_t>> seqs; //!< source port -> data sequence numbers
+
+    /// \param packet a packet received by the pod's eth0
+    void Receive(Ptr<const Packet> packet)
+    {
+        Ptr<Packet> copy = packet->Copy();
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+        if (ip.GetProtocol() != 6)
+        {
+            return;
+        }
+        TcpHeader tcp;
+        copy->RemoveHeader(tcp);
+        if (copy->GetSize() > 0)
+        {
+            seqs[tcp.GetSourcePort()].push_back(tcp.GetSequenceNumber().GetValue());
+        }
+    }
+
+    /// \return true when every flow's data arrived in strictly increasing order (no loss,
+    ///         no retransmission, no reordering)
+    bool InOrder() const
+    {
+        for (const auto& [port, s] : seqs)
+        {
+            for (std::size_t i = 1; i < s.size(); ++i)
+            {
+                if (s[i] <= s[i - 1])
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+/**
+ * \ingroup oncache-tests
+ * \brief A pod-to-pod transfer in the overlay modes goes on the wire as VXLAN: the pcap has the
+ *        Ethernet link type and every frame is Ethernet/IPv4/UDP 4789/VXLAN/Ethernet/IPv4
+ *        between the pods, within the MTUs (1500 underlay, 1450 pod); bare metal sends plain IP.
+ */
+class OncacheVxlanWireTestCase : public TestCase
+{
+  public:
+    /// \param mode data path
+    OncacheVxlanWireTestCase(OncacheMode mode)
+        : TestCase("VXLAN on the wire and MTU arithmetic, " + OncacheModeToString(mode)),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(m_mode);
+        bool overlay = m_mode != ONCACHE_MODE_BARE_METAL;
+        NS_TEST_ASSERT_MSG_EQ(tb.helper->GetPodMtu(), overlay ? 1450u : 1500u, "pod MTU");
+        std::string prefix = CreateTempDirFilename("oncache-wire");
+        tb.helper->EnablePcap(prefix);
+        uint32_t bytes = 100000;
+        Ptr<PacketSink> sink = BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5001, bytes, MicroSeconds(1));
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sink->GetTotalRx(), bytes, "all bytes arrive");
+
+        Ptr<Node> host0 = tb.cluster->GetHost(0);
+        std::string file = prefix + "-" + std::to_string(host0->GetId()) + "-0.pcap";
+        PcapFile pcap;
+        pcap.Open(file, std::ios::in);
+        NS_TEST_ASSERT_MSG_EQ(pcap.Fail(), false, "pcap " << file << " opens");
+        NS_TEST_ASSERT_MSG_EQ(pcap.GetDataLinkType(), 1u, "Ethernet link type");
+        uint32_t frames = 0;
+        uint32_t vxlanFrames = 0;
+        uint32_t maxOuterIp = 0;
+        uint32_t maxInnerIp = 0;
+        std::vector<uint8_t> buffer(70000);
+        while (true)
+        {
+            uint32_t tsSec;
+            uint32_t tsUsec;
+            uint32_t inclLen;
+            uint32_t origLen;
+            uint32_t readLen;
+            pcap.Read(buffer.data(), buffer.size(), tsSec, tsUsec, inclLen, origLen, readLen);
+            if (pcap.Eof())
+            {
+                break;
+            }
+            ++frames;
+            Ptr<Packet> p = Create<Packet>(buffer.data(), readLen);
+            EthernetHeader eth(false);
+            p->RemoveHeader(eth);
+            NS_TEST_ASSERT_MSG_EQ(eth.GetLengthType(), 0x0800, "outer EtherType IPv4");
+            Ipv4Header outer;
+            p->RemoveHeader(outer);
+            maxOuterIp = std::max(maxOuterIp, outer.GetPayloadSize() + 20u);
+            if (!overlay)
+            {
+                NS_TEST_ASSERT_MSG_EQ(outer.GetProtocol(), 6, "bare metal: plain TCP");
+                continue;
+            }
+            NS_TEST_ASSERT_MSG_EQ(outer.GetProtocol(), 17, "outer UDP");
+            UdpHeader udp;
+            p->RemoveHeader(udp);
+            NS_TEST_ASSERT_MSG_EQ(udp.GetDestinationPort(), 4789, "VXLAN port");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(udp.GetSourcePort(), 49152, "entropy source port");
+            OncacheVxlanHeader vxlan;
+            p->RemoveHeader(vxlan);
+            NS_TEST_ASSERT_MSG_EQ(vxlan.IsValid(), true, "VXLAN I flag");
+            EthernetHeader innerEth(false);
+            p->RemoveHeader(innerEth);
+            NS_TEST_ASSERT_MSG_EQ(innerEth.GetLengthType(), 0x0800, "inner EtherType IPv4");
+            Ipv4Header inner;
+            p->RemoveHeader(inner);
+            maxInnerIp = std::max(maxInnerIp, inner.GetPayloadSize() + 20u);
+            bool podToPod =
+                (inner.GetSource() == tb.Pod(0) && inner.GetDestination() == tb.Pod(1)) ||
+                (inner.GetSource() == tb.Pod(1) && inner.GetDestination() == tb.Pod(0));
+            NS_TEST_ASSERT_MSG_EQ(podToPod, true, "inner addresses are the pods'");
+            NS_TEST_ASSERT_MSG_EQ((inner.GetTos() & 0x0c), 0, "no mark leaks onto the wire");
+            ++vxlanFrames;
+        }
+        NS_TEST_ASSERT_MSG_GT(frames, 70u, "frames captured");
+        NS_TEST_ASSERT_MSG_EQ(maxOuterIp, 1500u, "full-size frames fill the underlay MTU");
+        if (overlay)
+        {
+            NS_TEST_ASSERT_MSG_EQ(vxlanFrames, frames, "every frame is VXLAN");
+            NS_TEST_ASSERT_MSG_EQ(maxInnerIp, 1450u, "inner packets fill the pod MTU");
+        }
+        Simulator::Destroy();
+    }
+
+    OncacheMode m_mode; //!< data path
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief A new TCP connection takes exactly 3 slow-path packets in each direction of
+ *        processing (egress and ingress), then 100% hits; a second connection between the same
+ *        pods again takes 3 (the filter cache is per flow). Overlay never hits, bare metal is
+ *        native, and nothing is dropped.
+ */
+class OncacheFirstPacketsTestCase : public TestCase
+{
+  public:
+    /// \param mode data path
+    OncacheFirstPacketsTestCase(OncacheMode mode)
+        : TestCase("first packets of a TCP connection, " + OncacheModeToString(mode)),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(m_mode);
+        uint32_t bytes = 200000;
+        Ptr<PacketSink> first =
+            BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5001, bytes, MicroSeconds(1));
+        Ptr<PacketSink> second =
+            BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5002, bytes, MilliSeconds(5));
+        Simulator::Stop(MilliSeconds(30));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(first->GetTotalRx(), bytes, "first transfer complete");
+        NS_TEST_ASSERT_MSG_EQ(second->GetTotalRx(), bytes, "second transfer complete");
+        NS_TEST_ASSERT_MSG_EQ(tb.stats->GetTotalDrops(), 0u, "no drops");
+        for (uint16_t port : {5001, 5002})
+        {
+            OncacheFlowKey flow;
+            NS_TEST_ASSERT_MSG_EQ(FindFlow(tb, tb.Pod(0), tb.Pod(1), port, flow),
+                                  true,
+                                  "flow seen");
+            OncacheStatsTracker::FlowCounters c = tb.stats->GetFlow(flow);
+            if (OncacheModeUsesCache(m_mode))
+            {
+                NS_TEST_EXPECT_MSG_EQ(c.egressSlow, 3u, "3 slow-path packets at egress");
+                NS_TEST_EXPECT_MSG_EQ(c.ingressSlow, 3u, "3 slow-path packets at ingress");
+                NS_TEST_EXPECT_MSG_GT(c.egressFast, 100u, "then hits");
+                NS_TEST_EXPECT_MSG_EQ(c.egressFast,
+                                      c.ingressFast,
+                                      "every egress hit is an ingress hit");
+                NS_TEST_EXPECT_MSG_EQ(c.slowAfterFast, 0u, "100% hits after warm-up");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(c.egressFast + c.ingressFast, 0u, "no fast path");
+                uint64_t slow = c.egressSlow + c.ingressSlow;
+                NS_TEST_EXPECT_MSG_EQ((slow > 0),
+                                      (m_mode == ONCACHE_MODE_OVERLAY),
+                                      "overlay is slow");
+            }
+        }
+        if (OncacheModeUsesCache(m_mode))
+        {
+            Ptr<OncacheHostDatapath> dp0 = tb.cluster->GetDatapath(0);
+            NS_TEST_EXPECT_MSG_EQ(dp0->GetCacheSize(OncacheHostDatapath::CACHE_EGRESS_IP),
+                                  1u,
+                                  "L1");
+            NS_TEST_EXPECT_MSG_EQ(dp0->GetCacheSize(OncacheHostDatapath::CACHE_EGRESS), 1u, "L2");
+            NS_TEST_EXPECT_MSG_EQ(dp0->GetCacheSize(OncacheHostDatapath::CACHE_FILTER),
+                                  2u,
+                                  "2 flows");
+            const auto* ingress = dp0->PeekIngress(tb.Pod(0));
+            NS_TEST_ASSERT_MSG_EQ((ingress && ingress->learned), true, "MACs learned");
+            Ptr<Node> pod0 = tb.cluster->GetPod(tb.Pod(0));
+            NS_TEST_EXPECT_MSG_EQ(ingress->podMac,
+                                  Mac48Address::ConvertFrom(pod0->GetDevice(1)->GetAddress()),
+                                  "learned pod MAC");
+        }
+        Simulator::Destroy();
+    }
+
+    OncacheMode m_mode; //!< data path
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief With a 1-entry filter cache, a second flow evicts the first one's entry: hits turn
+ *        into misses mid-flow, yet no packet is lost, retransmitted or reordered.
+ */
+class OncacheEvictionTestCase : public TestCase
+{
+  public:
+    OncacheEvictionTestCase()
+        : TestCase("LRU eviction turns hits into misses without loss or reordering")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE, 2, 1);
+        uint32_t bytes = 400000;
+        Ptr<PacketSink> a = BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5001, bytes, MicroSeconds(1));
+        Ptr<PacketSink> b = BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5002, bytes, MicroSeconds(300));
+        SequenceRecorder recorder;
+        tb.cluster->GetPodDevice(tb.Pod(1))->TraceConnectWithoutContext(
+            "MacRx",
+            MakeCallback(&SequenceRecorder::Receive, &recorder));
+        Simulator::Stop(MilliSeconds(40));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(a->GetTotalRx(), bytes, "first flow complete");
+        NS_TEST_ASSERT_MSG_EQ(b->GetTotalRx(), bytes, "second flow complete");
+        NS_TEST_ASSERT_MSG_EQ(tb.stats->GetTotalDrops(), 0u, "no drops");
+        NS_TEST_ASSERT_MSG_EQ(recorder.seqs.size(), 2u, "two flows recorded");
+        NS_TEST_ASSERT_MSG_EQ(recorder.InOrder(), true, "no loss, retransmission or reordering");
+        Ptr<OncacheHostDatapath> dp0 = tb.cluster->GetDatapath(0);
+        NS_TEST_ASSERT_MSG_GT(dp0->GetCacheEvictions(OncacheHostDatapath::CACHE_FILTER),
+                              0u,
+                              "evictions happened");
+        OncacheFlowKey flow;
+        NS_TEST_ASSERT_MSG_EQ(FindFlow(tb, tb.Pod(0), tb.Pod(1), 5001, flow), true, "flow seen");
+        OncacheStatsTracker::FlowCounters c = tb.stats->GetFlow(flow);
+        NS_TEST_EXPECT_MSG_GT(c.egressFast, 0u, "the first flow hit before the eviction");
+        NS_TEST_EXPECT_MSG_GT(c.slowAfterFast, 0u, "and missed after it");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief A deny rule applied to an established, cached flow through the invalidation API stops
+ *        it at once: no packet takes the fast path afterwards, and not one packet that reaches
+ *        the receiving host's data path after the change is delivered (only those already
+ *        past it are). Without the invalidation the fast path keeps forwarding (the control
+ *        case), which is why the API exists.
+ */
+class OncachePolicyIsolationTestCase : public TestCase
+{
+  public:
+    /// \param invalidate use the invalidation API (else only change the policy)
+    OncachePolicyIsolationTestCase(bool invalidate)
+        : TestCase(invalidate ? "deny rule with invalidation isolates a cached flow"
+                              : "deny rule without invalidation: the cached flow continues"),
+          m_invalidate(invalidate)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE);
+        BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5001, 0, MicroSeconds(1));
+        uint64_t delivered = 0;
+        tb.cluster->GetPodDevice(tb.Pod(1))->TraceConnectWithoutContext(
+            "MacRx",
+            MakeBoundCallback(
+                +[](uint64_t* n, Ptr<const Packet>) { ++*n; },
+                &delivered));
+        OncachePolicyRule deny;
+        deny.dstAddress = tb.Pod(1);
+        deny.dstMask = Ipv4Mask("255.255.255.255");
+        deny.dstPort = 5001;
+        deny.allow = false;
+        uint64_t host1Decisions = 0;
+        tb.cluster->GetDatapath(1)->TraceConnectWithoutContext(
+            "Path",
+            MakeBoundCallback(
+                +[](uint64_t* n,
+                    uint32_t,
+                    const OncacheFlowKey&,
+                    OncacheHostDatapath::Direction d,
+                    OncacheHostDatapath::Path) { *n += d == OncacheHostDatapath::INGRESS; },
+                &host1Decisions));
+        OncacheStatsTracker::FlowCounters atChange;
+        uint64_t host1DecisionsAtChange = 0;
+        OncacheFlowKey flow;
+        bool found = false;
+        Simulator::Schedule(MilliSeconds(1), [&]() {
+            found = FindFlow(tb, tb.Pod(0), tb.Pod(1), 5001, flow);
+            atChange = tb.stats->GetFlow(flow);
+            host1DecisionsAtChange = host1Decisions;
+            if (m_invalidate)
+            {
+                tb.cluster->InsertPolicyRule(deny, 0);
+            }
+            else
+            {
+                tb.cluster->GetPolicy()->InsertRule(deny, 0);
+            }
+        });
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(found, true, "flow seen");
+        NS_TEST_ASSERT_MSG_GT(atChange.egressFast, 100u, "flow was cached");
+        OncacheStatsTracker::FlowCounters end = tb.stats->GetFlow(flow);
+        if (m_invalidate)
+        {
+            NS_TEST_EXPECT_MSG_EQ(end.egressFast, atChange.egressFast, "no egress hit after");
+            NS_TEST_EXPECT_MSG_EQ(end.ingressFast, atChange.ingressFast, "no ingress hit after");
+            // Every packet that passed host 1's ingress decision before the change (all of
+            // them allowed) is delivered; no later one is.
+            NS_TEST_EXPECT_MSG_EQ(delivered,
+                                  host1DecisionsAtChange,
+                                  "nothing decided after the change reaches the pod");
+            NS_TEST_EXPECT_MSG_GT(tb.stats->GetDrops(OncacheHostDatapath::DROP_POLICY),
+                                  0u,
+                                  "the fallback enforces the rule");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(end.egressFast, atChange.egressFast + 100, "cache forwards");
+            NS_TEST_EXPECT_MSG_GT(delivered, host1DecisionsAtChange + 100, "pod keeps receiving");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_invalidate; //!< use the invalidation API
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief Pod deletion and IP reuse: a UDP request/response flow is cached; the server pod on
+ *        host 1 is deleted and its IP given to a new pod on host 2. After that, host 1 hands
+ *        not one packet to anyone for that IP, and the new pod answers.
+ */
+class OncachePodReuseTestCase : public TestCase
+{
+  public:
+    OncachePodReuseTestCase()
+        : TestCase("pod deletion and IP reuse elsewhere: no packet through a stale cache")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE, 3);
+        Ipv4Address server = tb.Pod(1);
+        UdpEchoServerHelper echo(9);
+        echo.Install(tb.cluster->GetPod(server));
+        UdpEchoClientHelper client(server, 9);
+        client.SetAttribute("MaxPackets", UintegerValue(1000000));
+        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+        client.SetAttribute("PacketSize", UintegerValue(64));
+        ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
+        c.Start(MicroSeconds(1));
+        uint32_t repliesAfter = 0;
+        Time mark = MilliSeconds(2);
+        c.Get(0)->TraceConnectWithoutContext("Rx",
+                                             MakeBoundCallback(
+                                                 +[](uint32_t* n, Time* m, Ptr<const Packet>) {
+                                                     *n += Simulator::Now() > *m + MilliSeconds(1)
+                                                               ? 1
+                                                               : 0;
+                                                 },
+                                                 &repliesAfter,
+                                                 &mark));
+        uint64_t host1Before = 0;
+        Ptr<OncacheTopologyHelper> helper = tb.helper;
+        Ptr<OncacheCluster> cluster = tb.cluster;
+        Ptr<OncacheStatsTracker> stats = tb.stats;
+        Simulator::Schedule(mark, [=, &host1Before]() {
+            host1Before = stats->GetDelivered(1, server);
+            cluster->DeletePod(server);
+            Ptr<Node> pod = helper->AddPod(cluster, 2, server);
+            UdpEchoServerHelper echo2(9);
+            echo2.Install(pod).Start(Seconds(0));
+        });
+        Simulator::Stop(MilliSeconds(6));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(host1Before, 10u, "the old pod was served before");
+        NS_TEST_EXPECT_MSG_EQ(stats->GetDelivered(1, server),
+                              host1Before,
+                              "host 1 delivers nothing for the reused IP");
+        NS_TEST_EXPECT_MSG_GT(stats->GetDelivered(2, server), 10u, "the new pod is reached");
+        NS_TEST_EXPECT_MSG_GT(repliesAfter, 10u, "and answers");
+        NS_TEST_EXPECT_MSG_GT(
+            stats->GetPathCount(OncacheHostDatapath::EGRESS, OncacheHostDatapath::PATH_FAST),
+            100u,
+            "the flows were cached");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief Migration: a TCP transfer runs while its server pod moves (same IP, same sockets) from
+ *        host 1 to host 2; after the invalidation the traffic reaches the pod on host 2 and
+ *        the transfer completes.
+ */
+class OncacheMigrationTestCase : public TestCase
+{
+  public:
+    OncacheMigrationTestCase()
+        : TestCase("migration: traffic reaches the pod on its new host")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE, 3);
+        Ipv4Address server = tb.Pod(1);
+        uint32_t bytes = 2000000;
+        Ptr<PacketSink> sink = BulkTransfer(tb, tb.Pod(0), server, 5001, bytes, MicroSeconds(1));
+        Ptr<OncacheCluster> cluster = tb.cluster;
+        uint64_t host1AtMigration = 0;
+        Ptr<OncacheStatsTracker> stats = tb.stats;
+        Simulator::Schedule(MilliSeconds(1), [=, &host1AtMigration]() {
+            host1AtMigration = stats->GetDelivered(1, server);
+            cluster->MigratePod(server, 2);
+        });
+        Simulator::Stop(MilliSeconds(300));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(host1AtMigration, 10u, "served by host 1 before");
+        NS_TEST_EXPECT_MSG_EQ(stats->GetDelivered(1, server),
+                              host1AtMigration,
+                              "nothing through host 1 after");
+        NS_TEST_EXPECT_MSG_GT(stats->GetDelivered(2, server), 100u, "host 2 delivers after");
+        NS_TEST_EXPECT_MSG_EQ(sink->GetTotalRx(), bytes, "the transfer completes");
+        NS_TEST_EXPECT_MSG_EQ(cluster->GetPodHost(server), 2u, "registry updated");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief Node removal: host 0 talks to pods on hosts 1 and 2; host 2 is removed. Host 0 loses
+ *        host 2's template and routes (its packets to the removed pod are dropped by the
+ *        fallback, none reaches host 2), while the cached flow to host 1 keeps hitting.
+ */
+class OncacheNodeRemovalTestCase : public TestCase
+{
+  public:
+    OncacheNodeRemovalTestCase()
+        : TestCase("node removal: template deleted, other flows keep hitting")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE, 3);
+        std::vector<uint64_t> host2Ingress(1, 0);
+        tb.cluster->GetDatapath(2)->TraceConnectWithoutContext(
+            "Path",
+            MakeBoundCallback(
+                +[](std::vector<uint64_t>* n,
+                    uint32_t,
+                    const OncacheFlowKey&,
+                    OncacheHostDatapath::Direction d,
+                    OncacheHostDatapath::Path) { (*n)[0] += d == OncacheHostDatapath::INGRESS; },
+                &host2Ingress));
+        for (uint32_t h : {1u, 2u})
+        {
+            UdpEchoServerHelper echo(9);
+            echo.Install(tb.cluster->GetPod(tb.Pod(h)));
+            UdpEchoClientHelper client(tb.Pod(h), 9);
+            client.SetAttribute("MaxPackets", UintegerValue(1000000));
+            client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+            client.Install(tb.cluster->GetPod(tb.Pod(0))).Start(MicroSeconds(1));
+        }
+        Ptr<OncacheHostDatapath> dp0 = tb.cluster->GetDatapath(0);
+        std::size_t templatesBefore = 0;
+        uint64_t host2AtRemoval = 0;
+        uint64_t fastAtRemoval = 0;
+        Simulator::Schedule(MilliSeconds(2), [&]() {
+            templatesBefore = dp0->GetCacheSize(OncacheHostDatapath::CACHE_EGRESS);
+            host2AtRemoval = host2Ingress[0];
+            fastAtRemoval =
+                tb.stats->GetPathCount(OncacheHostDatapath::EGRESS, OncacheHostDatapath::PATH_FAST);
+            tb.cluster->RemoveHost(2);
+        });
+        Simulator::Stop(MilliSeconds(4));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(templatesBefore, 2u, "templates for hosts 1 and 2");
+        NS_TEST_EXPECT_MSG_EQ(dp0->GetCacheSize(OncacheHostDatapath::CACHE_EGRESS),
+                              1u,
+                              "host 2's template deleted");
+        // Requests in flight at the removal may still arrive; later ones never leave host 0.
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(host2Ingress[0], host2AtRemoval + 2, "nothing reaches host 2");
+        NS_TEST_EXPECT_MSG_GT(tb.stats->GetDrops(OncacheHostDatapath::DROP_NO_ROUTE),
+                              10u,
+                              "the fallback has no route to the removed pod");
+        NS_TEST_EXPECT_MSG_GT(
+            tb.stats->GetPathCount(OncacheHostDatapath::EGRESS, OncacheHostDatapath::PATH_FAST),
+            fastAtRemoval + 30,
+            "the flow to host 1 keeps hitting");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief The CPU model: jobs on one core are served FIFO back to back, other cores run in
+ *        parallel, the CoreBusy trace reports every service period; and the same transfer
+ *        costs the least CPU on bare metal, then ONCache, then the overlay.
+ */
+class OncacheCpuTestCase : public TestCase
+{
+  public:
+    OncacheCpuTestCase()
+        : TestCase("host CPU: FIFO cores and per-mode CPU time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<OncacheHostCpu> cpu = CreateObject<OncacheHostCpu>();
+        cpu->SetCores(2);
+        std::vector<std::pair<int, Time>> done;
+        Time busy(0);
+        cpu->TraceConnectWithoutContext(
+            "CoreBusy",
+            MakeBoundCallback(
+                +[](Time* b, uint32_t, uint32_t, Time, Time d) { *b += d; },
+                &busy));
+        for (int i = 1; i <= 3; ++i)
+        {
+            cpu->Submit(
+                0,
+                [i]() { return MicroSeconds(i); },
+                [i, &done]() { done.emplace_back(i, Simulator::Now()); });
+        }
+        cpu->Submit(
+            1,
+            []() { return MicroSeconds(2); },
+            [&done]() { done.emplace_back(9, Simulator::Now()); });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(done.size(), 4u, "all jobs done");
+        NS_TEST_EXPECT_MSG_EQ(done[0].second, MicroSeconds(1), "job 1 at 1 us");
+        NS_TEST_EXPECT_MSG_EQ(done[1].first, 9, "core 1 runs in parallel");
+        NS_TEST_EXPECT_MSG_EQ(done[2].second, MicroSeconds(3), "job 2 at 3 us");
+        NS_TEST_EXPECT_MSG_EQ(done[3].second, MicroSeconds(6), "job 3 at 6 us");
+        NS_TEST_EXPECT_MSG_EQ(busy, MicroSeconds(8), "busy time traced");
+        bool threw = false;
+        try
+        {
+            cpu->SetCores(0);
+        }
+        catch (const std::invalid_argument&)
+        {
+            threw = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, true, "zero cores rejected");
+        Simulator::Destroy();
+
+        std::map<OncacheMode, Time> cpuTime;
+        for (auto mode : {ONCACHE_MODE_BARE_METAL, ONCACHE_MODE_ONCACHE, ONCACHE_MODE_OVERLAY})
+        {
+            Testbed tb(mode);
+            uint32_t bytes = 300000;
+            Ptr<PacketSink> sink =
+                BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5001, bytes, MicroSeconds(1));
+            Simulator::Stop(MilliSeconds(20));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(sink->GetTotalRx(), bytes, "transfer complete");
+            cpuTime[mode] = tb.stats->GetHostBusy(0) + tb.stats->GetHostBusy(1);
+            Simulator::Destroy();
+        }
+        NS_TEST_EXPECT_MSG_LT(cpuTime[ONCACHE_MODE_BARE_METAL],
+                              cpuTime[ONCACHE_MODE_ONCACHE],
+                              "bare metal is cheapest");
+        NS_TEST_EXPECT_MSG_LT(cpuTime[ONCACHE_MODE_ONCACHE],
+                              cpuTime[ONCACHE_MODE_OVERLAY],
+                              "ONCache is cheaper than the overlay");
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief The CPU model is what sets latency: the warm round-trip time of a 1-byte UDP echo
+ *        exceeds bare metal by twice the overlay's per-packet extra (2 x 5.0 us with the default
+ *        costs) in Overlay mode and by twice the ONCache hit extra (2 x 0.8 us) in Oncache mode;
+ *        and with 8 flows the receiver's RSS spreads ingress work over several cores.
+ */
+class OncacheLatencyTestCase : public TestCase
+{
+  public:
+    OncacheLatencyTestCase()
+        : TestCase("round-trip time follows the segment costs; RSS spreads flows, RFS does not")
+    {
+    }
+
+  private:
+    /// \return the RTT of the 10th echo of a 1-byte UDP request/response in a mode
+    Time WarmRtt(OncacheMode mode)
+    {
+        Testbed tb(mode);
+        UdpEchoServerHelper echo(9);
+        echo.Install(tb.cluster->GetPod(tb.Pod(1)));
+        UdpEchoClientHelper client(tb.Pod(1), 9);
+        client.SetAttribute("MaxPackets", UintegerValue(10));
+        client.SetAttribute("Interval", TimeValue(MicroSeconds(100)));
+        client.SetAttribute("PacketSize", UintegerValue(1));
+        ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
+        c.Start(MicroSeconds(1));
+        std::vector<Time> tx;
+        std::vector<Time> rx;
+        c.Get(0)->TraceConnectWithoutContext(
+            "Tx",
+            MakeBoundCallback(
+                +[](std::vector<Time>* v, Ptr<const Packet>) { v->push_back(Simulator::Now()); },
+                &tx));
+        c.Get(0)->TraceConnectWithoutContext(
+            "Rx",
+            MakeBoundCallback(
+                +[](std::vector<Time>* v, Ptr<const Packet>) { v->push_back(Simulator::Now()); },
+                &rx));
+        Simulator::Stop(MilliSeconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(rx.size(), 10u, "all echoes answered");
+        return rx.size() == tx.size() && !rx.empty() ? rx.back() - tx.back() : Time(0);
+    }
+
+    void DoRun() override
+    {
+        Time bare = WarmRtt(ONCACHE_MODE_BARE_METAL);
+        Time overlay = WarmRtt(ONCACHE_MODE_OVERLAY);
+        Time oncache = WarmRtt(ONCACHE_MODE_ONCACHE);
+        Time rpeer = WarmRtt(ONCACHE_MODE_ONCACHE_RPEER);
+        // Wire time differs by the 50 extra bytes (4 ns per crossing at 100 Gbit/s).
+        Time tolerance = NanoSeconds(20);
+        // LinkDelay is calibrated so that the bare-metal RR period is the tutorial's 25.46 us.
+        NS_TEST_EXPECT_MSG_EQ_TOL(bare, NanoSeconds(25460), NanoSeconds(50), "calibrated RR");
+        NS_TEST_EXPECT_MSG_EQ_TOL(overlay - bare, MicroSeconds(10), tolerance, "overlay extra");
+        NS_TEST_EXPECT_MSG_EQ_TOL(oncache - bare, NanoSeconds(1600), tolerance, "ONCache extra");
+        NS_TEST_EXPECT_MSG_EQ_TOL(oncache - rpeer, MicroSeconds(1), tolerance, "rpeer saves E2");
+
+        Testbed tb(ONCACHE_MODE_OVERLAY);
+        for (uint16_t i = 0; i < 8; ++i)
+        {
+            BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5001 + i, 20000, MicroSeconds(1));
+        }
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        uint32_t busyCores = 0;
+        for (uint32_t core = 0; core < 8; ++core)
+        {
+            busyCores += tb.stats->GetCoreBusy(1, core).IsStrictlyPositive() ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(busyCores, 2u, "receiver work spread by RSS");
+        Simulator::Destroy();
+
+        // With RFS all of it runs on the pod's application core (core 0).
+        Config::SetDefault("ns3::OncacheHostDatapath::ReceiveSteering",
+                           EnumValue(OncacheHostDatapath::STEER_RFS));
+        Testbed rfs(ONCACHE_MODE_OVERLAY);
+        Config::SetDefault("ns3::OncacheHostDatapath::ReceiveSteering",
+                           EnumValue(OncacheHostDatapath::STEER_RSS));
+        for (uint16_t i = 0; i < 8; ++i)
+        {
+            BulkTransfer(rfs, rfs.Pod(0), rfs.Pod(1), 5001 + i, 20000, MicroSeconds(1));
+        }
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_GT(rfs.stats->GetCoreBusy(1, 0), Time(0), "application core busy");
+        for (uint32_t core = 1; core < 8; ++core)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rfs.stats->GetCoreBusy(1, core), Time(0), "RFS: one core");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief The request/response applications: TCP_RR and UDP_RR complete their transactions
+ *        with 1-byte messages; TCP_CRR opens one connection per transaction, and every one of
+ *        them takes exactly 3 slow-path packets at egress (the filter cache is per flow).
+ */
+class OncacheRrTestCase : public TestCase
+{
+  public:
+    OncacheRrTestCase()
+        : TestCase("request-response applications: RR, UDP RR, CRR")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (int variant = 0; variant < 3; ++variant)
+        {
+            bool tcp = variant != 1;
+            bool crr = variant == 2;
+            Testbed tb(ONCACHE_MODE_ONCACHE);
+            OncacheRrHelper rr(tcp ? "ns3::TcpSocketFactory" : "ns3::UdpSocketFactory",
+                               tb.Pod(1),
+                               7000);
+            rr.SetSizes(100, 1000); // key-value-like: small request, larger response
+            rr.SetClientAttribute("MaxTransactions", UintegerValue(crr ? 20 : 200));
+            rr.SetClientAttribute("NewConnectionPerTransaction", BooleanValue(crr));
+            ApplicationContainer server = rr.InstallServer(tb.cluster->GetPod(tb.Pod(1)));
+            ApplicationContainer client =
+                rr.InstallClients(NodeContainer(tb.cluster->GetPod(tb.Pod(0))));
+            client.Start(MicroSeconds(1));
+            Time worst(0);
+            client.Get(0)->TraceConnectWithoutContext(
+                "Transaction",
+                MakeBoundCallback(
+                    +[](Time* w, Time latency) { *w = Max(*w, latency); },
+                    &worst));
+            Simulator::Stop(MilliSeconds(20));
+            Simulator::Run();
+            Ptr<OncacheRrClient> c = DynamicCast<OncacheRrClient>(client.Get(0));
+            Ptr<OncacheRrServer> s = DynamicCast<OncacheRrServer>(server.Get(0));
+            NS_TEST_EXPECT_MSG_EQ(c->GetTransactions(), crr ? 20u : 200u, "transactions done");
+            NS_TEST_EXPECT_MSG_EQ(s->GetResponses(), c->GetTransactions(), "one response each");
+            NS_TEST_EXPECT_MSG_LT(worst, MicroSeconds(200), "no transaction stalls");
+            if (crr)
+            {
+                uint32_t connections = 0;
+                for (const auto& flow : tb.stats->GetFlows())
+                {
+                    OncacheStatsTracker::FlowCounters f = tb.stats->GetFlow(flow);
+                    NS_TEST_EXPECT_MSG_EQ(f.egressSlow, 3u, "3 slow-path packets per connection");
+                    NS_TEST_EXPECT_MSG_EQ(f.slowAfterFast, 0u, "then hits");
+                    ++connections;
+                }
+                NS_TEST_EXPECT_MSG_EQ(connections, 20u, "one connection per transaction");
+            }
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief With GSO-like super-segments and enough cores, 4 flows fill the 100 Gbit/s link; the
+ *        goodput stays below the TSO framing limit (every 1398-byte MSS on the wire carries
+ *        its own headers, VXLAN, Ethernet, preamble and gap: 100 x 1398 / 1538 = 90.9 Gbit/s
+ *        for the overlay, 94.1 on bare metal) and comes close to it.
+ */
+class OncacheLineRateTestCase : public TestCase
+{
+  public:
+    /// \param mode data path
+    OncacheLineRateTestCase(OncacheMode mode)
+        : TestCase("4 flows of super-segments reach the TSO framing limit, " +
+                   OncacheModeToString(mode)),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 << 20));
+        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(4 << 20));
+        Ptr<OncacheTopologyHelper> helper = CreateObject<OncacheTopologyHelper>();
+        helper->SetAttribute("Mode", EnumValue(m_mode));
+        helper->SetAttribute("PodsPerHost", UintegerValue(4));
+        helper->SetAttribute("SuperSegmentBytes", UintegerValue(65000));
+        Ptr<OncacheCluster> cluster = helper->Install();
+        std::vector<Ptr<PacketSink>> sinks;
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            PacketSinkHelper sink("ns3::TcpSocketFactory",
+                                  InetSocketAddress(Ipv4Address::GetAny(), 5001));
+            sinks.push_back(DynamicCast<PacketSink>(
+                sink.Install(cluster->GetPod(helper->GetPodAddress(1, k))).Get(0)));
+            BulkSendHelper bulk("ns3::TcpSocketFactory",
+                                InetSocketAddress(helper->GetPodAddress(1, k), 5001));
+            bulk.SetAttribute("SendSize", UintegerValue(65536));
+            bulk.Install(cluster->GetPod(helper->GetPodAddress(0, k))).Start(MicroSeconds(1));
+        }
+        uint64_t atStart = 0;
+        auto total = [&sinks]() {
+            uint64_t bytes = 0;
+            for (const auto& sink : sinks)
+            {
+                bytes += sink->GetTotalRx();
+            }
+            return bytes;
+        };
+        Simulator::Schedule(MilliSeconds(2), [&]() { atStart = total(); });
+        Simulator::Stop(MilliSeconds(6));
+        Simulator::Run();
+        double gbps = (total() - atStart) * 8.0 / 4e-3 / 1e9;
+        double limit =
+            m_mode == ONCACHE_MODE_BARE_METAL ? 100.0 * 1448 / 1538 : 100.0 * 1398 / 1538;
+        NS_TEST_EXPECT_MSG_LT(gbps, limit, "goodput below the framing limit");
+        NS_TEST_EXPECT_MSG_GT(gbps, limit * 0.95, "and close to it");
+        Simulator::Destroy();
+        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(131072));
+        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(131072));
+    }
+
+    OncacheMode m_mode; //!< data path
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief The UDP stream: the connect message and its reply make the flow established, so it
+ *        takes 3 slow-path packets and then hits; the sender is paced by its CPU (one datagram
+ *        in the egress path at a time), so it sends one datagram per egress service time.
+ */
+class OncacheUdpStreamTestCase : public TestCase
+{
+  public:
+    OncacheUdpStreamTestCase()
+        : TestCase("UDP stream: connect handshake, 3 slow-path packets, CPU-paced sender")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE);
+        OncacheUdpStreamHelper stream(tb.Pod(1), 5201);
+        stream.SetClientAttribute("PacketSize", UintegerValue(1422));
+        ApplicationContainer server = stream.InstallServer(tb.cluster);
+        ApplicationContainer client = stream.InstallClient(tb.cluster, tb.Pod(0));
+        client.Start(MicroSeconds(1));
+        client.Stop(MilliSeconds(2));
+        Simulator::Stop(MilliSeconds(4));
+        Simulator::Run();
+        Ptr<OncacheUdpStreamClient> c = DynamicCast<OncacheUdpStreamClient>(client.Get(0));
+        Ptr<OncacheUdpStreamServer> s = DynamicCast<OncacheUdpStreamServer>(server.Get(0));
+        NS_TEST_ASSERT_MSG_GT(c->GetSent(), 100u, "datagrams sent");
+        NS_TEST_EXPECT_MSG_EQ(s->GetTotalRx(), 4 + c->GetSent() * 1422, "all received");
+        NS_TEST_EXPECT_MSG_EQ(tb.stats->GetTotalDrops(), 0u, "no drops");
+        OncacheFlowKey flow = tb.stats->GetFlows().at(0);
+        OncacheStatsTracker::FlowCounters f = tb.stats->GetFlow(flow);
+        NS_TEST_EXPECT_MSG_EQ(tb.stats->GetFlows().size(), 1u, "one flow");
+        NS_TEST_EXPECT_MSG_EQ(f.egressSlow, 3u, "connect, reply, first datagram");
+        NS_TEST_EXPECT_MSG_EQ(f.slowAfterFast, 0u, "then hits");
+        // Hit egress service: AppTx + VethEgress + FastEncap + DriverTx = 2.85 us per datagram,
+        // after about 25 us of connect handshake and slow first datagram.
+        double expected = (2e-3 - 25e-6) / 2.85e-6;
+        NS_TEST_EXPECT_MSG_EQ_TOL(static_cast<double>(c->GetSent()), expected, 5, "CPU-paced");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief Bad configuration gets a one-line error naming the attribute.
+ */
+class OncacheBadInputTestCase : public TestCase
+{
+  public:
+    OncacheBadInputTestCase()
+        : TestCase("bad input: zero cores, zero cache size, overlapping addresses")
+    {
+    }
+
+  private:
+    /// Expect `f` to throw std::exception whose message contains `word`.
+    template <typename F>
+    void ExpectError(F f, const std::string& word)
+    {
+        std::string message;
+        try
+        {
+            f();
+        }
+        catch (const std::exception& e)
+        {
+            message = e.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(message.find(word),
+                              std::string::npos,
+                              "error mentions " << word << ": '" << message << "'");
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        ExpectError(
+            [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                h->SetAttribute("CoresPerHost", UintegerValue(0));
+                h->Install();
+            },
+            "CoresPerHost");
+        ExpectError(
+            [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                h->SetDatapathAttribute("FilterCacheSize", UintegerValue(0));
+                h->Install();
+            },
+            "FilterCacheSize");
+        ExpectError(
+            [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                h->SetDatapathAttribute("EgressIpCacheSize", UintegerValue(0));
+                h->Install();
+            },
+            "EgressIpCacheSize");
+        ExpectError(
+            [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                h->SetAttribute("PodNetwork", Ipv4AddressValue("192.168.0.0"));
+                h->Install();
+            },
+            "overlaps");
+        ExpectError(
+            [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                Ptr<OncacheCluster> c = h->Install();
+                h->AddPod(c, 0, h->GetPodAddress(1, 0)); // the IP of a pod on host 1
+            },
+            "overlaps");
+        ExpectError(
+            [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                h->SetAttribute("UnderlayMtu", UintegerValue(100));
+                h->Install();
+            },
+            "UnderlayMtu");
+        ExpectError([] { OncacheModeFromString("Flannel"); }, "Mode");
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief The oncache data-path test suite.
+ */
+class OncacheDatapathTestSuite : public TestSuite
+{
+  public:
+    OncacheDatapathTestSuite()
+        : TestSuite("oncache-datapath", UNIT)
+    {
+        for (auto mode : {ONCACHE_MODE_BARE_METAL, ONCACHE_MODE_OVERLAY, ONCACHE_MODE_ONCACHE})
+        {
+            AddTestCase(new OncacheVxlanWireTestCase(mode), TestCase::QUICK);
+        }
+        for (auto mode : {ONCACHE_MODE_BARE_METAL,
+                          ONCACHE_MODE_OVERLAY,
+                          ONCACHE_MODE_ONCACHE,
+                          ONCACHE_MODE_ONCACHE_RPEER})
+        {
+            AddTestCase(new OncacheFirstPacketsTestCase(mode), TestCase::QUICK);
+        }
+        AddTestCase(new OncacheEvictionTestCase, TestCase::QUICK);
+        AddTestCase(new OncachePolicyIsolationTestCase(true), TestCase::QUICK);
+        AddTestCase(new OncachePolicyIsolationTestCase(false), TestCase::QUICK);
+        AddTestCase(new OncachePodReuseTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheMigrationTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheNodeRemovalTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheCpuTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheLatencyTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheRrTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheUdpStreamTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheLineRateTestCase(ONCACHE_MODE_BARE_METAL), TestCase::QUICK);
+        AddTestCase(new OncacheLineRateTestCase(ONCACHE_MODE_ONCACHE), TestCase::QUICK);
+        AddTestCase(new OncacheBadInputTestCase, TestCase::QUICK);
+    }
+};
+
+static OncacheDatapathTestSuite g_oncacheDatapathTestSuite; //!< the suite

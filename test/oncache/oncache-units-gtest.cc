@@ -13,7 +13,6 @@
 #include "ns3/udp-header.h"
 
 #include <gtest/gtest.h>
-
 #include <stdexcept>
 #include <string>
 
@@ -175,8 +174,8 @@ TEST(OncacheConntrack, NewThenEstablishedOnTheReply)
 TEST(OncachePolicy, FirstMatchWinsAndDefaultApplies)
 {
     Ptr<OncachePolicy> policy = CreateObject<OncachePolicy>();
-    OncacheFlowKey flow = Flow(Ipv4Address("10.244.0.2").Get(), Ipv4Address("10.244.1.2").Get(),
-                               40000, 5001);
+    OncacheFlowKey flow =
+        Flow(Ipv4Address("10.244.0.2").Get(), Ipv4Address("10.244.1.2").Get(), 40000, 5001);
     EXPECT_TRUE(policy->IsAllowed(flow));
     OncachePolicyRule deny;
     deny.dstAddress = Ipv4Address("10.244.1.0");

@@ -1,0 +1,33 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_PROGRAM_SUPPORT_H
+#define VCLOS_PROGRAM_SUPPORT_H
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief Run a scenario program's body: an exception (bad input) becomes one line on
+ *        stderr, "error: <what>", and exit status 1.
+ * \param argc argument count
+ * \param argv arguments
+ * \param body the program
+ * \return the program's exit status
+ */
+int VclosRunProgram(int argc, char* argv[], int (*body)(int, char*[]));
+
+/**
+ * \ingroup vclos
+ * \brief Render a gnuplot script into the image it names, when gnuplot is installed (a
+ *        warning on stderr otherwise; the script stays for later).
+ * \param script the .plt file
+ */
+void VclosRenderPlot(const std::string& script);
+
+} // namespace ns3
+
+#endif /* VCLOS_PROGRAM_SUPPORT_H */

@@ -1,0 +1,912 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "oncache-host-datapath.h"
+
+#include "oncache-check.h"
+#include "oncache-vxlan-header.h"
+
+#include "ns3/enum.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/hash.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OncacheHostDatapath");
+
+NS_OBJECT_ENSURE_REGISTERED(OncacheHostDatapath);
+
+namespace
+{
+/// EtherType of IPv4.
+constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
+/// IP protocol number of UDP.
+constexpr uint8_t UDP_PROTOCOL = 17;
+} // namespace
+
+TypeId
+OncacheHostDatapath::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::OncacheHostDatapath")
+            .SetParent<Object>()
+            .SetGroupName("Oncache")
+            .AddConstructor<OncacheHostDatapath>()
+            .AddAttribute("Mode",
+                          "The data path: BareMetal (host networking), Overlay (Antrea-like "
+                          "standard overlay), Oncache (fast path on a hit, overlay on a miss) or "
+                          "OncacheRpeer (Oncache whose egress fast path also skips the veth).",
+                          EnumValue(ONCACHE_MODE_ONCACHE),
+                          MakeEnumAccessor(&OncacheHostDatapath::m_mode),
+                          MakeEnumChecker(ONCACHE_MODE_BARE_METAL,
+                                          "BareMetal",
+                                          ONCACHE_MODE_OVERLAY,
+                                          "Overlay",
+                                          ONCACHE_MODE_ONCACHE,
+                                          "Oncache",
+                                          ONCACHE_MODE_ONCACHE_RPEER,
+                                          "OncacheRpeer"))
+            .AddAttribute("ReceiveSteering",
+                          "The core that runs a received frame's driver, decapsulation and "
+                          "overlay work: Rss hashes the outer UDP source port (the 5-tuple for "
+                          "plain IP); Rfs uses the application core of the destination pod, as "
+                          "Linux receive flow steering does, so that one flow's receive work "
+                          "and copy share a core.",
+                          EnumValue(STEER_RSS),
+                          MakeEnumAccessor(&OncacheHostDatapath::m_steering),
+                          MakeEnumChecker(STEER_RSS, "Rss", STEER_RFS, "Rfs"))
+            .AddAttribute("NicRate",
+                          "The line rate of the NIC: the datapath serialises every frame at "
+                          "this rate (TSO framing of super-segments included) before handing it "
+                          "to the channel.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&OncacheHostDatapath::m_nicRate),
+                          MakeDataRateChecker())
+            .AddAttribute("LinkDelay",
+                          "The one-way latency from this NIC to another host's NIC "
+                          "(propagation and switching), applied after serialisation.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&OncacheHostDatapath::m_linkDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("WireMtu",
+                          "The IP MTU of a frame on the wire: a TCP super-segment leaves as "
+                          "ceil(payload / MSS) frames of at most this size (TSO).",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_wireMtu),
+                          MakeUintegerChecker<uint32_t>(128))
+            .AddAttribute("NicQueueLimit",
+                          "The capacity of the NIC transmit queue (qdisc) in frames; a full "
+                          "queue drops.",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_nicQueueLimit),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("EgressIpCacheSize",
+                          "Capacity of the egress level-1 LRU cache (remote pod IP to remote "
+                          "host IP); 4096 in ONCache's code.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_egressIpCacheSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EgressCacheSize",
+                          "Capacity of the egress level-2 LRU cache (remote host IP to header "
+                          "template); 1024 in ONCache's code.",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_egressCacheSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("IngressCacheSize",
+                          "Capacity of the ingress LRU cache (local pod IP to veth and MACs); "
+                          "1024 in ONCache's code.",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_ingressCacheSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FilterCacheSize",
+                          "Capacity of the filter LRU cache (local/remote 5-tuple to the "
+                          "ingress and egress verdict bits); 4096 in ONCache's code.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_filterCacheSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Vni",
+                          "The VXLAN network identifier of the overlay.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_vni),
+                          MakeUintegerChecker<uint32_t>(0, (1U << 24) - 1))
+            .AddTraceSource("Path",
+                            "A packet's data-path decision: host, inner flow, direction and "
+                            "path (native, fast, miss, reverse-check failure, fallback).",
+                            MakeTraceSourceAccessor(&OncacheHostDatapath::m_pathTrace),
+                            "ns3::OncacheHostDatapath::PathTracedCallback")
+            .AddTraceSource("Drop",
+                            "The fallback overlay dropped a packet: host, inner packet, reason.",
+                            MakeTraceSourceAccessor(&OncacheHostDatapath::m_dropTrace),
+                            "ns3::OncacheHostDatapath::DropTracedCallback")
+            .AddTraceSource("Deliver",
+                            "A packet was handed to a local pod: host, pod IP, packet.",
+                            MakeTraceSourceAccessor(&OncacheHostDatapath::m_deliverTrace),
+                            "ns3::OncacheHostDatapath::DeliverTracedCallback")
+            .AddTraceSource("EgressDone",
+                            "A pod's packet finished its egress processing on the application "
+                            "core (its send system call returns): host, inner flow.",
+                            MakeTraceSourceAccessor(&OncacheHostDatapath::m_egressDoneTrace),
+                            "ns3::OncacheHostDatapath::EgressDoneTracedCallback");
+    return tid;
+}
+
+OncacheHostDatapath::OncacheHostDatapath()
+    : m_mode(ONCACHE_MODE_ONCACHE),
+      m_steering(STEER_RSS),
+      m_nicRate("100Gbps"),
+      m_linkDelay(MicroSeconds(1)),
+      m_wireMtu(1500),
+      m_nicQueueLimit(1000),
+      m_nicBusy(false),
+      m_egressIpCacheSize(4096),
+      m_egressCacheSize(1024),
+      m_ingressCacheSize(1024),
+      m_filterCacheSize(4096),
+      m_vni(1),
+      m_hostId(0),
+      m_vtepMac(Mac48Address::Allocate()),
+      m_ipId(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+OncacheHostDatapath::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_node = nullptr;
+    m_nic = nullptr;
+    m_cpu = nullptr;
+    m_costs = nullptr;
+    m_policy = nullptr;
+    m_conntrack = nullptr;
+    m_pods.clear();
+    m_nicQueue.clear();
+    m_ingressCache.reset();
+    Object::DoDispose();
+}
+
+void
+OncacheHostDatapath::Setup(uint32_t hostId,
+                           const Ptr<Node>& host,
+                           const Ptr<NetDevice>& nic,
+                           Ipv4Address hostIp,
+                           const Ptr<OncacheHostCpu>& cpu,
+                           const Ptr<OncacheCostModel>& costs,
+                           const Ptr<OncachePolicy>& policy)
+{
+    NS_LOG_FUNCTION(this << hostId << host << nic << hostIp);
+    m_egressIpCache = std::make_unique<OncacheLruCache<uint32_t, uint32_t>>(m_egressIpCacheSize,
+                                                                            "EgressIpCacheSize");
+    m_egressCache = std::make_unique<OncacheLruCache<uint32_t, EgressInfo>>(m_egressCacheSize,
+                                                                            "EgressCacheSize");
+    m_ingressCache = std::make_unique<OncacheLruCache<uint32_t, IngressInfo>>(m_ingressCacheSize,
+                                                                              "IngressCacheSize");
+    m_filterCache =
+        std::make_unique<OncacheLruCache<OncacheFlowKey, FilterAction, OncacheFlowKeyHash>>(
+            m_filterCacheSize,
+            "FilterCacheSize");
+    m_hostId = hostId;
+    m_node = host;
+    m_nic = nic;
+    m_hostIp = hostIp;
+    m_cpu = cpu;
+    m_cpu->SetHostId(hostId);
+    m_costs = costs;
+    m_policy = policy;
+    m_conntrack = CreateObject<OncacheConntrack>();
+    m_node->RegisterProtocolHandler(MakeCallback(&OncacheHostDatapath::Receive, this),
+                                    IPV4_ETHERTYPE,
+                                    nullptr);
+}
+
+OncacheMode
+OncacheHostDatapath::GetMode() const
+{
+    return m_mode;
+}
+
+Ipv4Address
+OncacheHostDatapath::GetHostIp() const
+{
+    return m_hostIp;
+}
+
+Mac48Address
+OncacheHostDatapath::GetNicMac() const
+{
+    return Mac48Address::ConvertFrom(m_nic->GetAddress());
+}
+
+Mac48Address
+OncacheHostDatapath::GetVtepMac() const
+{
+    return m_vtepMac;
+}
+
+Ptr<OncacheHostCpu>
+OncacheHostDatapath::GetCpu() const
+{
+    return m_cpu;
+}
+
+Ptr<OncacheConntrack>
+OncacheHostDatapath::GetConntrack() const
+{
+    return m_conntrack;
+}
+
+void
+OncacheHostDatapath::AttachPod(Ipv4Address pod,
+                               Ptr<OncacheVethNetDevice> hostVeth,
+                               uint32_t appCore)
+{
+    NS_LOG_FUNCTION(this << pod << hostVeth << appCore);
+    ONCACHE_REQUIRE(m_pods.count(pod.Get()) == 0,
+                    std::invalid_argument,
+                    "pod address " << pod << " is already in use on host " << m_hostId);
+    ONCACHE_REQUIRE(appCore < m_cpu->GetCores(),
+                    std::out_of_range,
+                    "pod " << pod << ": application core " << appCore << " does not exist");
+    PodInfo info;
+    info.hostVeth = hostVeth;
+    info.appCore = appCore;
+    m_pods[pod.Get()] = info;
+    m_podByIfIndex[hostVeth->GetIfIndex()] = pod.Get();
+    if (OncacheModeUsesCache(m_mode))
+    {
+        // The daemon writes the ingress entry with the veth and zero MACs (spec 2.2).
+        IngressInfo entry;
+        entry.hostVeth = hostVeth;
+        entry.appCore = appCore;
+        m_ingressCache->Insert(pod.Get(), entry);
+    }
+}
+
+void
+OncacheHostDatapath::DetachPod(Ipv4Address pod)
+{
+    NS_LOG_FUNCTION(this << pod);
+    auto it = m_pods.find(pod.Get());
+    ONCACHE_REQUIRE(it != m_pods.end(),
+                    std::invalid_argument,
+                    "pod " << pod << " is not on host " << m_hostId);
+    m_podByIfIndex.erase(it->second.hostVeth->GetIfIndex());
+    m_pods.erase(it);
+}
+
+bool
+OncacheHostDatapath::HasPod(Ipv4Address pod) const
+{
+    return m_pods.count(pod.Get()) > 0;
+}
+
+void
+OncacheHostDatapath::SetRoute(Ipv4Address pod, Ipv4Address host)
+{
+    m_routes[pod.Get()] = host.Get();
+}
+
+void
+OncacheHostDatapath::RemoveRoute(Ipv4Address pod)
+{
+    m_routes.erase(pod.Get());
+}
+
+void
+OncacheHostDatapath::SetNeighbour(Ipv4Address host, Mac48Address nicMac, Mac48Address vtepMac)
+{
+    m_neighbours[host.Get()] = Neighbour{nicMac, vtepMac};
+}
+
+void
+OncacheHostDatapath::RemoveNeighbour(Ipv4Address host)
+{
+    m_neighbours.erase(host.Get());
+}
+
+uint32_t
+OncacheHostDatapath::InvalidateRemotePod(Ipv4Address pod)
+{
+    return m_egressIpCache->Erase(pod.Get()) ? 1 : 0;
+}
+
+uint32_t
+OncacheHostDatapath::InvalidateLocalPod(Ipv4Address pod)
+{
+    return m_ingressCache->Erase(pod.Get()) ? 1 : 0;
+}
+
+uint32_t
+OncacheHostDatapath::InvalidateHost(Ipv4Address host)
+{
+    return m_egressCache->Erase(host.Get()) ? 1 : 0;
+}
+
+uint32_t
+OncacheHostDatapath::InvalidateFlows(const OncachePolicyRule& rule)
+{
+    return static_cast<uint32_t>(
+        m_filterCache->EraseIf([&rule](const OncacheFlowKey& key, const FilterAction&) {
+            return rule.MatchesEitherWay(key);
+        }));
+}
+
+bool
+OncacheHostDatapath::EvictFlow(const OncacheFlowKey& localRemote)
+{
+    return m_filterCache->Erase(localRemote);
+}
+
+std::size_t
+OncacheHostDatapath::GetCacheSize(CacheKind kind) const
+{
+    switch (kind)
+    {
+    case CACHE_EGRESS_IP:
+        return m_egressIpCache->Size();
+    case CACHE_EGRESS:
+        return m_egressCache->Size();
+    case CACHE_INGRESS:
+        return m_ingressCache->Size();
+    case CACHE_FILTER:
+        return m_filterCache->Size();
+    }
+    return 0;
+}
+
+uint64_t
+OncacheHostDatapath::GetCacheEvictions(CacheKind kind) const
+{
+    switch (kind)
+    {
+    case CACHE_EGRESS_IP:
+        return m_egressIpCache->Evictions();
+    case CACHE_EGRESS:
+        return m_egressCache->Evictions();
+    case CACHE_INGRESS:
+        return m_ingressCache->Evictions();
+    case CACHE_FILTER:
+        return m_filterCache->Evictions();
+    }
+    return 0;
+}
+
+const OncacheHostDatapath::IngressInfo*
+OncacheHostDatapath::PeekIngress(Ipv4Address pod) const
+{
+    return m_ingressCache->Peek(pod.Get());
+}
+
+const OncacheHostDatapath::FilterAction*
+OncacheHostDatapath::PeekFilter(const OncacheFlowKey& localRemote) const
+{
+    return m_filterCache->Peek(localRemote);
+}
+
+void
+OncacheHostDatapath::Receive(Ptr<NetDevice> device,
+                             Ptr<const Packet> packet,
+                             uint16_t protocol,
+                             const Address& from,
+                             const Address& to,
+                             NetDevice::PacketType type)
+{
+    NS_LOG_FUNCTION(this << device << packet);
+    auto job = std::make_shared<Job>();
+    job->packet = packet->Copy();
+    uint32_t core = 0;
+    if (device == m_nic)
+    {
+        job->fromNic = true;
+        core = SteerReceive(packet, job->vxlan);
+        m_cpu->Submit(
+            core,
+            [this, job]() { return IngressStart(*job); },
+            [this, job]() { Finish(*job); });
+        return;
+    }
+    auto pod = m_podByIfIndex.find(device->GetIfIndex());
+    if (pod == m_podByIfIndex.end())
+    {
+        NS_LOG_LOGIC("packet from an unplugged veth");
+        Drop(*job, DROP_NO_POD);
+        return;
+    }
+    core = m_pods[pod->second].appCore;
+    m_cpu->Submit(
+        core,
+        [this, job]() { return EgressStart(*job); },
+        [this, job]() { Finish(*job); });
+}
+
+uint32_t
+OncacheHostDatapath::SteerReceive(Ptr<const Packet> packet, bool& vxlan) const
+{
+    Ipv4Header outer;
+    OncacheFlowKey outerFlow = OncacheParseFlow(packet, outer);
+    vxlan = outerFlow.protocol == UDP_PROTOCOL && outerFlow.dstPort == OncacheVxlanHeader::PORT;
+    if (m_steering == STEER_RFS)
+    {
+        uint32_t destination = outerFlow.dstAddress;
+        if (vxlan && packet->GetSize() >= 20 + 8 + OncacheVxlanHeader::SIZE + 14 + 20)
+        {
+            Ptr<Packet> copy = packet->Copy();
+            copy->RemoveAtStart(20 + 8 + OncacheVxlanHeader::SIZE + 14);
+            Ipv4Header inner;
+            copy->PeekHeader(inner);
+            destination = inner.GetDestination().Get();
+        }
+        auto pod = m_pods.find(destination);
+        if (pod != m_pods.end())
+        {
+            return pod->second.appCore;
+        }
+    }
+    // RSS: hash the outer UDP source port (VXLAN), else the 5-tuple.
+    uint32_t hash = outerFlow.Hash();
+    if (vxlan)
+    {
+        uint8_t port[2] = {static_cast<uint8_t>(outerFlow.srcPort >> 8),
+                           static_cast<uint8_t>(outerFlow.srcPort)};
+        hash = Hash32(reinterpret_cast<const char*>(port), sizeof(port));
+    }
+    return hash % m_cpu->GetCores();
+}
+
+OncacheHostDatapath::Path
+OncacheHostDatapath::EgressLookup(const OncacheFlowKey& flow, EgressInfo& info)
+{
+    const FilterAction* action = m_filterCache->Lookup(flow);
+    if (!action || !action->ingress || !action->egress)
+    {
+        return PATH_MISS;
+    }
+    const uint32_t* host = m_egressIpCache->Lookup(flow.dstAddress);
+    if (!host)
+    {
+        return PATH_MISS;
+    }
+    const EgressInfo* egress = m_egressCache->Lookup(*host);
+    if (!egress)
+    {
+        return PATH_MISS;
+    }
+    const IngressInfo* reverse = m_ingressCache->Lookup(flow.srcAddress);
+    if (!reverse || !reverse->learned)
+    {
+        return PATH_REVERSE;
+    }
+    info = *egress;
+    return PATH_FAST;
+}
+
+Time
+OncacheHostDatapath::EgressStart(Job& job)
+{
+    Ipv4Header inner;
+    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
+    job.tcp = flow.protocol == 6;
+    job.flow = flow;
+    Ipv4Address dst = inner.GetDestination();
+    const OncacheCostModel& c = *m_costs;
+    Time cost = c.GetAppTx();
+    if (m_mode == ONCACHE_MODE_BARE_METAL)
+    {
+        m_pathTrace(m_hostId, flow, EGRESS, PATH_NATIVE);
+        if (DeliverLocal(job, dst))
+        {
+            return cost;
+        }
+        auto route = m_routes.find(dst.Get());
+        auto neighbour =
+            route == m_routes.end() ? m_neighbours.end() : m_neighbours.find(route->second);
+        if (neighbour == m_neighbours.end())
+        {
+            Drop(job, DROP_NO_ROUTE);
+            return cost;
+        }
+        job.action = ACTION_NIC;
+        job.nicDst = neighbour->second.nicMac;
+        return cost + c.GetDriverTx();
+    }
+
+    const bool oncache = OncacheModeUsesCache(m_mode);
+    const bool local = m_pods.count(dst.Get()) > 0;
+    Path path = PATH_FALLBACK;
+    if (oncache && !local)
+    {
+        EgressInfo info;
+        path = EgressLookup(flow, info);
+        if (path == PATH_FAST)
+        {
+            m_pathTrace(m_hostId, flow, EGRESS, PATH_FAST);
+            Encapsulate(job.packet, info, flow);
+            job.action = ACTION_NIC;
+            job.nicDst = info.outerDstMac;
+            Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : c.GetVethEgress();
+            return cost + veth + c.GetFastEncap() + c.GetDriverTx();
+        }
+        cost += c.GetMissMark();
+        if (path == PATH_MISS)
+        {
+            ChangeTos(job.packet, MISS_MARK, 0);
+        }
+    }
+    m_pathTrace(m_hostId, flow, EGRESS, path);
+
+    // The fallback overlay: veth, intra-host routing, policy and conntrack (E2-E4).
+    cost += c.GetVethEgress() + c.GetOverlayEgressFilter();
+    if (!m_policy->IsAllowed(flow))
+    {
+        Drop(job, DROP_POLICY);
+        return cost;
+    }
+    if (m_conntrack->Track(flow) == OncacheConntrack::ESTABLISHED && oncache)
+    {
+        ChangeTos(job.packet, EST_MARK, 0);
+    }
+    if (local)
+    {
+        ChangeTos(job.packet, 0, MISS_MARK | EST_MARK);
+        DeliverLocal(job, dst);
+        return cost;
+    }
+    auto route = m_routes.find(dst.Get());
+    auto neighbour =
+        route == m_routes.end() ? m_neighbours.end() : m_neighbours.find(route->second);
+    if (neighbour == m_neighbours.end())
+    {
+        Drop(job, DROP_NO_ROUTE);
+        return cost;
+    }
+    EgressInfo info;
+    info.outerDstMac = neighbour->second.nicMac;
+    info.outerSrcIp = m_hostIp;
+    info.outerDstIp = Ipv4Address(route->second);
+    info.vni = m_vni;
+    info.innerSrcMac = m_vtepMac;
+    info.innerDstMac = neighbour->second.vtepMac;
+    cost += c.GetOverlayEncap() + c.GetDriverTx();
+    if (oncache)
+    {
+        // tc_init_e on the NIC egress: learn from packets that carry both marks.
+        cost += c.GetInitEgress();
+        if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
+        {
+            FilterAction* action = m_filterCache->Lookup(flow);
+            FilterAction updated = action ? *action : FilterAction();
+            updated.egress = true;
+            m_filterCache->Insert(flow, updated);
+            m_egressCache->Insert(route->second, info, true);
+            m_egressIpCache->Insert(dst.Get(), route->second, true);
+        }
+        ChangeTos(job.packet, 0, MISS_MARK | EST_MARK);
+    }
+    Encapsulate(job.packet, info, flow);
+    job.action = ACTION_NIC;
+    job.nicDst = info.outerDstMac;
+    return cost;
+}
+
+OncacheHostDatapath::Path
+OncacheHostDatapath::IngressLookup(Ipv4Address outerDst,
+                                   const OncacheFlowKey& flow,
+                                   IngressInfo& info)
+{
+    if (outerDst != m_hostIp)
+    {
+        return PATH_REVERSE; // destination check failed: fall back without a mark
+    }
+    const FilterAction* action = m_filterCache->Lookup(flow.Reversed());
+    if (!action || !action->ingress || !action->egress)
+    {
+        return PATH_MISS;
+    }
+    const IngressInfo* ingress = m_ingressCache->Lookup(flow.dstAddress);
+    if (!ingress || !ingress->learned)
+    {
+        return PATH_MISS;
+    }
+    if (!m_egressIpCache->Lookup(flow.srcAddress))
+    {
+        return PATH_REVERSE;
+    }
+    info = *ingress;
+    return PATH_FAST;
+}
+
+Time
+OncacheHostDatapath::IngressStart(Job& job)
+{
+    const OncacheCostModel& c = *m_costs;
+    Time cost = c.GetDriverRx();
+    if (!job.vxlan)
+    {
+        Ipv4Header ip;
+        OncacheFlowKey flow = OncacheParseFlow(job.packet, ip);
+        if (m_mode != ONCACHE_MODE_BARE_METAL)
+        {
+            Drop(job, DROP_MALFORMED);
+            return cost;
+        }
+        m_pathTrace(m_hostId, flow, INGRESS, PATH_NATIVE);
+        if (!DeliverLocal(job, ip.GetDestination()))
+        {
+            Drop(job, DROP_NO_POD);
+        }
+        return cost;
+    }
+    // Decapsulate: outer IPv4, UDP, VXLAN and the inner Ethernet header.
+    Ipv4Header outer;
+    UdpHeader udp;
+    OncacheVxlanHeader vxlan;
+    EthernetHeader innerEthernet(false);
+    job.packet->RemoveHeader(outer);
+    job.packet->RemoveHeader(udp);
+    job.packet->RemoveHeader(vxlan);
+    if (m_mode == ONCACHE_MODE_BARE_METAL || !vxlan.IsValid() || vxlan.GetVni() != m_vni ||
+        job.packet->GetSize() < innerEthernet.GetSerializedSize() + 20)
+    {
+        Drop(job, DROP_MALFORMED);
+        return cost;
+    }
+    job.packet->RemoveHeader(innerEthernet);
+    Ipv4Header inner;
+    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
+    Ipv4Address dst = inner.GetDestination();
+
+    const bool oncache = OncacheModeUsesCache(m_mode);
+    Path path = PATH_FALLBACK;
+    if (oncache)
+    {
+        IngressInfo info;
+        path = IngressLookup(outer.GetDestination(), flow, info);
+        if (path == PATH_FAST)
+        {
+            m_pathTrace(m_hostId, flow, INGRESS, PATH_FAST);
+            job.action = ACTION_DELIVER;
+            job.pod = dst;
+            job.hostVeth = info.hostVeth;
+            job.appCore = info.appCore;
+            job.podMac = info.podMac;
+            job.gatewayMac = info.gatewayMac;
+            return cost + c.GetFastDecap();
+        }
+        cost += c.GetRestoreMiss();
+        if (path == PATH_MISS)
+        {
+            ChangeTos(job.packet, MISS_MARK, 0);
+        }
+    }
+    m_pathTrace(m_hostId, flow, INGRESS, path);
+
+    // The fallback overlay: outer receive and decap, routing, policy, conntrack, veth (I2-I5).
+    cost += c.GetOverlayDecap() + c.GetOverlayIngressFilter() + c.GetVethIngress();
+    if (!m_policy->IsAllowed(flow))
+    {
+        Drop(job, DROP_POLICY);
+        return cost;
+    }
+    if (m_conntrack->Track(flow) == OncacheConntrack::ESTABLISHED && oncache)
+    {
+        ChangeTos(job.packet, EST_MARK, 0);
+    }
+    if (!DeliverLocal(job, dst))
+    {
+        Drop(job, DROP_NO_POD);
+        return cost;
+    }
+    if (oncache)
+    {
+        // tc_init_in on the pod's eth0 ingress: learn from packets that carry both marks.
+        cost += c.GetInitIngress();
+        if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
+        {
+            IngressInfo entry;
+            entry.hostVeth = job.hostVeth;
+            entry.appCore = job.appCore;
+            entry.podMac = job.podMac;
+            entry.gatewayMac = job.gatewayMac;
+            entry.learned = true;
+            m_ingressCache->Insert(dst.Get(), entry);
+            OncacheFlowKey key = flow.Reversed();
+            FilterAction* action = m_filterCache->Lookup(key);
+            FilterAction updated = action ? *action : FilterAction();
+            updated.ingress = true;
+            m_filterCache->Insert(key, updated);
+        }
+        ChangeTos(job.packet, 0, MISS_MARK | EST_MARK);
+    }
+    return cost;
+}
+
+bool
+OncacheHostDatapath::DeliverLocal(Job& job, Ipv4Address pod)
+{
+    auto it = m_pods.find(pod.Get());
+    if (it == m_pods.end())
+    {
+        return false;
+    }
+    job.action = ACTION_DELIVER;
+    job.pod = pod;
+    job.hostVeth = it->second.hostVeth;
+    job.appCore = it->second.appCore;
+    Ptr<OncacheVethNetDevice> podVeth = job.hostVeth->GetPeer();
+    job.podMac = podVeth ? Mac48Address::ConvertFrom(podVeth->GetAddress()) : Mac48Address();
+    job.gatewayMac = Mac48Address::ConvertFrom(job.hostVeth->GetAddress());
+    return true;
+}
+
+void
+OncacheHostDatapath::Finish(Job& job)
+{
+    if (!job.fromNic)
+    {
+        m_egressDoneTrace(m_hostId, job.flow);
+    }
+    switch (job.action)
+    {
+    case ACTION_DROP:
+        return;
+    case ACTION_NIC:
+        EnqueueNic(job);
+        return;
+    case ACTION_DELIVER: {
+        // I6 on the pod's application core: IP/L4 receive, wake-up, syscall and copy.
+        Ptr<Packet> packet = job.packet;
+        Ipv4Address pod = job.pod;
+        Ptr<OncacheVethNetDevice> veth = job.hostVeth;
+        Mac48Address podMac = job.podMac;
+        Time cost = m_costs->GetAppRx() + m_costs->GetRxCopy(packet->GetSize());
+        m_cpu->Submit(
+            job.appCore,
+            [cost]() { return cost; },
+            [this, packet, pod, veth, podMac]() {
+                if (veth->Send(packet, podMac, IPV4_ETHERTYPE))
+                {
+                    m_deliverTrace(m_hostId, pod, packet);
+                }
+                else
+                {
+                    // The pod was deleted or moved while the packet was queued for it.
+                    m_dropTrace(m_hostId, packet, DROP_NO_POD);
+                }
+            });
+        return;
+    }
+    }
+}
+
+void
+OncacheHostDatapath::EnqueueNic(Job& job)
+{
+    if (m_nicQueue.size() >= m_nicQueueLimit)
+    {
+        Drop(job, DROP_NIC_QUEUE);
+        return;
+    }
+    // Wire bytes: Ethernet header and FCS (18), preamble and inter-frame gap (20) per frame; a
+    // TCP super-segment larger than one wire frame leaves as ceil(payload / MSS) frames (TSO),
+    // each repeating every header.
+    const uint32_t packetBytes = job.packet->GetSize();
+    const uint32_t headers = packetBytes - job.payload + 18 + 20;
+    uint32_t frames = 1;
+    if (job.tcp && packetBytes > m_wireMtu && m_wireMtu > packetBytes - job.payload)
+    {
+        const uint32_t mss = m_wireMtu - (packetBytes - job.payload);
+        frames = (job.payload + mss - 1) / mss;
+    }
+    NicFrame frame;
+    frame.packet = job.packet;
+    frame.destination = job.nicDst;
+    frame.wireTime = m_nicRate.CalculateBytesTxTime(job.payload + frames * headers);
+    m_nicQueue.push_back(frame);
+    if (!m_nicBusy)
+    {
+        StartNicTransmission();
+    }
+}
+
+void
+OncacheHostDatapath::StartNicTransmission()
+{
+    m_nicBusy = true;
+    Simulator::Schedule(m_nicQueue.front().wireTime,
+                        &OncacheHostDatapath::NicTransmissionDone,
+                        this);
+}
+
+void
+OncacheHostDatapath::NicTransmissionDone()
+{
+    NicFrame frame = m_nicQueue.front();
+    m_nicQueue.pop_front();
+    // The latency is applied before the channel, whose own delay is zero, so that the
+    // half-duplex CSMA medium is busy only for the (sped-up) transfer time of a frame.
+    Ptr<NetDevice> nic = m_nic;
+    Simulator::Schedule(m_linkDelay, [nic, frame]() {
+        nic->Send(frame.packet, frame.destination, IPV4_ETHERTYPE);
+    });
+    m_nicBusy = false;
+    if (!m_nicQueue.empty())
+    {
+        StartNicTransmission();
+    }
+}
+
+void
+OncacheHostDatapath::Drop(Job& job, DropReason reason)
+{
+    NS_LOG_LOGIC("host " << m_hostId << " drops " << job.packet << " reason " << reason);
+    job.action = ACTION_DROP;
+    m_dropTrace(m_hostId, job.packet, reason);
+}
+
+void
+OncacheHostDatapath::Encapsulate(Ptr<Packet> packet,
+                                 const EgressInfo& info,
+                                 const OncacheFlowKey& flow)
+{
+    EthernetHeader innerEthernet(false);
+    innerEthernet.SetSource(info.innerSrcMac);
+    innerEthernet.SetDestination(info.innerDstMac);
+    innerEthernet.SetLengthType(IPV4_ETHERTYPE);
+    packet->AddHeader(innerEthernet);
+    OncacheVxlanHeader vxlan;
+    vxlan.SetVni(info.vni);
+    packet->AddHeader(vxlan);
+    UdpHeader udp;
+    udp.SetSourcePort(SourcePort(flow));
+    udp.SetDestinationPort(OncacheVxlanHeader::PORT);
+    packet->AddHeader(udp);
+    Ipv4Header outer;
+    outer.SetSource(info.outerSrcIp);
+    outer.SetDestination(info.outerDstIp);
+    outer.SetProtocol(UDP_PROTOCOL);
+    outer.SetPayloadSize(packet->GetSize());
+    outer.SetTtl(info.ttl);
+    outer.SetDontFragment();
+    outer.SetIdentification(m_ipId++);
+    if (Node::ChecksumEnabled())
+    {
+        outer.EnableChecksum();
+    }
+    packet->AddHeader(outer);
+}
+
+void
+OncacheHostDatapath::ChangeTos(Ptr<Packet> packet, uint8_t set, uint8_t clear)
+{
+    Ipv4Header header;
+    packet->RemoveHeader(header);
+    header.SetTos(static_cast<uint8_t>((header.GetTos() | set) & ~clear));
+    if (Node::ChecksumEnabled())
+    {
+        header.EnableChecksum();
+    }
+    packet->AddHeader(header);
+}
+
+uint8_t
+OncacheHostDatapath::GetTos(Ptr<const Packet> packet)
+{
+    Ipv4Header header;
+    packet->PeekHeader(header);
+    return header.GetTos();
+}
+
+uint16_t
+OncacheHostDatapath::SourcePort(const OncacheFlowKey& flow)
+{
+    return static_cast<uint16_t>(49152 + flow.Hash() % 16384);
+}
+
+} // namespace ns3
