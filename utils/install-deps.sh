@@ -13,10 +13,11 @@
 #   libgtest-dev               GoogleTest unit tests
 #   libboost-dev               Boost headers (used by the suite's modules)
 #   gnuplot-nox                the PNG plots that scenarios write
+#   tshark                     the test that Wireshark's dissectors read the oncache pcap as VXLAN
 set -euo pipefail
 
 packages=(libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
-          cmake ninja-build g++ libgtest-dev libboost-dev gnuplot-nox)
+          cmake ninja-build g++ libgtest-dev libboost-dev gnuplot-nox tshark)
 
 missing=()
 for p in "${packages[@]}"; do
