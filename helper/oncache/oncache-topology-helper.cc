@@ -47,14 +47,7 @@ OncacheTopologyHelper::GetTypeId()
                           "OncacheRpeer (see OncacheHostDatapath::Mode).",
                           EnumValue(ONCACHE_MODE_ONCACHE),
                           MakeEnumAccessor(&OncacheTopologyHelper::m_mode),
-                          MakeEnumChecker(ONCACHE_MODE_BARE_METAL,
-                                          "BareMetal",
-                                          ONCACHE_MODE_OVERLAY,
-                                          "Overlay",
-                                          ONCACHE_MODE_ONCACHE,
-                                          "Oncache",
-                                          ONCACHE_MODE_ONCACHE_RPEER,
-                                          "OncacheRpeer"))
+                          MakeOncacheModeChecker())
             .AddAttribute("CoresPerHost",
                           "The number of CPU cores of each host.",
                           UintegerValue(8),

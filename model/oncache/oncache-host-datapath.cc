@@ -44,14 +44,7 @@ OncacheHostDatapath::GetTypeId()
                           "OncacheRpeer (Oncache whose egress fast path also skips the veth).",
                           EnumValue(ONCACHE_MODE_ONCACHE),
                           MakeEnumAccessor(&OncacheHostDatapath::m_mode),
-                          MakeEnumChecker(ONCACHE_MODE_BARE_METAL,
-                                          "BareMetal",
-                                          ONCACHE_MODE_OVERLAY,
-                                          "Overlay",
-                                          ONCACHE_MODE_ONCACHE,
-                                          "Oncache",
-                                          ONCACHE_MODE_ONCACHE_RPEER,
-                                          "OncacheRpeer"))
+                          MakeOncacheModeChecker())
             .AddAttribute("ReceiveSteering",
                           "The core that runs a received frame's driver, decapsulation and "
                           "overlay work: Rss hashes the outer UDP source port (the 5-tuple for "

@@ -49,6 +49,17 @@ OncacheModeToString(OncacheMode mode)
     return "Unknown";
 }
 
-} // namespace ns3
+Ptr<const AttributeChecker>
+MakeOncacheModeChecker()
+{
+    return MakeEnumChecker(ONCACHE_MODE_BARE_METAL,
+                           "BareMetal",
+                           ONCACHE_MODE_OVERLAY,
+                           "Overlay",
+                           ONCACHE_MODE_ONCACHE,
+                           "Oncache",
+                           ONCACHE_MODE_ONCACHE_RPEER,
+                           "OncacheRpeer");
+}
 
-#include "ns3/log.h"
+} // namespace ns3

@@ -4,6 +4,8 @@
 #ifndef ONCACHE_MODE_H
 #define ONCACHE_MODE_H
 
+#include "ns3/enum.h"
+
 #include <string>
 
 namespace ns3
@@ -42,6 +44,13 @@ std::string OncacheModeToString(OncacheMode mode);
  * \param mode a mode
  * \return true for the two ONCache modes
  */
+/**
+ * \ingroup oncache
+ * \return the checker of an OncacheMode Attribute (names BareMetal, Overlay, Oncache,
+ *         OncacheRpeer), shared by every class with a Mode Attribute
+ */
+Ptr<const AttributeChecker> MakeOncacheModeChecker();
+
 inline bool
 OncacheModeUsesCache(OncacheMode mode)
 {
