@@ -9,6 +9,8 @@ suite_module(
     model/vclos/vclos-collective-schedule.cc
     model/vclos/vclos-collective-app.cc
     model/vclos/vclos-model-zoo.cc
+    model/vclos/vclos-csv-reader.cc
+    model/vclos/vclos-job-trace.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -25,6 +27,8 @@ suite_module(
     model/vclos/vclos-collective-schedule.h
     model/vclos/vclos-collective-app.h
     model/vclos/vclos-model-zoo.h
+    model/vclos/vclos-csv-reader.h
+    model/vclos/vclos-job-trace.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h

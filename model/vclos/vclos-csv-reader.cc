@@ -1,0 +1,162 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-csv-reader.h"
+
+#include "vclos-check.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+/// Split a line at commas, dropping a trailing carriage return.
+std::vector<std::string>
+Split(std::string line)
+{
+    if (!line.empty() && line.back() == '\r')
+    {
+        line.pop_back();
+    }
+    std::vector<std::string> fields;
+    std::stringstream stream(line);
+    std::string field;
+    while (std::getline(stream, field, ','))
+    {
+        fields.push_back(field);
+    }
+    if (!line.empty() && line.back() == ',')
+    {
+        fields.emplace_back();
+    }
+    return fields;
+}
+
+/// \return whether a line carries no record
+bool
+IsSkipped(const std::string& line)
+{
+    return line.empty() || line == "\r" || line[0] == '#';
+}
+} // namespace
+
+VclosCsvReader::VclosCsvReader(const std::string& path, const std::vector<std::string>& required)
+    : m_path(path),
+      m_in(path),
+      m_line(0)
+{
+    VCLOS_REQUIRE(m_in.good(), std::runtime_error, path << ": cannot open the file");
+    std::string line;
+    while (std::getline(m_in, line))
+    {
+        ++m_line;
+        if (IsSkipped(line))
+        {
+            continue;
+        }
+        auto header = Split(line);
+        for (std::size_t i = 0; i < header.size(); ++i)
+        {
+            m_columns[header[i]] = i;
+        }
+        for (const auto& column : required)
+        {
+            VCLOS_REQUIRE(m_columns.count(column) != 0,
+                          std::runtime_error,
+                          Where() << ": the header has no column '" << column << "'");
+        }
+        return;
+    }
+    VCLOS_REQUIRE(false, std::runtime_error, path << ": empty file (no header row)");
+}
+
+bool
+VclosCsvReader::Next()
+{
+    std::string line;
+    while (std::getline(m_in, line))
+    {
+        ++m_line;
+        if (IsSkipped(line))
+        {
+            continue;
+        }
+        m_fields = Split(line);
+        VCLOS_REQUIRE(m_fields.size() >= m_columns.size(),
+                      std::runtime_error,
+                      Where() << ": expected " << m_columns.size() << " fields, got "
+                              << m_fields.size());
+        return true;
+    }
+    return false;
+}
+
+std::string
+VclosCsvReader::Where() const
+{
+    return m_path + ":" + std::to_string(m_line);
+}
+
+bool
+VclosCsvReader::HasColumn(const std::string& column) const
+{
+    return m_columns.count(column) != 0;
+}
+
+void
+VclosCsvReader::Fail(const std::string& column, const std::string& what) const
+{
+    VCLOS_REQUIRE(false,
+                  std::runtime_error,
+                  Where() << ": field '" << column << "' " << what << " (got '" << Text(column)
+                          << "')");
+    std::abort(); // unreachable
+}
+
+std::string
+VclosCsvReader::Text(const std::string& column) const
+{
+    auto it = m_columns.find(column);
+    return it == m_columns.end() || it->second >= m_fields.size() ? "" : m_fields[it->second];
+}
+
+double
+VclosCsvReader::NonNegative(const std::string& column) const
+{
+    std::string text = Text(column);
+    char* end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || !end || *end != '\0' || !std::isfinite(value) || value < 0)
+    {
+        Fail(column, "must be a number >= 0");
+    }
+    return value;
+}
+
+double
+VclosCsvReader::Positive(const std::string& column) const
+{
+    double value = NonNegative(column);
+    if (value <= 0)
+    {
+        Fail(column, "must be a number > 0");
+    }
+    return value;
+}
+
+uint64_t
+VclosCsvReader::PositiveInteger(const std::string& column) const
+{
+    double value = Positive(column);
+    if (value != std::floor(value))
+    {
+        Fail(column, "must be a whole number >= 1");
+    }
+    return static_cast<uint64_t>(value);
+}
+
+} // namespace ns3

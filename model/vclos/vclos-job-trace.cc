@@ -1,0 +1,173 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-job-trace.h"
+
+#include "vclos-check.h"
+#include "vclos-csv-reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <set>
+
+namespace ns3
+{
+
+namespace
+{
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian; H. Hinnant's algorithm).
+int64_t
+DaysFromCivil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2 ? 1 : 0;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+/// Seconds since the epoch of "YYYY-MM-DD HH:MM:SS", or throw naming the field.
+int64_t
+ParseTimestamp(const VclosCsvReader& csv, const std::string& column)
+{
+    int y = 0;
+    unsigned mo = 0;
+    unsigned d = 0;
+    unsigned h = 0;
+    unsigned mi = 0;
+    unsigned s = 0;
+    std::string text = csv.Text(column);
+    char tail = 0;
+    int n = std::sscanf(text.c_str(), "%d-%u-%u %u:%u:%u%c", &y, &mo, &d, &h, &mi, &s, &tail);
+    VCLOS_REQUIRE(n == 6 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h < 24 && mi < 60 && s < 61,
+                  std::runtime_error,
+                  csv.Where() << ": field '" << column
+                              << "' must be a time YYYY-MM-DD HH:MM:SS (got '" << text << "')");
+    return DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+}
+
+/// Sort by submit time and make submit times relative to the first.
+std::vector<VclosTraceJob>
+Normalise(std::vector<VclosTraceJob> jobs, const std::string& path)
+{
+    VCLOS_REQUIRE(!jobs.empty(), std::runtime_error, path << ": no jobs");
+    std::stable_sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) {
+        return a.submit < b.submit;
+    });
+    Time first = jobs.front().submit;
+    for (auto& job : jobs)
+    {
+        job.submit -= first;
+    }
+    return jobs;
+}
+} // namespace
+
+std::vector<VclosTraceJob>
+VclosReadTiresiasTrace(const std::string& path)
+{
+    VclosCsvReader csv(
+        path,
+        {"job_id", "num_gpu", "submit_time", "iterations", "model_name", "duration"});
+    std::vector<VclosTraceJob> jobs;
+    std::set<uint64_t> ids;
+    while (csv.Next())
+    {
+        VclosTraceJob job;
+        uint64_t id = static_cast<uint64_t>(csv.NonNegative("job_id"));
+        VCLOS_REQUIRE(ids.insert(id).second,
+                      std::runtime_error,
+                      csv.Where() << ": field 'job_id' repeats job " << id);
+        job.id = static_cast<uint32_t>(id);
+        job.gpus = static_cast<uint32_t>(csv.PositiveInteger("num_gpu"));
+        job.submit = Seconds(csv.NonNegative("submit_time"));
+        job.iterations = static_cast<uint32_t>(csv.PositiveInteger("iterations"));
+        job.model = csv.Text("model_name");
+        VCLOS_REQUIRE(!job.model.empty(),
+                      std::runtime_error,
+                      csv.Where() << ": field 'model_name' is empty");
+        job.duration = Seconds(csv.Positive("duration"));
+        jobs.push_back(job);
+    }
+    return Normalise(jobs, path);
+}
+
+std::vector<VclosTraceJob>
+VclosReadHeliosTrace(const std::string& path)
+{
+    VclosCsvReader csv(path,
+                       {"job_id", "gpu_num", "state", "submit_time", "start_time", "end_time"});
+    const std::set<std::string> finished = {"COMPLETED",
+                                            "CANCELLED",
+                                            "FAILED",
+                                            "NODE_FAIL",
+                                            "TIMEOUT"};
+    std::vector<VclosTraceJob> jobs;
+    uint32_t index = 0;
+    while (csv.Next())
+    {
+        if (finished.count(csv.Text("state")) == 0 || csv.NonNegative("gpu_num") == 0)
+        {
+            continue;
+        }
+        VclosTraceJob job;
+        job.id = index++;
+        job.gpus = static_cast<uint32_t>(csv.PositiveInteger("gpu_num"));
+        int64_t submit = ParseTimestamp(csv, "submit_time");
+        int64_t start = ParseTimestamp(csv, "start_time");
+        int64_t end = ParseTimestamp(csv, "end_time");
+        VCLOS_REQUIRE(end >= start && start >= submit,
+                      std::runtime_error,
+                      csv.Where() << ": fields 'submit_time' <= 'start_time' <= 'end_time' "
+                                     "do not hold");
+        job.submit = Seconds(static_cast<double>(submit));
+        job.duration = Seconds(static_cast<double>(end - start));
+        jobs.push_back(job);
+    }
+    return Normalise(jobs, path);
+}
+
+std::vector<VclosTraceJob>
+VclosGenerateJobs(uint32_t jobs,
+                  Time meanInterArrival,
+                  Time meanDuration,
+                  const std::vector<std::string>& models,
+                  uint32_t maxGpus,
+                  uint64_t seed)
+{
+    VCLOS_REQUIRE(jobs >= 1, std::invalid_argument, "jobs must be at least 1");
+    VCLOS_REQUIRE(meanInterArrival.IsStrictlyPositive() && meanDuration.IsStrictlyPositive(),
+                  std::invalid_argument,
+                  "mean inter-arrival time and mean duration must be > 0");
+    VCLOS_REQUIRE(!models.empty(), std::invalid_argument, "the model mix is empty");
+    VCLOS_REQUIRE(maxGpus >= 1, std::invalid_argument, "maxGpus must be at least 1");
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+    static const double counts[] = {11136, 829, 1109, 4257, 400, 925, 76, 80, 13};
+    std::mt19937_64 rng(seed);
+    std::discrete_distribution<int> size(std::begin(counts), std::end(counts));
+    std::exponential_distribution<double> gap(1.0 / meanInterArrival.GetSeconds());
+    std::exponential_distribution<double> length(1.0 / meanDuration.GetSeconds());
+    std::uniform_int_distribution<std::size_t> model(0, models.size() - 1);
+    VCLOS_REQUIRE(maxGpus >= sizes[0], std::invalid_argument, "maxGpus below every job size");
+    std::vector<VclosTraceJob> out;
+    double now = 0;
+    for (uint32_t i = 0; i < jobs; ++i)
+    {
+        VclosTraceJob job;
+        job.id = i;
+        do
+        {
+            job.gpus = sizes[size(rng)];
+        } while (job.gpus > maxGpus);
+        now += i == 0 ? 0 : gap(rng);
+        job.submit = Seconds(now);
+        job.duration = Seconds(length(rng));
+        job.model = models[model(rng)];
+        out.push_back(job);
+    }
+    return out;
+}
+
+} // namespace ns3

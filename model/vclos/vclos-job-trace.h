@@ -1,0 +1,75 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_JOB_TRACE_H
+#define VCLOS_JOB_TRACE_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief One training job of a workload: when it arrives and what it asks for.
+ */
+struct VclosTraceJob
+{
+    uint32_t id = 0;         //!< job id from the trace
+    uint32_t gpus = 0;       //!< GPUs requested
+    Time submit;             //!< arrival, relative to the trace's first arrival
+    uint32_t iterations = 0; //!< iterations (0: unknown, e.g. Helios)
+    std::string model;       //!< model zoo name ("" when the trace has none)
+    Time duration;           //!< run time in the trace's cluster
+};
+
+/**
+ * \ingroup vclos
+ * \brief Read a Tiresias/Philly-style trace: columns job_id, num_gpu, submit_time (s),
+ *        iterations, model_name, duration (s), interval (ignored).
+ * \param path the CSV file
+ * \return the jobs sorted by submit time; a malformed row throws std::runtime_error with
+ *         the file, line and field
+ */
+std::vector<VclosTraceJob> VclosReadTiresiasTrace(const std::string& path);
+
+/**
+ * \ingroup vclos
+ * \brief Read a SenseTime Helios cluster_log.csv: columns job_id, gpu_num, state,
+ *        submit_time, start_time, end_time ("YYYY-MM-DD HH:MM:SS"). Keeps finished jobs
+ *        (COMPLETED, CANCELLED, FAILED, NODE_FAIL, TIMEOUT) with gpu_num > 0, as the vClos
+ *        authors' generator does; duration = end - start.
+ * \param path the CSV file
+ * \return the jobs sorted by submit time; a malformed row throws std::runtime_error with
+ *         the file, line and field
+ */
+std::vector<VclosTraceJob> VclosReadHeliosTrace(const std::string& path);
+
+/**
+ * \ingroup vclos
+ * \brief Synthetic workload: Poisson arrivals, the job-size histogram of the vClos authors'
+ *        generator (sizes 1..256 GPUs, counts 11136, 829, 1109, 4257, 400, 925, 76, 80, 13),
+ *        an optional cap on sizes, models drawn uniformly from a mix, durations
+ *        exponential. Deterministic for a seed.
+ * \param jobs how many jobs
+ * \param meanInterArrival mean time between arrivals
+ * \param meanDuration mean duration
+ * \param models the model mix (at least one name)
+ * \param maxGpus sizes above it are redrawn (at least 1)
+ * \param seed the random seed
+ * \return the jobs in arrival order
+ */
+std::vector<VclosTraceJob> VclosGenerateJobs(uint32_t jobs,
+                                             Time meanInterArrival,
+                                             Time meanDuration,
+                                             const std::vector<std::string>& models,
+                                             uint32_t maxGpus,
+                                             uint64_t seed);
+
+} // namespace ns3
+
+#endif /* VCLOS_JOB_TRACE_H */

@@ -1,0 +1,154 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Workload readers and the synthetic generator.
+#include "ns3/vclos-job-trace.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+
+#ifndef VCLOS_SHARED_TRACE_DIR
+#define VCLOS_SHARED_TRACE_DIR ""
+#endif
+
+using namespace ns3;
+
+namespace
+{
+std::string
+TempFile(const std::string& text)
+{
+    std::string path = ::testing::TempDir() + "trace-" +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".csv";
+    std::ofstream(path) << text;
+    return path;
+}
+
+template <typename Reader>
+std::string
+ErrorOf(Reader read, const std::string& text)
+{
+    try
+    {
+        read(TempFile(text));
+    }
+    catch (const std::runtime_error& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+const char* TIRESIAS = "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n";
+const char* HELIOS =
+    "job_id,user,vc,jobname,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time\n";
+} // namespace
+
+TEST(VclosJobTrace, ReadsATiresiasTrace)
+{
+    auto jobs = VclosReadTiresiasTrace(
+        TempFile(std::string(TIRESIAS) + "0,1,100,606,vgg19,164,30\n1,8,40,133,vgg11,147,23\n"));
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[0].id, 1u); // sorted by submit time
+    EXPECT_EQ(jobs[0].submit, Seconds(0));
+    EXPECT_EQ(jobs[1].submit, Seconds(60));
+    EXPECT_EQ(jobs[0].gpus, 8u);
+    EXPECT_EQ(jobs[0].iterations, 133u);
+    EXPECT_EQ(jobs[0].model, "vgg11");
+    EXPECT_EQ(jobs[0].duration, Seconds(147));
+}
+
+TEST(VclosJobTrace, ReadsTheSharedSixtyJobTrace)
+{
+    std::string dir = VCLOS_SHARED_TRACE_DIR;
+    std::ifstream probe(dir + "/tiresias-60-jobs.csv");
+    if (dir.empty() || !probe.good())
+    {
+        GTEST_SKIP() << "shared/traces is not beside the repository";
+    }
+    auto jobs = VclosReadTiresiasTrace(dir + "/tiresias-60-jobs.csv");
+    EXPECT_EQ(jobs.size(), 60u);
+}
+
+TEST(VclosJobTrace, MalformedTiresiasRowsNameFileLineAndField)
+{
+    auto read = [](const std::string& p) { return VclosReadTiresiasTrace(p); };
+    std::string e =
+        ErrorOf(read, std::string(TIRESIAS) + "0,1,0,10,vgg16,5,1\n1,0,5,10,vgg16,5,1\n");
+    EXPECT_NE(e.find(":3: field 'num_gpu' must be a number > 0 (got '0')"), std::string::npos) << e;
+    e = ErrorOf(read, std::string(TIRESIAS) + "0,1,soon,10,vgg16,5,1\n");
+    EXPECT_NE(e.find(":2: field 'submit_time'"), std::string::npos) << e;
+    e = ErrorOf(read, std::string(TIRESIAS) + "0,1,0,10,vgg16,5,1\n0,2,0,10,vgg16,5,1\n");
+    EXPECT_NE(e.find(":3: field 'job_id' repeats job 0"), std::string::npos) << e;
+    e = ErrorOf(read, std::string(TIRESIAS) + "0,1.5,0,10,vgg16,5,1\n");
+    EXPECT_NE(e.find("'num_gpu' must be a whole number"), std::string::npos) << e;
+    e = ErrorOf(read, std::string(TIRESIAS) + "0,1,0\n");
+    EXPECT_NE(e.find(":2: expected 7 fields, got 3"), std::string::npos) << e;
+    e = ErrorOf(read, "job,gpus\n");
+    EXPECT_NE(e.find(":1: the header has no column 'job_id'"), std::string::npos) << e;
+    e = ErrorOf(read, TIRESIAS);
+    EXPECT_NE(e.find("no jobs"), std::string::npos) << e;
+}
+
+TEST(VclosJobTrace, ReadsAHeliosLogKeepingFinishedGpuJobs)
+{
+    auto jobs = VclosReadHeliosTrace(TempFile(
+        std::string(HELIOS) +
+        "a,u,vc1,j,8,32,1,COMPLETED,2020-06-03 10:00:00,2020-06-03 10:00:30,2020-06-03 11:00:30\n"
+        "b,u,vc1,j,0,4,1,COMPLETED,2020-06-03 10:01:00,2020-06-03 10:01:00,2020-06-03 10:02:00\n"
+        "c,u,vc1,j,2,8,1,RUNNING,2020-06-03 10:02:00,2020-06-03 10:02:00,2020-06-03 10:03:00\n"
+        "d,u,vc1,j,1,4,1,TIMEOUT,2020-06-04 10:00:00,2020-06-04 10:00:00,2020-06-04 10:00:10\n"));
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[0].gpus, 8u);
+    EXPECT_EQ(jobs[0].duration, Seconds(3600));
+    EXPECT_EQ(jobs[1].submit, Seconds(86400));
+    EXPECT_EQ(jobs[1].iterations, 0u);
+}
+
+TEST(VclosJobTrace, MalformedHeliosTimesNameTheField)
+{
+    auto read = [](const std::string& p) { return VclosReadHeliosTrace(p); };
+    std::string e = ErrorOf(read,
+                            std::string(HELIOS) +
+                                "a,u,v,j,8,32,1,COMPLETED,2020-06-03 10:00,2020-06-03 10:00:30,"
+                                "2020-06-03 11:00:30\n");
+    EXPECT_NE(e.find(":2: field 'submit_time' must be a time"), std::string::npos) << e;
+    e = ErrorOf(read,
+                std::string(HELIOS) + "a,u,v,j,8,32,1,FAILED,2020-06-03 10:00:00,2020-06-03 "
+                                      "09:00:00,2020-06-03 11:00:30\n");
+    EXPECT_NE(e.find(":2: fields 'submit_time' <= 'start_time'"), std::string::npos) << e;
+}
+
+TEST(VclosJobTrace, GeneratesADeterministicPoissonWorkload)
+{
+    auto a = VclosGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 7);
+    auto b = VclosGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 7);
+    auto c = VclosGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 8);
+    ASSERT_EQ(a.size(), 5000u);
+    double gaps = 0;
+    uint32_t single = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+    {
+        EXPECT_EQ(a[i].submit, b[i].submit);
+        EXPECT_EQ(a[i].gpus, b[i].gpus);
+        EXPECT_LE(a[i].gpus, 64u);
+        single += a[i].gpus == 1 ? 1 : 0;
+        if (i > 0)
+        {
+            EXPECT_GE(a[i].submit, a[i - 1].submit);
+            gaps += (a[i].submit - a[i - 1].submit).GetSeconds();
+        }
+    }
+    EXPECT_NEAR(gaps / 4999, 241, 241 * 0.05); // mean inter-arrival within 5%
+    // 11136 of the 18732 jobs of sizes <= 64 are single-GPU: 59.5%.
+    EXPECT_NEAR(single / 5000.0, 11136.0 / (11136 + 829 + 1109 + 4257 + 400 + 925 + 76), 0.02);
+    bool differs = false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+    {
+        differs = differs || a[i].gpus != c[i].gpus;
+    }
+    EXPECT_TRUE(differs);
+    EXPECT_THROW(VclosGenerateJobs(0, Seconds(1), Seconds(1), {"m"}, 8, 1), std::invalid_argument);
+    EXPECT_THROW(VclosGenerateJobs(5, Seconds(1), Seconds(1), {}, 8, 1), std::invalid_argument);
+    EXPECT_THROW(VclosGenerateJobs(5, Seconds(0), Seconds(1), {"m"}, 8, 1), std::invalid_argument);
+}
