@@ -9,6 +9,8 @@ suite_module(
     model/vclos/vclos-collective-schedule.cc
     model/vclos/vclos-collective-app.cc
     model/vclos/vclos-model-zoo.cc
+    model/vclos/vclos-cluster-state.cc
+    model/vclos/vclos-placement.cc
     model/vclos/vclos-csv-reader.cc
     model/vclos/vclos-job-trace.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
@@ -18,6 +20,7 @@ suite_module(
     helper/vclos/vclos-collective-helper.cc
     helper/vclos/vclos-collective-tracker.cc
     helper/vclos/vclos-program-support.cc
+    helper/vclos/vclos-job-scheduler.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -27,6 +30,8 @@ suite_module(
     model/vclos/vclos-collective-schedule.h
     model/vclos/vclos-collective-app.h
     model/vclos/vclos-model-zoo.h
+    model/vclos/vclos-cluster-state.h
+    model/vclos/vclos-placement.h
     model/vclos/vclos-csv-reader.h
     model/vclos/vclos-job-trace.h
     helper/vclos/vclos-ecmp-routing-helper.h
@@ -36,6 +41,7 @@ suite_module(
     helper/vclos/vclos-collective-helper.h
     helper/vclos/vclos-collective-tracker.h
     helper/vclos/vclos-program-support.h
+    helper/vclos/vclos-job-scheduler.h
   LIBRARIES
     ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
@@ -52,6 +58,8 @@ if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc
+                LIBRARIES ns3-vclos)
+  suite_program(vclos-placement-benchmark benchmarks/vclos/vclos-placement-benchmark.cc
                 LIBRARIES ns3-vclos)
 endif()
 

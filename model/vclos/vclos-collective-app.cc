@@ -438,6 +438,11 @@ VclosCollectiveApp::Progress()
     if (m_iteration < m_iterations)
     {
         BeginIteration();
+        return;
+    }
+    for (auto& [peer, out] : m_out)
+    {
+        out.socket->Close(); // graceful: TCP delivers what it holds, then FIN
     }
 }
 

@@ -142,6 +142,13 @@ VclosEcmpRouting::PinPair(Ipv4Address source, Ipv4Address destination, uint32_t 
 }
 
 void
+VclosEcmpRouting::UnpinSource(Ipv4Address source)
+{
+    NS_LOG_FUNCTION(this << source);
+    m_srcPins.erase(source.Get());
+}
+
+void
 VclosEcmpRouting::ClearPins()
 {
     NS_LOG_FUNCTION(this);

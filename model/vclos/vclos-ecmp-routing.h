@@ -75,6 +75,12 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      */
     void PinPair(Ipv4Address source, Ipv4Address destination, uint32_t interface);
 
+    /**
+     * \brief Remove the source pin of an address (pair pins stay).
+     * \param source the source address
+     */
+    void UnpinSource(Ipv4Address source);
+
     /// Remove every pin.
     void ClearPins();
 

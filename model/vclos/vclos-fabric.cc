@@ -344,6 +344,14 @@ VclosFabric::PinPairToSpine(uint32_t src, uint32_t dst, uint32_t spine)
 }
 
 void
+VclosFabric::UnpinSource(uint32_t gpu)
+{
+    NS_LOG_FUNCTION(this << gpu);
+    CheckGpu(gpu, "UnpinSource");
+    m_leafRouting[GetLeafOfGpu(gpu)]->UnpinSource(GetGpuAddress(gpu));
+}
+
+void
 VclosFabric::ClearPins()
 {
     NS_LOG_FUNCTION(this);

@@ -158,6 +158,8 @@ class VclosFabric : public Object
      * \param spine the spine
      */
     void PinPairToSpine(uint32_t src, uint32_t dst, uint32_t spine);
+    /// \param gpu a GPU whose source pin is removed (it goes back to ECMP)
+    void UnpinSource(uint32_t gpu);
     /// Remove every pin from every leaf.
     void ClearPins();
 

@@ -1,0 +1,292 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-job-scheduler.h"
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-check.h"
+#include "ns3/vclos-collective-helper.h"
+#include "ns3/vclos-placement.h"
+
+#include <chrono>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosJobScheduler");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosJobScheduler);
+
+TypeId
+VclosJobScheduler::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosJobScheduler")
+            .SetParent<Object>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosJobScheduler>()
+            .AddAttribute("Backfill",
+                          "Try every queued job on each event, not only the head (FIFO "
+                          "without head-of-line blocking).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VclosJobScheduler::m_backfill),
+                          MakeBooleanChecker())
+            .AddAttribute("BasePort",
+                          "Port of the first job's connections; each job takes the next.",
+                          UintegerValue(20000),
+                          MakeUintegerAccessor(&VclosJobScheduler::m_nextPort),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddTraceSource("QueueLength",
+                            "Jobs waiting.",
+                            MakeTraceSourceAccessor(&VclosJobScheduler::m_queueLength),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("BusyGpus",
+                            "GPUs held by running jobs.",
+                            MakeTraceSourceAccessor(&VclosJobScheduler::m_busyGpus),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("JobArrived",
+                            "A job arrived.",
+                            MakeTraceSourceAccessor(&VclosJobScheduler::m_arrivedTrace),
+                            "ns3::VclosJobScheduler::JobTracedCallback")
+            .AddTraceSource("JobStarted",
+                            "A job got room and started.",
+                            MakeTraceSourceAccessor(&VclosJobScheduler::m_startedTrace),
+                            "ns3::VclosJobScheduler::JobTracedCallback")
+            .AddTraceSource("JobFinished",
+                            "A job's last iteration ended on every rank; its room is free.",
+                            MakeTraceSourceAccessor(&VclosJobScheduler::m_finishedTrace),
+                            "ns3::VclosJobScheduler::JobTracedCallback")
+            .AddTraceSource("Decision",
+                            "The placement policy decided on a job (placed or not), with the "
+                            "wall-clock time it took.",
+                            MakeTraceSourceAccessor(&VclosJobScheduler::m_decisionTrace),
+                            "ns3::VclosJobScheduler::DecisionTracedCallback");
+    return tid;
+}
+
+VclosJobScheduler::VclosJobScheduler()
+    : m_backfill(false),
+      m_nextPort(0),
+      m_finished(0),
+      m_queueLength(0),
+      m_busyGpus(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosJobScheduler::DoDispose()
+{
+    m_fabric = nullptr;
+    m_place = nullptr;
+    m_release = nullptr;
+    m_apps.clear();
+    Object::DoDispose();
+}
+
+void
+VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, PlaceFunction place, ReleaseFunction release)
+{
+    VCLOS_REQUIRE(fabric && place && release,
+                  std::invalid_argument,
+                  "VclosJobScheduler::Setup needs a fabric, a place and a release function");
+    m_fabric = fabric;
+    m_place = std::move(place);
+    m_release = std::move(release);
+}
+
+void
+VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, const std::string& policyName)
+{
+    VCLOS_REQUIRE(fabric, std::invalid_argument, "VclosJobScheduler::Setup needs a fabric");
+    std::shared_ptr<VclosPlacementPolicy> policy = VclosCreatePlacementPolicy(policyName);
+    auto state = std::make_shared<VclosClusterState>(fabric->GetLeafCount(),
+                                                     fabric->GetServersPerLeaf(),
+                                                     fabric->GetGpusPerServer(),
+                                                     fabric->GetSpineCount());
+    m_state = state;
+    Setup(
+        fabric,
+        [policy, state](const VclosJobRequest& job) -> std::optional<VclosJobAllocation> {
+            std::optional<VclosPlacement> p = policy->Place(*state, job.id, job.gpus);
+            if (!p)
+            {
+                return std::nullopt;
+            }
+            state->Allocate(job.id, p->gpus, p->links);
+            return VclosJobAllocation{p->gpus, p->uplinkSpine};
+        },
+        [state](const VclosJobRequest& job) { state->Release(job.id); });
+}
+
+std::shared_ptr<const VclosClusterState>
+VclosJobScheduler::GetClusterState() const
+{
+    return m_state;
+}
+
+void
+VclosJobScheduler::Submit(const std::vector<VclosJobRequest>& jobs)
+{
+    VCLOS_REQUIRE(m_fabric, std::logic_error, "VclosJobScheduler: Setup() before Submit()");
+    for (const auto& job : jobs)
+    {
+        VCLOS_REQUIRE(job.gpus >= 1 && job.gpus <= m_fabric->GetGpuCount(),
+                      std::invalid_argument,
+                      "job " << job.id << " asks for " << job.gpus << " GPUs; the fabric has "
+                             << m_fabric->GetGpuCount());
+        VCLOS_REQUIRE(job.iterations >= 1,
+                      std::invalid_argument,
+                      "job " << job.id << ": iterations must be at least 1");
+        VCLOS_REQUIRE(job.submit >= Simulator::Now(),
+                      std::invalid_argument,
+                      "job " << job.id << " is submitted in the past");
+        Simulator::Schedule(job.submit - Simulator::Now(), &VclosJobScheduler::Arrive, this, job);
+    }
+}
+
+uint32_t
+VclosJobScheduler::GetFinishedJobs() const
+{
+    return m_finished;
+}
+
+uint32_t
+VclosJobScheduler::GetQueueLength() const
+{
+    return m_queueLength;
+}
+
+uint32_t
+VclosJobScheduler::GetRunningJobs() const
+{
+    return static_cast<uint32_t>(m_running.size());
+}
+
+void
+VclosJobScheduler::Arrive(const VclosJobRequest& job)
+{
+    NS_LOG_FUNCTION(this << job.id);
+    m_arrivedTrace(job);
+    m_queue.push_back(job);
+    m_queueLength = static_cast<uint32_t>(m_queue.size());
+    Schedule();
+}
+
+void
+VclosJobScheduler::Schedule()
+{
+    for (auto it = m_queue.begin(); it != m_queue.end();)
+    {
+        if (TryStart(*it))
+        {
+            it = m_queue.erase(it);
+            continue;
+        }
+        if (!m_backfill)
+        {
+            break; // head-of-line blocking
+        }
+        ++it;
+    }
+    m_queueLength = static_cast<uint32_t>(m_queue.size());
+}
+
+bool
+VclosJobScheduler::TryStart(const VclosJobRequest& job)
+{
+    auto start = std::chrono::steady_clock::now();
+    std::optional<VclosJobAllocation> allocation = m_place(job);
+    Time decision =
+        Seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    m_decisionTrace(job, allocation.has_value(), decision);
+    if (!allocation)
+    {
+        return false;
+    }
+    VCLOS_REQUIRE(allocation->gpus.size() == job.gpus && allocation->uplinkSpine.size() == job.gpus,
+                  std::logic_error,
+                  "placement gave job " << job.id << " " << allocation->gpus.size() << " GPUs for "
+                                        << job.gpus);
+    NS_LOG_INFO("job " << job.id << " starts on " << job.gpus << " GPUs");
+    for (uint32_t r = 0; r < job.gpus; ++r)
+    {
+        if (allocation->uplinkSpine[r] >= 0)
+        {
+            m_fabric->PinSourceToSpine(allocation->gpus[r],
+                                       static_cast<uint32_t>(allocation->uplinkSpine[r]));
+        }
+    }
+    Running running;
+    running.request = job;
+    running.allocation = *allocation;
+    m_running[job.id] = running;
+    m_busyGpus = m_busyGpus + job.gpus;
+    m_startedTrace(job);
+    if (job.gpus == 1)
+    {
+        // One GPU: no collective, only compute.
+        Simulator::Schedule(job.computeTime * job.iterations,
+                            &VclosJobScheduler::Finish,
+                            this,
+                            job.id);
+        return true;
+    }
+    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+    helper->SetAttribute("Algorithm", EnumValue(job.algorithm));
+    helper->SetAttribute("MessageBytes", UintegerValue(job.messageBytes));
+    helper->SetAttribute("ComputeTime", TimeValue(job.computeTime));
+    helper->SetAttribute("Iterations", UintegerValue(job.iterations));
+    helper->SetAttribute("Port", UintegerValue(m_nextPort++));
+    helper->SetAttribute("RankOrder", EnumValue(VclosCollectiveHelper::AS_GIVEN));
+    ApplicationContainer apps = helper->Install(m_fabric, allocation->gpus);
+    Ptr<VclosJobScheduler> self(this);
+    for (uint32_t r = 0; r < apps.GetN(); ++r)
+    {
+        apps.Get(r)->TraceConnectWithoutContext(
+            "IterationEnd",
+            MakeBoundCallback(&VclosJobScheduler::RankIterationEnded, self, job.id));
+    }
+    m_apps[job.id] = apps;
+    return true;
+}
+
+void
+VclosJobScheduler::RankIterationEnded(Ptr<VclosJobScheduler> scheduler,
+                                      uint32_t job,
+                                      uint32_t rank,
+                                      uint32_t iteration)
+{
+    Running& running = scheduler->m_running.at(job);
+    if (iteration + 1 == running.request.iterations && ++running.ranksDone == running.request.gpus)
+    {
+        Simulator::ScheduleNow(&VclosJobScheduler::Finish, scheduler, job);
+    }
+}
+
+void
+VclosJobScheduler::Finish(uint32_t job)
+{
+    NS_LOG_FUNCTION(this << job);
+    Running running = m_running.at(job);
+    m_running.erase(job);
+    m_apps.erase(job);
+    for (uint32_t r = 0; r < running.request.gpus; ++r)
+    {
+        if (running.allocation.uplinkSpine[r] >= 0)
+        {
+            m_fabric->UnpinSource(running.allocation.gpus[r]);
+        }
+    }
+    m_release(running.request);
+    m_busyGpus = m_busyGpus - running.request.gpus;
+    ++m_finished;
+    m_finishedTrace(running.request);
+    Schedule();
+}
+
+} // namespace ns3

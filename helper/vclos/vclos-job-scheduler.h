@@ -1,0 +1,183 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_JOB_SCHEDULER_H
+#define VCLOS_JOB_SCHEDULER_H
+
+#include "ns3/application-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+#include "ns3/vclos-cluster-state.h"
+#include "ns3/vclos-collective-schedule.h"
+#include "ns3/vclos-fabric.h"
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief A training job submitted to the scheduler.
+ */
+struct VclosJobRequest
+{
+    uint32_t id = 0;                                 //!< job id
+    uint32_t gpus = 0;                               //!< GPUs it needs
+    Time submit;                                     //!< arrival time
+    uint64_t messageBytes = 0;                       //!< bytes all-reduced per iteration
+    Time computeTime;                                //!< compute per iteration
+    uint32_t iterations = 1;                         //!< iterations
+    VclosCollectiveAlgorithm algorithm = VCLOS_RING; //!< collective
+};
+
+/**
+ * \ingroup vclos
+ * \brief Where a placement policy put a job: its GPUs in rank order and, per GPU, the spine
+ *        its traffic leaving the leaf must take (-1: the switches' ECMP hash decides).
+ */
+struct VclosJobAllocation
+{
+    std::vector<uint32_t> gpus;       //!< GPUs, in rank order
+    std::vector<int32_t> uplinkSpine; //!< per GPU, pinned spine or -1
+};
+
+/**
+ * \ingroup vclos
+ * \brief Runs a workload on a fabric: jobs arrive, wait in a FIFO queue, start when the
+ *        placement policy finds them room, run their iterations as real traffic (one
+ *        VclosCollectiveHelper job each), and free their room when they finish.
+ *
+ * The queue is FIFO with head-of-line blocking by default (as in the vClos authors'
+ * simulator): on every arrival and completion, queued jobs are tried in order until the
+ * first that does not fit. With Backfill, every queued job is tried. The policy is two
+ * functions: place (or decline) a job, and release it. Every transition is a trace source;
+ * statistics are for trackers.
+ */
+class VclosJobScheduler : public Object
+{
+  public:
+    /// Place a job: its allocation, or nothing when it must wait.
+    using PlaceFunction = std::function<std::optional<VclosJobAllocation>(const VclosJobRequest&)>;
+    /// Release what a job was given.
+    using ReleaseFunction = std::function<void(const VclosJobRequest&)>;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosJobScheduler();
+
+    /**
+     * \brief Set the fabric and the placement policy.
+     * \param fabric the fabric the jobs run on
+     * \param place the placement function
+     * \param release the release function
+     */
+    void Setup(Ptr<VclosFabric> fabric, PlaceFunction place, ReleaseFunction release);
+
+    /**
+     * \brief Set the fabric and a placement policy that books GPUs and leaf-spine links in a
+     *        VclosClusterState of the fabric's shape (the policy's uplink spines are pinned
+     *        while a job runs).
+     * \param fabric the fabric the jobs run on
+     * \param policyName a name VclosCreatePlacementPolicy accepts ("ecmp-first-fit", ...,
+     *        "vclos")
+     */
+    void Setup(Ptr<VclosFabric> fabric, const std::string& policyName);
+
+    /// \return the cluster state of a policy set by name (null with Setup by functions)
+    std::shared_ptr<const VclosClusterState> GetClusterState() const;
+
+    /**
+     * \brief Submit jobs; each arrives at its submit time.
+     * \param jobs the jobs
+     */
+    void Submit(const std::vector<VclosJobRequest>& jobs);
+
+    /// \return jobs that finished
+    uint32_t GetFinishedJobs() const;
+    /// \return jobs waiting
+    uint32_t GetQueueLength() const;
+    /// \return jobs running
+    uint32_t GetRunningJobs() const;
+
+    /**
+     * TracedCallback signature for job transitions.
+     * \param job the job
+     */
+    typedef void (*JobTracedCallback)(const VclosJobRequest& job);
+    /**
+     * TracedCallback signature for placement decisions.
+     * \param job the job
+     * \param placed whether it got room
+     * \param decision wall-clock time the policy took
+     */
+    typedef void (*DecisionTracedCallback)(const VclosJobRequest& job, bool placed, Time decision);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A job that runs.
+    struct Running
+    {
+        VclosJobRequest request;       //!< the job
+        VclosJobAllocation allocation; //!< where it runs
+        uint32_t ranksDone = 0;        //!< ranks that ended the last iteration
+    };
+
+    /// \param job a job that just arrived
+    void Arrive(const VclosJobRequest& job);
+    /// Start queued jobs while the policy finds room (FIFO with or without backfilling).
+    void Schedule();
+    /**
+     * \param job a job
+     * \return whether it started
+     */
+    bool TryStart(const VclosJobRequest& job);
+    /**
+     * \brief IterationEnd sink of a job's ranks.
+     * \param scheduler the scheduler
+     * \param job the job id
+     * \param rank the rank
+     * \param iteration the iteration
+     */
+    static void RankIterationEnded(Ptr<VclosJobScheduler> scheduler,
+                                   uint32_t job,
+                                   uint32_t rank,
+                                   uint32_t iteration);
+    /// \param job a job whose ranks all finished
+    void Finish(uint32_t job);
+
+    Ptr<VclosFabric> m_fabric;                       //!< where jobs run
+    std::shared_ptr<VclosClusterState> m_state;      //!< booked room, with a named policy
+    PlaceFunction m_place;                           //!< policy
+    ReleaseFunction m_release;                       //!< policy
+    bool m_backfill;                                 //!< try every queued job, not only the head
+    uint16_t m_nextPort;                             //!< port of the next job
+    std::deque<VclosJobRequest> m_queue;             //!< waiting jobs, in arrival order
+    std::map<uint32_t, Running> m_running;           //!< by job id
+    std::map<uint32_t, ApplicationContainer> m_apps; //!< ranks of running jobs
+    uint32_t m_finished;                             //!< finished jobs
+    TracedValue<uint32_t> m_queueLength;             //!< waiting jobs
+    TracedValue<uint32_t> m_busyGpus;                //!< GPUs of running jobs
+    TracedCallback<const VclosJobRequest&> m_arrivedTrace;              //!< job arrived
+    TracedCallback<const VclosJobRequest&> m_startedTrace;              //!< job started
+    TracedCallback<const VclosJobRequest&> m_finishedTrace;             //!< job finished
+    TracedCallback<const VclosJobRequest&, bool, Time> m_decisionTrace; //!< policy decision
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_JOB_SCHEDULER_H */

@@ -1,0 +1,650 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-placement.h"
+
+#include "vclos-check.h"
+
+#include <algorithm>
+#include <bitset>
+#include <limits>
+#include <tuple>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Number of set bits of a 64-bit word.
+uint32_t
+PopCount(uint64_t x)
+{
+    return static_cast<uint32_t>(std::bitset<64>(x).count());
+}
+
+/// The free GPUs of one server, ascending, at most `count` of them.
+std::vector<uint32_t>
+FreeGpusOfServer(const VclosClusterState& state, uint32_t leaf, uint32_t server, uint32_t count)
+{
+    std::vector<uint32_t> out;
+    for (uint32_t k = 0; k < state.GetGpusPerServer() && out.size() < count; ++k)
+    {
+        uint32_t gpu = state.GetGpuId(leaf, server, k);
+        if (state.GetGpuOwner(gpu) == VclosClusterState::NO_JOB)
+        {
+            out.push_back(gpu);
+        }
+    }
+    return out;
+}
+
+/**
+ * Branch-and-bound search of one m x n virtual Clos over closed spine sets (see
+ * VclosVirtualClosPlacement). Leaves are indexed by rank: ascending free GPUs, then index.
+ */
+class ClosSearch
+{
+  public:
+    /// The best solution.
+    struct Best
+    {
+        bool found = false;                                   //!< a solution exists
+        uint64_t cost = std::numeric_limits<uint64_t>::max(); //!< free GPUs of its leaves
+        std::vector<uint32_t> leafRanks;                      //!< its m leaves, by rank
+    };
+
+    /**
+     * \brief Index the leaves that can take part: n free GPUs and n free links.
+     * \param state the cluster
+     * \param m leaves wanted
+     * \param n GPUs per leaf and spines wanted
+     * \param budget node budget
+     */
+    ClosSearch(const VclosClusterState& state, uint32_t m, uint32_t n, uint64_t budget)
+        : m_m(m),
+          m_n(n),
+          m_budget(budget)
+    {
+        for (uint32_t l = 0; l < state.GetLeaves(); ++l)
+        {
+            uint64_t mask = state.GetFreeLinkMask(l);
+            if (state.GetFreeGpusOfLeaf(l) >= n && PopCount(mask) >= n)
+            {
+                m_leaf.push_back(l);
+            }
+        }
+        std::stable_sort(m_leaf.begin(), m_leaf.end(), [&state](uint32_t a, uint32_t b) {
+            return state.GetFreeGpusOfLeaf(a) < state.GetFreeGpusOfLeaf(b);
+        });
+        m_words = (m_leaf.size() + 63) / 64;
+        m_spineLeaves.assign(state.GetSpines(), std::vector<uint64_t>(m_words, 0));
+        for (std::size_t r = 0; r < m_leaf.size(); ++r)
+        {
+            m_free.push_back(state.GetFreeGpusOfLeaf(m_leaf[r]));
+            m_mask.push_back(state.GetFreeLinkMask(m_leaf[r]));
+            for (uint32_t s = 0; s < state.GetSpines(); ++s)
+            {
+                if ((m_mask.back() >> s) & 1u)
+                {
+                    m_spineLeaves[s][r / 64] |= uint64_t(1) << (r % 64);
+                }
+            }
+        }
+        for (uint32_t s = 0; s < state.GetSpines(); ++s)
+        {
+            if (Count(m_spineLeaves[s]) >= m)
+            {
+                m_usable.push_back(s);
+            }
+        }
+    }
+
+    /// Run the search; \return the best solution found
+    const Best& Run()
+    {
+        if (m_leaf.size() < m_m || m_usable.size() < m_n)
+        {
+            return m_best;
+        }
+        std::vector<uint64_t> all(m_words, ~uint64_t(0));
+        if (m_leaf.size() % 64 != 0)
+        {
+            all.back() = (uint64_t(1) << (m_leaf.size() % 64)) - 1;
+        }
+        Visit(Closure(all), all, -1);
+        return m_best;
+    }
+
+    /// \return nodes visited
+    uint64_t GetNodes() const
+    {
+        return m_nodes;
+    }
+
+    /// \return true when the budget cut the search
+    bool WasCut() const
+    {
+        return m_cut;
+    }
+
+    /// \return leaf index of a rank
+    uint32_t LeafOfRank(uint32_t r) const
+    {
+        return m_leaf[r];
+    }
+
+    /// \return free-link mask of a rank
+    uint64_t MaskOfRank(uint32_t r) const
+    {
+        return m_mask[r];
+    }
+
+  private:
+    /// Set bits of a support.
+    uint32_t Count(const std::vector<uint64_t>& bits) const
+    {
+        uint32_t c = 0;
+        for (uint64_t w : bits)
+        {
+            c += PopCount(w);
+        }
+        return c;
+    }
+
+    /// Free GPUs of the first m leaves of a support (it has at least m).
+    uint64_t Cost(const std::vector<uint64_t>& bits, std::vector<uint32_t>* ranks) const
+    {
+        uint64_t cost = 0;
+        uint32_t taken = 0;
+        for (std::size_t w = 0; w < bits.size() && taken < m_m; ++w)
+        {
+            uint64_t x = bits[w];
+            while (x != 0 && taken < m_m)
+            {
+                auto r = static_cast<uint32_t>(w * 64 + __builtin_ctzll(x));
+                x &= x - 1;
+                cost += m_free[r];
+                ++taken;
+                if (ranks != nullptr)
+                {
+                    ranks->push_back(r);
+                }
+            }
+        }
+        return cost;
+    }
+
+    /// Spines free on every leaf of a support.
+    uint64_t Closure(const std::vector<uint64_t>& bits) const
+    {
+        uint64_t closed = 0;
+        for (uint32_t s : m_usable)
+        {
+            const auto& has = m_spineLeaves[s];
+            bool all = true;
+            for (std::size_t w = 0; w < m_words && all; ++w)
+            {
+                all = (bits[w] & ~has[w]) == 0;
+            }
+            if (all)
+            {
+                closed |= uint64_t(1) << s;
+            }
+        }
+        return closed;
+    }
+
+    /// One closed spine set `p` with its support, generated by adding spine `core`.
+    void Visit(uint64_t p, const std::vector<uint64_t>& support, int32_t core)
+    {
+        if (m_cut)
+        {
+            return;
+        }
+        if (++m_nodes > m_budget)
+        {
+            m_cut = true;
+            return;
+        }
+        uint64_t bound = Cost(support, nullptr);
+        if (m_best.found && bound >= m_best.cost)
+        {
+            return;
+        }
+        if (PopCount(p) >= m_n)
+        {
+            m_best.found = true;
+            m_best.cost = bound;
+            m_best.leafRanks.clear();
+            Cost(support, &m_best.leafRanks);
+            return;
+        }
+
+        // Necessary for any solution below: descendants only add spines above `core` that
+        // are free on at least m leaves of the support, and use m leaves free on n of the
+        // spines in P or such candidates. Those leaves also give a tighter cost bound.
+        uint64_t cand = 0;
+        for (uint32_t s : m_usable)
+        {
+            if (static_cast<int32_t>(s) > core && !((p >> s) & 1u))
+            {
+                uint32_t c = 0;
+                for (std::size_t w = 0; w < m_words; ++w)
+                {
+                    c += PopCount(support[w] & m_spineLeaves[s][w]);
+                }
+                if (c >= m_m)
+                {
+                    cand |= uint64_t(1) << s;
+                }
+            }
+        }
+        if (PopCount(p) + PopCount(cand) < m_n)
+        {
+            return;
+        }
+        uint32_t qualified = 0;
+        uint64_t tighter = 0;
+        for (std::size_t w = 0; w < m_words && qualified < m_m; ++w)
+        {
+            uint64_t x = support[w];
+            while (x != 0 && qualified < m_m)
+            {
+                auto r = static_cast<uint32_t>(w * 64 + __builtin_ctzll(x));
+                x &= x - 1;
+                if (PopCount(m_mask[r] & (p | cand)) >= m_n)
+                {
+                    ++qualified;
+                    tighter += m_free[r];
+                }
+            }
+        }
+        if (qualified < m_m || (m_best.found && tighter >= m_best.cost))
+        {
+            return;
+        }
+
+        struct Child
+        {
+            uint64_t cost;
+            uint32_t spine;
+            uint64_t closed;
+            std::vector<uint64_t> support;
+        };
+
+        std::vector<Child> children;
+        for (uint32_t s : m_usable)
+        {
+            if (static_cast<int32_t>(s) <= core || ((p >> s) & 1u))
+            {
+                continue;
+            }
+            std::vector<uint64_t> sub(m_words);
+            for (std::size_t w = 0; w < m_words; ++w)
+            {
+                sub[w] = support[w] & m_spineLeaves[s][w];
+            }
+            if (Count(sub) < m_m)
+            {
+                continue;
+            }
+            uint64_t q = Closure(sub);
+            uint64_t below = (uint64_t(1) << s) - 1;
+            if ((q & below) != (p & below)) // not prefix-preserving: found from another node
+            {
+                continue;
+            }
+            children.push_back({Cost(sub, nullptr), s, q, std::move(sub)});
+        }
+        std::sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
+            return std::tie(a.cost, a.spine) < std::tie(b.cost, b.spine);
+        });
+        for (const auto& c : children)
+        {
+            if (m_cut || (m_best.found && c.cost >= m_best.cost))
+            {
+                break;
+            }
+            Visit(c.closed, c.support, static_cast<int32_t>(c.spine));
+        }
+    }
+
+    uint32_t m_m;                                     //!< leaves wanted
+    uint32_t m_n;                                     //!< spines wanted
+    uint64_t m_budget;                                //!< node budget
+    std::vector<uint32_t> m_leaf;                     //!< leaf index per rank
+    std::vector<uint32_t> m_free;                     //!< free GPUs per rank
+    std::vector<uint64_t> m_mask;                     //!< free-link mask per rank
+    std::size_t m_words = 0;                          //!< words of a support bitset
+    std::vector<std::vector<uint64_t>> m_spineLeaves; //!< per spine: ranks with it free
+    std::vector<uint32_t> m_usable;                   //!< spines free on >= m eligible leaves
+    uint64_t m_nodes = 0;                             //!< nodes visited
+    bool m_cut = false;                               //!< the budget ran out
+    Best m_best;                                      //!< best solution so far
+};
+
+} // namespace
+
+void
+VclosPlacementPolicy::CheckJobSize(const VclosClusterState& state, uint32_t gpus)
+{
+    VCLOS_REQUIRE(gpus > 0, std::invalid_argument, "placement: job GPUs must be at least 1");
+    VCLOS_REQUIRE(gpus <= state.GetGpus(),
+                  std::invalid_argument,
+                  "placement: job GPUs (" << gpus << ") exceed the cluster's " << state.GetGpus()
+                                          << " GPUs");
+}
+
+std::vector<uint32_t>
+VclosPlacementPolicy::PickGpusInLeaf(const VclosClusterState& state, uint32_t leaf, uint32_t count)
+{
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t servers = state.GetServersPerLeaf();
+    std::vector<bool> used(servers, false);
+    std::vector<uint32_t> out;
+    uint32_t rem = count;
+    while (rem > 0)
+    {
+        int32_t pick = -1;
+        auto freeOf = [&](uint32_t s) { return state.GetFreeGpusOfServer(leaf, s); };
+        uint32_t want = std::min(rem, g);
+        // Tightest server holding `want` (a whole free one when want = g).
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            if (!used[s] && freeOf(s) >= want &&
+                (pick < 0 || freeOf(s) < freeOf(static_cast<uint32_t>(pick))))
+            {
+                pick = static_cast<int32_t>(s);
+            }
+        }
+        // Else the server with most free GPUs (lowest index on ties).
+        for (uint32_t s = 0; pick < 0 && s < servers; ++s)
+        {
+            if (!used[s] && freeOf(s) > 0)
+            {
+                pick = static_cast<int32_t>(s);
+            }
+        }
+        for (uint32_t s = 0; pick >= 0 && freeOf(static_cast<uint32_t>(pick)) < want && s < servers;
+             ++s)
+        {
+            if (!used[s] && freeOf(s) > freeOf(static_cast<uint32_t>(pick)))
+            {
+                pick = static_cast<int32_t>(s);
+            }
+        }
+        VCLOS_REQUIRE(pick >= 0,
+                      std::logic_error,
+                      "placement: leaf " << leaf << " has fewer than " << count << " free GPUs");
+        used[pick] = true;
+        auto gpus = FreeGpusOfServer(state, leaf, static_cast<uint32_t>(pick), rem);
+        rem -= static_cast<uint32_t>(gpus.size());
+        out.insert(out.end(), gpus.begin(), gpus.end());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+VclosPackingPlacement::VclosPackingPlacement(Fit fit, Routing routing)
+    : m_fit(fit),
+      m_routing(routing)
+{
+}
+
+std::optional<VclosPlacement>
+VclosPackingPlacement::Place(const VclosClusterState& state, uint64_t jobId, uint32_t gpus) const
+{
+    CheckJobSize(state, gpus);
+    if (gpus > state.GetFreeGpus())
+    {
+        return std::nullopt;
+    }
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t spl = state.GetServersPerLeaf();
+    const uint32_t servers = state.GetLeaves() * spl;
+    auto freeOf = [&](uint32_t s) { return state.GetFreeGpusOfServer(s / spl, s % spl); };
+    std::vector<bool> chosen(servers, false);
+    // One server with `want` free GPUs, not yet chosen: first or best fit; -1 if none.
+    auto pickOne = [&](uint32_t want) {
+        int64_t pick = -1;
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            if (chosen[s] || freeOf(s) < want)
+            {
+                continue;
+            }
+            if (m_fit == FIRST_FIT)
+            {
+                return static_cast<int64_t>(s);
+            }
+            if (pick < 0 || freeOf(s) < freeOf(static_cast<uint32_t>(pick)))
+            {
+                pick = s;
+            }
+        }
+        return pick;
+    };
+    std::vector<std::pair<uint32_t, uint32_t>> take; // (server, GPUs)
+    uint32_t whole = gpus > g ? gpus / g : 0;
+    uint32_t rem = gpus > g ? gpus % g : gpus;
+    if (whole > 0)
+    {
+        std::vector<uint32_t> empty;
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            if (freeOf(s) == g)
+            {
+                empty.push_back(s);
+            }
+        }
+        if (empty.size() < whole)
+        {
+            return std::nullopt;
+        }
+        if (m_fit == BEST_FIT)
+        {
+            std::stable_sort(empty.begin(), empty.end(), [&](uint32_t a, uint32_t b) {
+                return state.GetFreeGpusOfLeaf(a / spl) < state.GetFreeGpusOfLeaf(b / spl);
+            });
+        }
+        for (uint32_t i = 0; i < whole; ++i)
+        {
+            chosen[empty[i]] = true;
+            take.emplace_back(empty[i], g);
+        }
+    }
+    if (rem > 0)
+    {
+        int64_t s = pickOne(rem);
+        if (s < 0)
+        {
+            return std::nullopt;
+        }
+        take.emplace_back(static_cast<uint32_t>(s), rem);
+    }
+    VclosPlacement p;
+    p.jobId = jobId;
+    for (const auto& [s, count] : take)
+    {
+        auto part = FreeGpusOfServer(state, s / spl, s % spl, count);
+        p.gpus.insert(p.gpus.end(), part.begin(), part.end());
+    }
+    std::sort(p.gpus.begin(), p.gpus.end());
+    const uint32_t perLeaf = state.GetGpusPerLeaf();
+    std::vector<uint32_t> onLeaf(state.GetLeaves(), 0);
+    for (uint32_t gpu : p.gpus)
+    {
+        uint32_t leaf = gpu / perLeaf;
+        p.m += onLeaf[leaf] == 0 ? 1 : 0;
+        p.n = std::max(p.n, ++onLeaf[leaf]);
+        p.uplinkSpine.push_back(m_routing == ECMP_ROUTING
+                                    ? -1
+                                    : static_cast<int32_t>((gpu % perLeaf) % state.GetSpines()));
+    }
+    return p;
+}
+
+std::string
+VclosPackingPlacement::GetName() const
+{
+    return std::string(m_routing == ECMP_ROUTING ? "ecmp" : "source-routing") +
+           (m_fit == FIRST_FIT ? "-first-fit" : "-best-fit");
+}
+
+VclosVirtualClosPlacement::VclosVirtualClosPlacement(uint64_t maxSearchNodes)
+    : m_maxSearchNodes(maxSearchNodes)
+{
+    VCLOS_REQUIRE(maxSearchNodes > 0,
+                  std::invalid_argument,
+                  "vclos placement: MaxSearchNodes must be at least 1");
+}
+
+std::optional<VclosPlacement>
+VclosVirtualClosPlacement::Place(const VclosClusterState& state,
+                                 uint64_t jobId,
+                                 uint32_t gpus) const
+{
+    CheckJobSize(state, gpus);
+    if (gpus > state.GetFreeGpus())
+    {
+        return std::nullopt;
+    }
+    VclosPlacement p;
+    p.jobId = jobId;
+    const uint32_t perLeaf = state.GetGpusPerLeaf();
+    if (gpus <= perLeaf)
+    {
+        int64_t pick = -1;
+        for (uint32_t l = 0; l < state.GetLeaves(); ++l)
+        {
+            uint32_t f = state.GetFreeGpusOfLeaf(l);
+            if (f >= gpus && (pick < 0 || f < state.GetFreeGpusOfLeaf(pick)))
+            {
+                pick = l;
+            }
+        }
+        if (pick >= 0)
+        {
+            p.gpus = PickGpusInLeaf(state, static_cast<uint32_t>(pick), gpus);
+            p.uplinkSpine.assign(gpus, -1);
+            p.m = 1;
+            p.n = gpus;
+            return p;
+        }
+    }
+    for (uint32_t n = std::min({gpus - 1, perLeaf, state.GetSpines()}); n >= 1; --n)
+    {
+        if (gpus % n != 0 || gpus / n > state.GetLeaves())
+        {
+            continue;
+        }
+        if (SearchClos(state, gpus / n, n, p))
+        {
+            p.jobId = jobId;
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
+bool
+VclosVirtualClosPlacement::SearchClos(const VclosClusterState& state,
+                                      uint32_t m,
+                                      uint32_t n,
+                                      VclosPlacement& result) const
+{
+    ClosSearch search(state, m, n, m_maxSearchNodes);
+    const auto& best = search.Run();
+    result.searchNodes += search.GetNodes();
+    if (!best.found)
+    {
+        return false;
+    }
+    result.provenBest = !search.WasCut();
+    // Leaves in index order; spines: free on all of them, fewest free links first.
+    std::vector<uint32_t> leaves;
+    uint64_t common = ~uint64_t(0);
+    for (uint32_t r : best.leafRanks)
+    {
+        leaves.push_back(search.LeafOfRank(r));
+        common &= search.MaskOfRank(r);
+    }
+    std::sort(leaves.begin(), leaves.end());
+    std::vector<uint32_t> candidates;
+    for (uint32_t s = 0; s < state.GetSpines(); ++s)
+    {
+        if ((common >> s) & 1u)
+        {
+            candidates.push_back(s);
+        }
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [&state](uint32_t a, uint32_t b) {
+        return state.GetFreeLinksOfSpine(a) < state.GetFreeLinksOfSpine(b);
+    });
+    VCLOS_REQUIRE(candidates.size() >= n,
+                  std::logic_error,
+                  "vclos placement: search returned leaves with too few common spines");
+    result.spines.assign(candidates.begin(), candidates.begin() + n);
+    std::sort(result.spines.begin(), result.spines.end());
+    result.gpus.clear();
+    result.links.clear();
+    result.uplinkSpine.clear();
+    for (uint32_t leaf : leaves)
+    {
+        auto part = PickGpusInLeaf(state, leaf, n);
+        for (uint32_t a = 0; a < n; ++a)
+        {
+            result.gpus.push_back(part[a]);
+            result.uplinkSpine.push_back(static_cast<int32_t>(result.spines[a]));
+            result.links.push_back({leaf, result.spines[a]});
+        }
+    }
+    result.m = m;
+    result.n = n;
+    return true;
+}
+
+std::string
+VclosVirtualClosPlacement::GetName() const
+{
+    return "vclos";
+}
+
+std::unique_ptr<VclosPlacementPolicy>
+VclosCreatePlacementPolicy(const std::string& name)
+{
+    if (name == "ecmp-first-fit")
+    {
+        return std::make_unique<VclosPackingPlacement>(VclosPackingPlacement::FIRST_FIT,
+                                                       VclosPackingPlacement::ECMP_ROUTING);
+    }
+    if (name == "ecmp-best-fit")
+    {
+        return std::make_unique<VclosPackingPlacement>(VclosPackingPlacement::BEST_FIT,
+                                                       VclosPackingPlacement::ECMP_ROUTING);
+    }
+    if (name == "source-routing-first-fit")
+    {
+        return std::make_unique<VclosPackingPlacement>(VclosPackingPlacement::FIRST_FIT,
+                                                       VclosPackingPlacement::SOURCE_ROUTING);
+    }
+    if (name == "source-routing-best-fit")
+    {
+        return std::make_unique<VclosPackingPlacement>(VclosPackingPlacement::BEST_FIT,
+                                                       VclosPackingPlacement::SOURCE_ROUTING);
+    }
+    if (name == "vclos")
+    {
+        return std::make_unique<VclosVirtualClosPlacement>();
+    }
+    VCLOS_REQUIRE(false,
+                  std::invalid_argument,
+                  "placement: unknown policy '" << name
+                                                << "' (ecmp-first-fit, ecmp-best-fit, "
+                                                   "source-routing-first-fit, "
+                                                   "source-routing-best-fit, vclos)");
+    return nullptr;
+}
+
+} // namespace ns3

@@ -1,0 +1,225 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_PLACEMENT_H
+#define VCLOS_PLACEMENT_H
+
+#include "vclos-cluster-state.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief Where a job goes: its GPUs, its reserved links and the uplink of each GPU.
+ *
+ * A placement is a proposal: VclosClusterState::Allocate(jobId, gpus, links) books it.
+ */
+struct VclosPlacement
+{
+    uint64_t jobId = 0;                    //!< the job
+    std::vector<uint32_t> gpus;            //!< GPU ids, ascending (leaf, server, GPU order)
+    std::vector<VclosLeafSpineLink> links; //!< leaf-spine links reserved for the job
+    /**
+     * Per GPU (same order as gpus): the spine its traffic leaving the leaf goes up through,
+     * or -1 when not pinned (per-flow ECMP hashing, or a single-leaf vClos job that never
+     * leaves its leaf).
+     */
+    std::vector<int32_t> uplinkSpine;
+    std::vector<uint32_t> spines; //!< vClos: the job's n spines, ascending (else empty)
+    uint32_t m = 0;               //!< leaves used
+    uint32_t n = 0;               //!< GPUs per leaf (vClos: on every leaf; else the largest)
+    uint64_t searchNodes = 0;     //!< vClos: search nodes visited for this decision
+    bool provenBest = true;       //!< vClos: false when the search budget cut the search
+};
+
+/**
+ * \ingroup vclos
+ * \brief A placement policy: finds room for a job in a cluster state, or says it must wait.
+ *
+ * Place() never changes the state and never returns a partial placement: either every GPU
+ * (and, for vClos, every link) of the job, or std::nullopt (the job waits). It throws
+ * std::invalid_argument for a job of 0 GPUs or larger than the cluster. Policies are
+ * deterministic: the same state and job give the same placement. A later OCS-vClos policy
+ * derives from this class too (with its own state of circuits).
+ */
+class VclosPlacementPolicy
+{
+  public:
+    virtual ~VclosPlacementPolicy() = default;
+
+    /**
+     * \brief Find room for a job.
+     * \param state the cluster
+     * \param jobId the job id, copied to the result
+     * \param gpus N, the job's GPUs
+     * \return the placement, or std::nullopt when the job must wait
+     */
+    virtual std::optional<VclosPlacement> Place(const VclosClusterState& state,
+                                                uint64_t jobId,
+                                                uint32_t gpus) const = 0;
+
+    /// \return the policy's name, as VclosCreatePlacementPolicy accepts it
+    virtual std::string GetName() const = 0;
+
+  protected:
+    /**
+     * \brief Throw std::invalid_argument for N = 0 or N above the cluster's GPUs.
+     * \param state the cluster
+     * \param gpus N
+     */
+    static void CheckJobSize(const VclosClusterState& state, uint32_t gpus);
+
+    /**
+     * \brief Pick `count` free GPUs of one leaf, in as few servers as possible: whole free
+     * servers while count >= GPUs per server, else the free server that fits most tightly
+     * (best fit), falling back to the servers with most free GPUs.
+     * \param state the cluster
+     * \param leaf the leaf, with at least `count` free GPUs
+     * \param count GPUs wanted
+     * \return GPU ids, ascending
+     */
+    static std::vector<uint32_t> PickGpusInLeaf(const VclosClusterState& state,
+                                                uint32_t leaf,
+                                                uint32_t count);
+};
+
+/**
+ * \ingroup vclos
+ * \brief Network-unaware packing over servers: the "ECMP" and "source routing" baselines.
+ *
+ * As the authors' static_scheduler: a job of N <= GPUs per server goes onto one server
+ * (first fit: the lowest-numbered server with N free GPUs; best fit: the one with the
+ * fewest free GPUs that fits); a larger job takes whole free servers (first fit: lowest
+ * numbers; best fit: on the leaves with the fewest free GPUs first, to keep other leaves
+ * empty) plus, when N is not a multiple of the server size, the remainder on one more
+ * server chosen as for a small job. No link is reserved. Routing: ECMP leaves every
+ * uplinkSpine at -1 (hashed); source routing pins GPU i of its leaf to spine i mod S.
+ * O(servers log servers) per decision.
+ */
+class VclosPackingPlacement : public VclosPlacementPolicy
+{
+  public:
+    /// Server choice.
+    enum Fit
+    {
+        FIRST_FIT, //!< lowest-numbered servers
+        BEST_FIT   //!< tightest servers and leaves
+    };
+
+    /// Uplink choice.
+    enum Routing
+    {
+        ECMP_ROUTING,  //!< per-flow hashing: uplinkSpine -1
+        SOURCE_ROUTING //!< uplink = GPU index in its leaf mod spines
+    };
+
+    /**
+     * \brief Constructor.
+     * \param fit server choice
+     * \param routing uplink choice
+     */
+    VclosPackingPlacement(Fit fit, Routing routing);
+
+    std::optional<VclosPlacement> Place(const VclosClusterState& state,
+                                        uint64_t jobId,
+                                        uint32_t gpus) const override;
+    std::string GetName() const override;
+
+  private:
+    Fit m_fit;         //!< server choice
+    Routing m_routing; //!< uplink choice
+};
+
+/**
+ * \ingroup vclos
+ * \brief vClos: an isolated m x n virtual Clos per job, with balanced routing.
+ *
+ * **Single leaf.** A job of N <= GPUs per leaf that fits in one leaf goes to the leaf with
+ * the fewest free GPUs among those with at least N (best fit; ties: lowest index), on as
+ * few servers as possible (PickGpusInLeaf). No link is reserved, no uplink pinned.
+ *
+ * **Virtual Clos.** Otherwise, for each n dividing N with n < N, n <= GPUs per leaf, n <= S
+ * and m = N / n <= L, from the largest n down (fewest leaves first, as the spec's
+ * k, k/2, ... loop), search m leaves and n spines such that every leaf has n free GPUs and
+ * all m*n links (leaf, spine) are free. The first n with a solution wins. Objective, for
+ * that n: minimum total free GPUs on the chosen leaves (best fit, as the authors' ILP's
+ * `sum l_a * rank(a)`), exactly; then, for the chosen leaves, the n spines with the fewest
+ * free links among those free on all of them (pack the fullest spines). The job's GPU with
+ * local index a on its leaf (ascending GPU id) goes up through the a-th chosen spine;
+ * links (leaf, spine) for every chosen leaf and spine are reserved.
+ *
+ * **Search.** Leaves are items with a set of free spines (a 64-bit mask); a spine set P is
+ * feasible with the leaves whose masks contain it. For a fixed P the best leaves are the m
+ * with fewest free GPUs among them, so only *closed* spine sets matter (P equal to the
+ * intersection of the masks of its supporting leaves). They are enumerated once each by a
+ * depth-first search with prefix-preserving closure extension (as LCM for closed frequent
+ * itemsets): a node is a closed set with at least m supporting leaves; it is a solution when
+ * it has at least n spines. Supports are bitsets over leaves sorted by free GPUs, so a
+ * node's cost (its m best leaves) is the first m set bits, and that cost is a lower bound
+ * for all its descendants (their supports are subsets): branch and bound prunes nodes no
+ * better than the best solution, and children are visited cheapest first. A node is also
+ * cut when no descendant can be a solution: its spines plus the spines it may still add
+ * (above its core index, free on m of its leaves) are fewer than n, or fewer than m of its
+ * leaves are free on n of them (those leaves also tighten the cost bound).
+ *
+ * **Bound.** Per candidate n: O(L log L + S L / 64) set-up; per node O(S^2 L / 64) words;
+ * at most MaxSearchNodes nodes (the number of closed sets can grow exponentially with S in
+ * adversarial states). Per decision: at most d(N) candidates n (d = number of divisors).
+ * Measured at 8,192 GPUs (256 leaves, 32 spines): about 10-100 us per decision on the
+ * spec's workloads; up to about 40 ms, with budget cuts, when every leaf's free links are
+ * an independent random half of the spines (not a state vClos itself produces).
+ * **Fallback.** When the budget cuts the search, the best solution found so far is used
+ * (provenBest = false in the result); when it found none, the next n is tried; when no n
+ * works the job waits (std::nullopt). At most 64 spines (VclosClusterState's limit).
+ */
+class VclosVirtualClosPlacement : public VclosPlacementPolicy
+{
+  public:
+    /**
+     * \brief Constructor; throws std::invalid_argument for maxSearchNodes 0.
+     * \param maxSearchNodes search nodes allowed per candidate n
+     */
+    explicit VclosVirtualClosPlacement(uint64_t maxSearchNodes = 20000);
+
+    std::optional<VclosPlacement> Place(const VclosClusterState& state,
+                                        uint64_t jobId,
+                                        uint32_t gpus) const override;
+    std::string GetName() const override;
+
+  private:
+    /**
+     * \brief The m x n search for one n.
+     * \param state the cluster
+     * \param m leaves
+     * \param n GPUs per leaf and spines
+     * \param[out] result filled on success (gpus, links, spines, routing, m, n)
+     * \return true on success
+     */
+    bool SearchClos(const VclosClusterState& state,
+                    uint32_t m,
+                    uint32_t n,
+                    VclosPlacement& result) const;
+
+    uint64_t m_maxSearchNodes; //!< node budget per candidate n
+};
+
+/**
+ * \ingroup vclos
+ * \brief Build a policy by name: "ecmp-first-fit", "ecmp-best-fit",
+ * "source-routing-first-fit", "source-routing-best-fit", "vclos"; throws
+ * std::invalid_argument naming the unknown policy.
+ * \param name the name
+ * \return the policy
+ */
+std::unique_ptr<VclosPlacementPolicy> VclosCreatePlacementPolicy(const std::string& name);
+
+} // namespace ns3
+
+#endif /* VCLOS_PLACEMENT_H */

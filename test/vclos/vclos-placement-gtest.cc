@@ -1,0 +1,540 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Cluster state and placement policies without a simulator: invariants over random
+// allocate/release sequences, the vClos m x n shape and balanced routing, exactness of the
+// vClos search against brute force on small clusters, determinism and bad input.
+#include "ns3/vclos-cluster-state.h"
+#include "ns3/vclos-placement.h"
+
+#include <algorithm>
+#include <bitset>
+#include <gtest/gtest.h>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/// \return the message `f` throws as E, or "" when it does not throw
+template <typename E, typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const E& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/// Check one placement against the state it was made for (before Allocate).
+void
+CheckPlacement(const VclosClusterState& state,
+               const VclosPlacementPolicy& policy,
+               const VclosPlacement& p,
+               uint32_t n)
+{
+    ASSERT_EQ(p.gpus.size(), n);
+    ASSERT_EQ(p.uplinkSpine.size(), n);
+    ASSERT_TRUE(std::is_sorted(p.gpus.begin(), p.gpus.end()));
+    ASSERT_TRUE(std::adjacent_find(p.gpus.begin(), p.gpus.end()) == p.gpus.end());
+    for (uint32_t g : p.gpus)
+    {
+        ASSERT_EQ(state.GetGpuOwner(g), VclosClusterState::NO_JOB) << "GPU " << g << " is held";
+    }
+    const uint32_t perLeaf = state.GetGpusPerLeaf();
+    std::map<uint32_t, std::vector<uint32_t>> byLeaf;
+    for (uint32_t g : p.gpus)
+    {
+        byLeaf[g / perLeaf].push_back(g);
+    }
+    ASSERT_EQ(p.m, byLeaf.size());
+    if (policy.GetName() != "vclos")
+    {
+        EXPECT_TRUE(p.links.empty());
+        for (std::size_t i = 0; i < p.gpus.size(); ++i)
+        {
+            int32_t want = policy.GetName().rfind("ecmp", 0) == 0
+                               ? -1
+                               : static_cast<int32_t>((p.gpus[i] % perLeaf) % state.GetSpines());
+            EXPECT_EQ(p.uplinkSpine[i], want);
+        }
+        return;
+    }
+    if (p.m == 1)
+    {
+        EXPECT_TRUE(p.links.empty()) << "a single-leaf job reserves no link";
+        EXPECT_TRUE(p.spines.empty());
+        EXPECT_EQ(p.n, n);
+        for (int32_t s : p.uplinkSpine)
+        {
+            EXPECT_EQ(s, -1);
+        }
+        return;
+    }
+    // m x n virtual Clos: n GPUs on each of m leaves, n spines, all m*n links free.
+    ASSERT_EQ(p.m * p.n, n);
+    ASSERT_EQ(p.spines.size(), p.n);
+    ASSERT_TRUE(std::is_sorted(p.spines.begin(), p.spines.end()));
+    ASSERT_TRUE(std::adjacent_find(p.spines.begin(), p.spines.end()) == p.spines.end());
+    ASSERT_EQ(p.links.size(), p.m * p.n);
+    std::set<std::pair<uint32_t, uint32_t>> links;
+    for (const auto& l : p.links)
+    {
+        EXPECT_EQ(state.GetLinkOwner(l.leaf, l.spine), VclosClusterState::NO_JOB);
+        links.insert({l.leaf, l.spine});
+    }
+    EXPECT_EQ(links.size(), p.links.size());
+    std::size_t i = 0;
+    for (const auto& [leaf, gpus] : byLeaf)
+    {
+        ASSERT_EQ(gpus.size(), p.n) << "leaf " << leaf;
+        for (uint32_t a = 0; a < p.n; ++a, ++i)
+        {
+            // Balanced routing: local index a goes up through the a-th spine.
+            EXPECT_EQ(p.uplinkSpine[i], static_cast<int32_t>(p.spines[a]));
+        }
+        for (uint32_t s : p.spines)
+        {
+            EXPECT_EQ(links.count({leaf, s}), 1u);
+        }
+    }
+}
+
+/// Balanced-routing property on the booked state: for every ordered pair of the job's
+/// leaves and every local index a, leaf -> spine_a and spine_a -> leaf' belong to the job.
+void
+CheckBalancedRouting(const VclosClusterState& state, const VclosPlacement& p)
+{
+    if (p.m < 2 || p.spines.empty()) // single leaf, or a baseline without reserved links
+    {
+        return;
+    }
+    std::set<uint32_t> leaves;
+    for (uint32_t g : p.gpus)
+    {
+        leaves.insert(state.GetLeafOfGpu(g));
+    }
+    for (uint32_t src : leaves)
+    {
+        for (uint32_t dst : leaves)
+        {
+            if (src == dst)
+            {
+                continue;
+            }
+            for (uint32_t a = 0; a < p.n; ++a)
+            {
+                EXPECT_EQ(state.GetLinkOwner(src, p.spines[a]), p.jobId);
+                EXPECT_EQ(state.GetLinkOwner(dst, p.spines[a]), p.jobId);
+            }
+        }
+    }
+}
+
+/// Random allocate/release sequence; \return a digest of every placement made
+std::vector<std::vector<uint32_t>>
+RandomSequence(const VclosPlacementPolicy& policy,
+               VclosClusterState state,
+               uint32_t seed,
+               uint32_t steps,
+               const std::vector<uint32_t>& sizes)
+{
+    std::mt19937 rng(seed);
+    std::vector<std::vector<uint32_t>> digest;
+    std::vector<uint64_t> running;
+    uint64_t nextJob = 1;
+    uint32_t placed = 0;
+    uint32_t waited = 0;
+    for (uint32_t step = 0; step < steps; ++step)
+    {
+        if (running.empty() || rng() % 100 < 60)
+        {
+            uint32_t n = sizes[rng() % sizes.size()];
+            auto p = policy.Place(state, nextJob, n);
+            if (p)
+            {
+                CheckPlacement(state, policy, *p, n);
+                state.Allocate(p->jobId, p->gpus, p->links);
+                CheckBalancedRouting(state, *p);
+                running.push_back(nextJob);
+                std::vector<uint32_t> d(p->gpus);
+                for (const auto& l : p->links)
+                {
+                    d.push_back(1000000 + l.leaf * 100 + l.spine);
+                }
+                digest.push_back(d);
+                ++placed;
+            }
+            else
+            {
+                ++waited;
+                digest.push_back({});
+            }
+            ++nextJob;
+        }
+        else
+        {
+            std::size_t k = rng() % running.size();
+            state.Release(running[k]);
+            running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+        state.CheckInvariants();
+        if (::testing::Test::HasFatalFailure())
+        {
+            return digest;
+        }
+    }
+    EXPECT_GT(placed, steps / 10) << policy.GetName();
+    EXPECT_GT(waited, 0u) << policy.GetName() << ": the sequence never loaded the cluster";
+    for (uint64_t j : running)
+    {
+        state.Release(j);
+    }
+    EXPECT_TRUE(state.IsIdle());
+    for (uint32_t l = 0; l < state.GetLeaves(); ++l)
+    {
+        EXPECT_EQ(state.GetFreeLinksOfLeaf(l), state.GetSpines());
+        EXPECT_EQ(state.GetFreeGpusOfLeaf(l), state.GetGpusPerLeaf());
+    }
+    return digest;
+}
+
+const char* POLICIES[] = {"ecmp-first-fit",
+                          "ecmp-best-fit",
+                          "source-routing-first-fit",
+                          "source-routing-best-fit",
+                          "vclos"};
+
+} // namespace
+
+TEST(VclosPlacementClusterState, AllocateReleaseAndQueries)
+{
+    VclosClusterState s(2, 2, 2, 3);
+    EXPECT_EQ(s.GetGpus(), 8u);
+    EXPECT_TRUE(s.IsIdle());
+    s.Allocate(7, {5, 4, 0}, {{1, 2}, {0, 2}});
+    EXPECT_EQ(s.GetFreeGpus(), 5u);
+    EXPECT_EQ(s.GetFreeGpusOfLeaf(0), 3u);
+    EXPECT_EQ(s.GetFreeGpusOfLeaf(1), 2u);
+    EXPECT_EQ(s.GetFreeGpusOfServer(1, 0), 0u);
+    EXPECT_EQ(s.GetFreeLinkMask(0), 0b011u);
+    EXPECT_EQ(s.GetFreeLinksOfSpine(2), 0u);
+    EXPECT_EQ(s.GetFreeLinksOfLeaf(1), 2u);
+    EXPECT_EQ(s.GetGpuOwner(4), 7u);
+    EXPECT_EQ(s.GetLinkOwner(1, 2), 7u);
+    EXPECT_EQ(s.GetJobGpus(7), (std::vector<uint32_t>{0, 4, 5}));
+    EXPECT_FALSE(s.IsIdle());
+    s.CheckInvariants();
+    s.Release(7);
+    EXPECT_TRUE(s.IsIdle());
+    s.CheckInvariants();
+}
+
+TEST(VclosPlacementClusterState, DoubleBookingThrowsAndChangesNothing)
+{
+    VclosClusterState s(2, 1, 2, 2);
+    s.Allocate(1, {0}, {{0, 0}});
+    EXPECT_NE(ErrorOf<std::logic_error>([&] { s.Allocate(2, {0}, {}); }).find("held by job 1"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf<std::logic_error>([&] {
+                  s.Allocate(2, {1}, {{0, 0}});
+              }).find("link leaf0-spine0 is held by job 1"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf<std::logic_error>([&] {
+                  s.Allocate(2, {1, 1}, {});
+              }).find("twice"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf<std::logic_error>([&] {
+                  s.Allocate(2, {1}, {{1, 1}, {1, 1}});
+              }).find("twice"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf<std::logic_error>([&] { s.Allocate(1, {3}, {}); }).find("already"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf<std::out_of_range>([&] { s.Allocate(2, {4}, {}); }).find("outside"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf<std::logic_error>([&] { s.Release(2); }).find("job 2"), std::string::npos);
+    EXPECT_EQ(s.GetFreeGpus(), 3u);
+    EXPECT_EQ(s.GetJobCount(), 1u);
+    s.CheckInvariants();
+}
+
+TEST(VclosPlacementBadInput, OneLineErrorsNamingTheField)
+{
+    auto zeroSpines = ErrorOf<std::invalid_argument>([] { VclosClusterState(4, 2, 4, 0); });
+    EXPECT_NE(zeroSpines.find("Spines"), std::string::npos) << zeroSpines;
+    EXPECT_EQ(zeroSpines.find('\n'), std::string::npos);
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosClusterState(0, 2, 4, 4); }).find("Leaves"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] {
+                  VclosClusterState(2, 0, 4, 4);
+              }).find("ServersPerLeaf"),
+              std::string::npos);
+    EXPECT_NE(
+        ErrorOf<std::invalid_argument>([] { VclosClusterState(2, 2, 0, 4); }).find("GpusPerServer"),
+        std::string::npos);
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosClusterState(2, 2, 4, 65); }).find("64"),
+              std::string::npos);
+    VclosClusterState s(2, 2, 4, 8);
+    for (const char* name : POLICIES)
+    {
+        auto policy = VclosCreatePlacementPolicy(name);
+        auto zero = ErrorOf<std::invalid_argument>([&] { policy->Place(s, 1, 0); });
+        EXPECT_NE(zero.find("job GPUs"), std::string::npos) << name << ": " << zero;
+        auto big = ErrorOf<std::invalid_argument>([&] { policy->Place(s, 1, 17); });
+        EXPECT_NE(big.find("job GPUs (17) exceed the cluster's 16 GPUs"), std::string::npos)
+            << name << ": " << big;
+        EXPECT_EQ(big.find('\n'), std::string::npos);
+    }
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] {
+                  VclosCreatePlacementPolicy("ilp");
+              }).find("unknown policy 'ilp'"),
+              std::string::npos);
+    EXPECT_NE(
+        ErrorOf<std::invalid_argument>([] { VclosVirtualClosPlacement(0); }).find("MaxSearchNodes"),
+        std::string::npos);
+}
+
+TEST(VclosPlacementVclos, SingleLeafBestFitAndWholeLeafClos)
+{
+    VclosClusterState s(4, 1, 4, 4);
+    VclosVirtualClosPlacement vclos;
+    auto a = vclos.Place(s, 1, 8);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->m, 2u);
+    EXPECT_EQ(a->n, 4u);
+    EXPECT_EQ(a->gpus, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(a->spines, (std::vector<uint32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(a->uplinkSpine, (std::vector<int32_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+    s.Allocate(a->jobId, a->gpus, a->links);
+    auto b = vclos.Place(s, 2, 2);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->gpus, (std::vector<uint32_t>{8, 9}));
+    EXPECT_TRUE(b->links.empty());
+    s.Allocate(b->jobId, b->gpus, b->links);
+    auto c = vclos.Place(s, 3, 2); // best fit: leaf 2 (2 free) rather than leaf 3 (4 free)
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->gpus, (std::vector<uint32_t>{10, 11}));
+    s.Allocate(c->jobId, c->gpus, c->links);
+    auto d = vclos.Place(s, 4, 3);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->gpus, (std::vector<uint32_t>{12, 13, 14}));
+    s.Allocate(d->jobId, d->gpus, d->links);
+    EXPECT_FALSE(vclos.Place(s, 5, 2)) << "one GPU free: the job waits";
+}
+
+TEST(VclosPlacementVclos, LinksFragmentationMakesTheJobWait)
+{
+    // 2 leaves of 2 GPUs, 2 spines. A job holding leaf0-spine0 and leaf1-spine0 leaves
+    // spine 1 free on both leaves; holding leaf0-spine0 and leaf1-spine1 leaves no common one.
+    VclosVirtualClosPlacement vclos;
+    VclosClusterState s(2, 1, 2, 2);
+    s.Allocate(1, {0, 2}, {{0, 0}, {1, 0}});
+    auto p = vclos.Place(s, 2, 2);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->gpus, (std::vector<uint32_t>{1, 3}));
+    EXPECT_EQ(p->spines, (std::vector<uint32_t>{1}));
+    EXPECT_EQ(p->uplinkSpine, (std::vector<int32_t>{1, 1}));
+
+    VclosClusterState t(2, 1, 2, 2);
+    t.Allocate(1, {0, 2}, {{0, 0}, {1, 1}});
+    EXPECT_FALSE(vclos.Place(t, 2, 2)) << "GPUs are free but no spine is free on both leaves";
+    // The packing baselines do not look at links.
+    EXPECT_TRUE(VclosCreatePlacementPolicy("ecmp-best-fit")->Place(t, 2, 1));
+}
+
+TEST(VclosPlacementPacking, FirstFitAndBestFit)
+{
+    VclosClusterState s(2, 2, 4, 4);
+    s.Allocate(1, {0, 1, 2}, {});  // server 0: 1 free
+    s.Allocate(2, {4, 5}, {});     // server 1: 2 free
+    s.Allocate(3, {8, 9, 10}, {}); // server 2 (leaf 1): 1 free
+    auto first = VclosCreatePlacementPolicy("ecmp-first-fit");
+    auto best = VclosCreatePlacementPolicy("source-routing-best-fit");
+    EXPECT_EQ(first->Place(s, 4, 1)->gpus, (std::vector<uint32_t>{3}));
+    EXPECT_EQ(first->Place(s, 4, 2)->gpus, (std::vector<uint32_t>{6, 7}));
+    EXPECT_EQ(best->Place(s, 4, 2)->gpus, (std::vector<uint32_t>{6, 7}));
+    auto five = best->Place(s, 4, 5); // whole server 3 + tightest server holding 1
+    ASSERT_TRUE(five);
+    EXPECT_EQ(five->gpus, (std::vector<uint32_t>{3, 12, 13, 14, 15}));
+    EXPECT_EQ(five->uplinkSpine, (std::vector<int32_t>{3, 0, 1, 2, 3}));
+    EXPECT_FALSE(best->Place(s, 4, 8)) << "only one whole free server";
+}
+
+TEST(VclosPlacementRandom, InvariantsHoldForEveryPolicy)
+{
+    const std::vector<uint32_t> sizes{1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    for (const char* name : POLICIES)
+    {
+        auto policy = VclosCreatePlacementPolicy(name);
+        for (uint32_t seed = 1; seed <= 10; ++seed)
+        {
+            SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
+            // 1:1 (8 GPUs per leaf, 8 spines) and oversubscribed (4 spines).
+            RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), seed, 3000, sizes);
+            RandomSequence(*policy, VclosClusterState(12, 2, 4, 4), seed, 3000, sizes);
+            if (HasFatalFailure())
+            {
+                return;
+            }
+        }
+    }
+}
+
+TEST(VclosPlacementRandom, DeterministicForAFixedSeed)
+{
+    const std::vector<uint32_t> sizes{1, 2, 4, 8, 16, 24};
+    for (const char* name : POLICIES)
+    {
+        auto policy = VclosCreatePlacementPolicy(name);
+        auto a = RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), 42, 1000, sizes);
+        auto b = RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), 42, 1000, sizes);
+        EXPECT_EQ(a, b) << name;
+        auto c = RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), 43, 1000, sizes);
+        EXPECT_NE(a, c) << name;
+    }
+}
+
+/// Brute force: over all n (as the policy orders them) and all leaf and spine subsets, the
+/// least total free GPUs of m leaves holding a free m x n Clos; -1 when none.
+int64_t
+BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut)
+{
+    const uint32_t L = s.GetLeaves();
+    const uint32_t S = s.GetSpines();
+    for (uint32_t n = std::min({gpus - 1, s.GetGpusPerLeaf(), S}); n >= 1; --n)
+    {
+        uint32_t m = gpus / n;
+        if (gpus % n != 0 || m > L)
+        {
+            continue;
+        }
+        int64_t best = -1;
+        for (uint32_t leaves = 0; leaves < (1u << L); ++leaves)
+        {
+            if (std::bitset<32>(leaves).count() != m)
+            {
+                continue;
+            }
+            uint64_t common = ~uint64_t(0);
+            int64_t cost = 0;
+            bool ok = true;
+            for (uint32_t l = 0; l < L; ++l)
+            {
+                if ((leaves >> l) & 1u)
+                {
+                    ok = ok && s.GetFreeGpusOfLeaf(l) >= n;
+                    common &= s.GetFreeLinkMask(l);
+                    cost += s.GetFreeGpusOfLeaf(l);
+                }
+            }
+            // Some n-subset of spines is free on all chosen leaves iff |common| >= n.
+            if (ok && std::bitset<64>(common).count() >= n && (best < 0 || cost < best))
+            {
+                best = cost;
+            }
+        }
+        if (best >= 0)
+        {
+            nOut = n;
+            return best;
+        }
+    }
+    return -1;
+}
+
+TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
+{
+    std::mt19937 rng(5);
+    VclosVirtualClosPlacement vclos;
+    uint32_t compared = 0;
+    uint32_t feasible = 0;
+    for (uint32_t trial = 0; trial < 900; ++trial)
+    {
+        const uint32_t busy = 25 + 20 * (trial % 3); // 25%, 45% or 65% of GPUs and links
+        // Two shapes: 4 GPUs per leaf and 6 spines, or 8 GPUs per leaf and 10 spines.
+        const bool wide = trial % 2 == 1;
+        const uint32_t perLeaf = wide ? 8 : 4;
+        const uint32_t spines = wide ? 10 : 6;
+        VclosClusterState s(8, 2, perLeaf / 2, spines);
+        // Random occupation: GPUs and links held by filler jobs, regardless of shape.
+        uint64_t job = 1;
+        for (uint32_t l = 0; l < 8; ++l)
+        {
+            std::vector<uint32_t> gpus;
+            std::vector<VclosLeafSpineLink> links;
+            for (uint32_t k = 0; k < perLeaf; ++k)
+            {
+                if (rng() % 100 < busy)
+                {
+                    gpus.push_back(l * perLeaf + k);
+                }
+            }
+            for (uint32_t sp = 0; sp < spines; ++sp)
+            {
+                if (rng() % 100 < busy)
+                {
+                    links.push_back({l, sp});
+                }
+            }
+            if (!gpus.empty())
+            {
+                s.Allocate(job++, gpus, links);
+            }
+        }
+        for (uint32_t gpus : {2u, 4u, 6u, 8u, 9u, 12u, 16u, 20u, 24u})
+        {
+            bool fitsOneLeaf = false;
+            for (uint32_t l = 0; l < 8; ++l)
+            {
+                fitsOneLeaf = fitsOneLeaf || (gpus <= perLeaf && s.GetFreeGpusOfLeaf(l) >= gpus);
+            }
+            if (fitsOneLeaf || gpus > s.GetFreeGpus())
+            {
+                continue;
+            }
+            uint32_t n = 0;
+            int64_t want = BruteForceCost(s, gpus, n);
+            auto p = vclos.Place(s, 99, gpus);
+            ++compared;
+            ASSERT_EQ(p.has_value(), want >= 0) << "trial " << trial << " N " << gpus;
+            if (p)
+            {
+                ++feasible;
+                EXPECT_TRUE(p->provenBest);
+                EXPECT_EQ(p->n, n);
+                int64_t cost = 0;
+                for (uint32_t g = 0; g < p->gpus.size(); g += p->n)
+                {
+                    cost += s.GetFreeGpusOfLeaf(s.GetLeafOfGpu(p->gpus[g]));
+                }
+                EXPECT_EQ(cost, want) << "trial " << trial << " N " << gpus;
+                CheckPlacement(s, vclos, *p, gpus);
+            }
+        }
+    }
+    EXPECT_GT(compared, 900u);
+    EXPECT_GT(feasible, 150u);
+    EXPECT_LT(feasible, compared);
+}
+
+TEST(VclosPlacementVclos, SearchBudgetFallbackStaysValid)
+{
+    // A budget cut either keeps the best placement found so far or makes the job wait; it
+    // never returns an invalid or partial placement.
+    const std::vector<uint32_t> sizes{4, 6, 8, 12, 16, 24};
+    for (uint64_t budget : {1u, 2u, 5u})
+    {
+        SCOPED_TRACE("budget " + std::to_string(budget));
+        VclosVirtualClosPlacement vclos(budget);
+        RandomSequence(vclos, VclosClusterState(8, 2, 4, 8), 11, 2000, sizes);
+    }
+}

@@ -1,0 +1,268 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The job scheduler on the packet-level fabric: FIFO with head-of-line blocking, backfilling,
+// every job runs as real traffic and finishes, its room comes back, runs repeat.
+#include "ns3/boolean.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-job-scheduler.h"
+
+#include <map>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A first-fit placement over free GPUs (ECMP routing), checking that no GPU is booked twice.
+struct FirstFit
+{
+    std::vector<int64_t> owner; //!< per GPU: job id or -1
+
+    explicit FirstFit(uint32_t gpus)
+        : owner(gpus, -1)
+    {
+    }
+
+    std::optional<VclosJobAllocation> Place(const VclosJobRequest& job)
+    {
+        VclosJobAllocation a;
+        for (uint32_t g = 0; g < owner.size() && a.gpus.size() < job.gpus; ++g)
+        {
+            if (owner[g] < 0)
+            {
+                a.gpus.push_back(g);
+            }
+        }
+        if (a.gpus.size() < job.gpus)
+        {
+            return std::nullopt;
+        }
+        for (uint32_t g : a.gpus)
+        {
+            owner[g] = job.id;
+        }
+        a.uplinkSpine.assign(a.gpus.size(), -1);
+        return a;
+    }
+
+    void Release(const VclosJobRequest& job)
+    {
+        for (auto& o : owner)
+        {
+            o = o == job.id ? -1 : o;
+        }
+    }
+
+    uint32_t Free() const
+    {
+        return static_cast<uint32_t>(std::count(owner.begin(), owner.end(), -1));
+    }
+};
+
+/// Start and end of every job in a run.
+struct Timeline
+{
+    std::map<uint32_t, Time> start;  //!< job -> start
+    std::map<uint32_t, Time> finish; //!< job -> finish
+    uint32_t freeAtEnd = 0;          //!< GPUs free after the run
+    uint32_t maxQueue = 0;           //!< longest queue seen
+};
+
+Timeline
+RunWorkload(bool backfill)
+{
+    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    fabricHelper->AssignStreams(fabric, 0); // repeatable inside one process
+    auto policy = std::make_shared<FirstFit>(fabric->GetGpuCount());
+    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    scheduler->SetAttribute("Backfill", BooleanValue(backfill));
+    scheduler->Setup(
+        fabric,
+        [policy](const VclosJobRequest& j) { return policy->Place(j); },
+        [policy](const VclosJobRequest& j) { policy->Release(j); });
+    Timeline t;
+    scheduler->TraceConnectWithoutContext(
+        "JobStarted",
+        Callback<void, const VclosJobRequest&>(
+            [&t](const VclosJobRequest& j) { t.start[j.id] = Simulator::Now(); }));
+    scheduler->TraceConnectWithoutContext(
+        "JobFinished",
+        Callback<void, const VclosJobRequest&>(
+            [&t](const VclosJobRequest& j) { t.finish[j.id] = Simulator::Now(); }));
+    scheduler->TraceConnectWithoutContext(
+        "QueueLength",
+        Callback<void, uint32_t, uint32_t>(
+            [&t](uint32_t, uint32_t now) { t.maxQueue = std::max(t.maxQueue, now); }));
+    auto job = [](uint32_t id, uint32_t gpus, Time submit) {
+        VclosJobRequest r;
+        r.id = id;
+        r.gpus = gpus;
+        r.submit = submit;
+        r.messageBytes = 200000;
+        r.computeTime = MicroSeconds(20);
+        r.iterations = 2;
+        return r;
+    };
+    // J0 takes 24 of 32 GPUs; J1 (16) must wait for it; J2 (8) fits at once but, under
+    // FIFO, waits behind J1; J3 is a single-GPU job.
+    scheduler->Submit({job(0, 24, Seconds(0)),
+                       job(1, 16, MicroSeconds(1)),
+                       job(2, 8, MicroSeconds(2)),
+                       job(3, 1, MicroSeconds(3))});
+    Simulator::Run();
+    t.freeAtEnd = policy->Free();
+    Simulator::Destroy();
+    return t;
+}
+
+} // namespace
+
+/// FIFO with head-of-line blocking, and backfilling.
+class VclosSchedulerFifoTestCase : public TestCase
+{
+  public:
+    VclosSchedulerFifoTestCase()
+        : TestCase("FIFO blocks behind the head; backfilling does not; all jobs finish")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Timeline fifo = RunWorkload(false);
+        NS_TEST_ASSERT_MSG_EQ(fifo.finish.size(), 4, "every job finished");
+        NS_TEST_EXPECT_MSG_EQ(fifo.freeAtEnd, 32, "all GPUs free again");
+        NS_TEST_EXPECT_MSG_EQ(fifo.start[0], Seconds(0), "J0 starts on arrival");
+        NS_TEST_EXPECT_MSG_EQ(fifo.start[1], fifo.finish[0], "J1 starts when J0 frees room");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(fifo.start[2], fifo.start[1], "J2 waits behind J1 (FIFO)");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(fifo.maxQueue, 3, "three jobs queued at once");
+        for (const auto& [id, finish] : fifo.finish)
+        {
+            NS_TEST_EXPECT_MSG_GT(finish, fifo.start[id], "job " << id << " ran");
+        }
+
+        Timeline backfill = RunWorkload(true);
+        NS_TEST_ASSERT_MSG_EQ(backfill.finish.size(), 4, "every job finished");
+        NS_TEST_EXPECT_MSG_EQ(backfill.start[2], MicroSeconds(2), "J2 backfills at once");
+        NS_TEST_EXPECT_MSG_LT(backfill.start[2], backfill.start[1], "before J1");
+        NS_TEST_EXPECT_MSG_EQ(backfill.freeAtEnd, 32, "all GPUs free again");
+
+        Timeline again = RunWorkload(false);
+        NS_TEST_EXPECT_MSG_EQ((again.finish == fifo.finish), true, "the same run repeats");
+    }
+};
+
+/// Named policies book real room: under vClos every job's leaf-spine links are its own,
+/// so no fabric link carries two jobs' flows, and everything is free at the end.
+class VclosSchedulerPolicyTestCase : public TestCase
+{
+  public:
+    /// \param policy a policy name
+    explicit VclosSchedulerPolicyTestCase(const std::string& policy)
+        : TestCase("policy " + policy + ": jobs run, room is booked and freed"),
+          m_policy(policy)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+        Ptr<VclosFabric> fabric = fabricHelper->Install();
+        fabricHelper->AssignStreams(fabric, 0);
+        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        scheduler->Setup(fabric, m_policy);
+        std::vector<VclosJobRequest> jobs;
+        uint32_t sizes[] = {16, 8, 4, 16, 8, 2};
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            VclosJobRequest r;
+            r.id = i;
+            r.gpus = sizes[i];
+            r.submit = MicroSeconds(5 * i);
+            r.messageBytes = 400000;
+            r.computeTime = MicroSeconds(10);
+            r.iterations = 2;
+            jobs.push_back(r);
+        }
+        uint32_t mostBusy = 0;
+        scheduler->TraceConnectWithoutContext(
+            "BusyGpus",
+            Callback<void, uint32_t, uint32_t>(
+                [&mostBusy](uint32_t, uint32_t now) { mostBusy = std::max(mostBusy, now); }));
+        scheduler->Submit(jobs);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(scheduler->GetFinishedJobs(), 6, "every job finished");
+        NS_TEST_EXPECT_MSG_EQ(scheduler->GetClusterState()->IsIdle(), true, "all room free");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(mostBusy, 32, "never more GPUs than the fabric");
+        NS_TEST_EXPECT_MSG_GT(mostBusy, 16, "jobs ran side by side");
+        Simulator::Destroy();
+    }
+
+    std::string m_policy; //!< policy name
+};
+
+/// What bad submissions get.
+class VclosSchedulerBadInputTestCase : public TestCase
+{
+  public:
+    VclosSchedulerBadInputTestCase()
+        : TestCase("jobs larger than the fabric, with no iterations, or without Setup are refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        VclosJobRequest j;
+        j.id = 7;
+        j.gpus = 4;
+        auto throws = [&](const std::string& what) {
+            try
+            {
+                scheduler->Submit({j});
+            }
+            catch (const std::exception& e)
+            {
+                return std::string(e.what()).find(what) != std::string::npos;
+            }
+            return false;
+        };
+        NS_TEST_EXPECT_MSG_EQ(throws("Setup() before Submit()"), true, "no fabric yet");
+        Ptr<VclosFabric> fabric = CreateObject<VclosFabricHelper>()->Install();
+        scheduler->Setup(
+            fabric,
+            [](const VclosJobRequest&) { return std::optional<VclosJobAllocation>(); },
+            [](const VclosJobRequest&) {});
+        j.gpus = 33;
+        NS_TEST_EXPECT_MSG_EQ(throws("job 7 asks for 33 GPUs; the fabric has 32"), true, "too big");
+        j.gpus = 4;
+        j.iterations = 0;
+        NS_TEST_EXPECT_MSG_EQ(throws("iterations must be at least 1"), true, "no iterations");
+        Simulator::Destroy();
+    }
+};
+
+/// \ingroup vclos-tests
+class VclosSchedulerTestSuite : public TestSuite
+{
+  public:
+    VclosSchedulerTestSuite()
+        : TestSuite("vclos-scheduler", SYSTEM)
+    {
+        AddTestCase(new VclosSchedulerFifoTestCase, TestCase::QUICK);
+        for (const char* policy : {"ecmp-first-fit", "source-routing-best-fit", "vclos"})
+        {
+            AddTestCase(new VclosSchedulerPolicyTestCase(policy), TestCase::QUICK);
+        }
+        AddTestCase(new VclosSchedulerBadInputTestCase, TestCase::QUICK);
+    }
+};
+
+static VclosSchedulerTestSuite g_vclosSchedulerTestSuite; //!< the suite
