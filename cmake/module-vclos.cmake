@@ -55,6 +55,8 @@ if(SUITE_ENABLE_EXAMPLES)
                 LIBRARIES ns3-vclos)
   suite_program(vclos-contention-analysis examples/vclos/vclos-contention-analysis.cc
                 LIBRARIES ns3-vclos)
+  suite_program(vclos-scheduling-comparison examples/vclos/vclos-scheduling-comparison.cc
+                LIBRARIES ns3-vclos)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc
