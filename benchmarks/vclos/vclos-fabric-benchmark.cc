@@ -395,10 +395,8 @@ PrintCsv(const std::string& name, const std::string& run, const Figures& f)
               << std::setprecision(9) << f.simPerWall << "\n";
 }
 
-} // namespace
-
 int
-main(int argc, char* argv[])
+Run(int argc, char* argv[])
 {
     Job job;
     uint32_t runs = 1;
@@ -410,10 +408,13 @@ main(int argc, char* argv[])
     cmd.AddValue("runs", "Runs of each side (alternating order); the median is reported", runs);
     cmd.AddValue("only", "Sides to run: vclos, stock or both", only);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_UNLESS(runs >= 1, "--runs must be at least 1");
-    NS_ABORT_MSG_UNLESS(only == "vclos" || only == "stock" || only == "both",
-                        "--only must be vclos, stock or both (got " << only << ")");
-    NS_ABORT_MSG_UNLESS(job.simTime > job.startTime, "--simTime must exceed the 10 us start");
+    VCLOS_REQUIRE(runs >= 1, std::invalid_argument, "--runs must be at least 1");
+    VCLOS_REQUIRE(only == "vclos" || only == "stock" || only == "both",
+                  std::invalid_argument,
+                  "--only must be vclos, stock or both (got " << only << ")");
+    VCLOS_REQUIRE(job.simTime > job.startTime,
+                  std::invalid_argument,
+                  "--simTime must exceed the 10 us start");
 
     const std::vector<std::pair<std::string, Builder>> sides = {{"vclos", BuildVclos},
                                                                 {"stock", BuildStock}};
@@ -488,4 +489,12 @@ main(int argc, char* argv[])
         PrintCsv(side.first, "median", medians[side.first]);
     }
     return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return VclosRunProgram(argc, argv, Run);
 }
