@@ -17,6 +17,7 @@
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-cluster-state.h"
 #include "ns3/vclos-placement.h"
+#include "ns3/vclos-program-support.h"
 
 #include <algorithm>
 #include <chrono>
@@ -51,18 +52,6 @@ struct Result
     uint64_t searchNodes = 0;   //!< vClos search nodes, summed
     uint64_t budgetCuts = 0;    //!< vClos decisions cut by the node budget
 };
-
-/// The q-quantile (nearest rank) of sorted values.
-double
-Quantile(const std::vector<double>& sorted, double q)
-{
-    if (sorted.empty())
-    {
-        return 0;
-    }
-    auto k = static_cast<std::size_t>(std::ceil(q * sorted.size()));
-    return sorted[std::min(sorted.size() - 1, k == 0 ? 0 : k - 1)];
-}
 
 /// Run one policy over the job list.
 Result
@@ -113,12 +102,12 @@ Run(const VclosPlacementPolicy& policy,
         }
     }
     std::sort(times.begin(), times.end());
-    r.medianUs = Quantile(times, 0.5);
-    r.p99Us = Quantile(times, 0.99);
+    r.medianUs = VclosPercentile(times, 0.5);
+    r.p99Us = VclosPercentile(times, 0.99);
     r.maxUs = times.back();
     std::sort(placedTimes.begin(), placedTimes.end());
-    r.placedMedianUs = Quantile(placedTimes, 0.5);
-    r.placedP99Us = Quantile(placedTimes, 0.99);
+    r.placedMedianUs = VclosPercentile(placedTimes, 0.5);
+    r.placedP99Us = VclosPercentile(placedTimes, 0.99);
     double sum = 0;
     for (double t : times)
     {

@@ -182,12 +182,6 @@ RunJobs(const std::vector<JobSpec>& jobs,
     return result;
 }
 
-double
-Mean(const std::vector<double>& v)
-{
-    return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-}
-
 int
 Run(int argc, char* argv[])
 {
@@ -265,11 +259,11 @@ Run(int argc, char* argv[])
             int32_t j = r.jobs[k];
             if (r.label == "alone")
             {
-                alone[j] = Mean(r.seconds[k]);
+                alone[j] = VclosMean(r.seconds[k]);
             }
             else if (r.label == "pinned")
             {
-                pinned[j] = Mean(r.seconds[k]);
+                pinned[j] = VclosMean(r.seconds[k]);
             }
             else
             {
@@ -279,7 +273,7 @@ Run(int argc, char* argv[])
     }
     for (uint32_t j = 0; j < jobs.size(); ++j)
     {
-        ecmp[j] = Mean(ecmpAll[j]);
+        ecmp[j] = VclosMean(ecmpAll[j]);
     }
 
     std::ofstream iterCsv(output + "-iterations.csv");

@@ -184,12 +184,6 @@ Expectation(uint32_t k, uint32_t n, uint32_t groups)
     return e;
 }
 
-double
-Mean(const std::vector<double>& v)
-{
-    return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-}
-
 void
 WritePlot(const Options& opt, const std::vector<Trial>& trials)
 {
@@ -276,11 +270,11 @@ Summarize(const std::vector<Trial>& trials, const std::string& routing)
             goodput.push_back(f.goodputBps / 1e9);
         }
     }
-    s.meanCompletionUs = Mean(completion);
-    s.meanGoodputGbps = Mean(goodput);
+    s.meanCompletionUs = VclosMean(completion);
+    s.meanGoodputGbps = VclosMean(goodput);
     s.minGoodputGbps = goodput.empty() ? 0 : *std::min_element(goodput.begin(), goodput.end());
-    s.meanMaxFlowsPerLink = Mean(maxLoad);
-    s.conflictingShare = Mean(conflicts);
+    s.meanMaxFlowsPerLink = VclosMean(maxLoad);
+    s.conflictingShare = VclosMean(conflicts);
     return s;
 }
 

@@ -52,23 +52,6 @@ struct PolicyRun
     double wallSeconds = 0;             //!< simulation wall time
 };
 
-double
-Percentile(std::vector<double> v, double q)
-{
-    if (v.empty())
-    {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * (v.size() - 1) + 0.5))];
-}
-
-double
-Mean(const std::vector<double>& v)
-{
-    return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-}
-
 /// Share of flows that met another flow on some leaf-spine link.
 double
 FabricConflicts(Ptr<VclosFabric> fabric, Ptr<VclosLinkLoadTracker> tracker)
@@ -271,19 +254,19 @@ Run(int argc, char* argv[])
                 << r.finish.GetSeconds() * 1e3 << "," << wait.back() << "," << ran.back() << ","
                 << jct.back() << "\n";
         }
-        double mean = Mean(jct);
+        double mean = VclosMean(jct);
         firstMean = firstMean == 0 ? mean : firstMean;
         double reduction = 100 * (1 - mean / firstMean);
         std::cout << std::fixed << std::setprecision(2) << "#   " << std::left << std::setw(26)
                   << run.policy << std::right << std::setw(13) << mean << std::setw(8)
-                  << Percentile(jct, 0.5) << std::setw(8) << Percentile(jct, 0.99) << std::setw(10)
-                  << Mean(wait) << std::setw(9) << Mean(ran) << std::setw(10)
-                  << 100 * run.conflictingShare << "%" << std::setw(18)
-                  << Percentile(run.decisionUs, 0.5) << std::setw(11) << run.maxQueue
+                  << VclosPercentile(jct, 0.5) << std::setw(8) << VclosPercentile(jct, 0.99)
+                  << std::setw(10) << VclosMean(wait) << std::setw(9) << VclosMean(ran)
+                  << std::setw(10) << 100 * run.conflictingShare << "%" << std::setw(18)
+                  << VclosPercentile(run.decisionUs, 0.5) << std::setw(11) << run.maxQueue
                   << std::setw(9) << run.wallSeconds << "\n";
-        summary << run.policy << "," << mean << "," << Percentile(jct, 0.5) << ","
-                << Percentile(jct, 0.99) << "," << Mean(wait) << "," << Mean(ran) << ","
-                << run.conflictingShare << "," << Percentile(run.decisionUs, 0.5) << ","
+        summary << run.policy << "," << mean << "," << VclosPercentile(jct, 0.5) << ","
+                << VclosPercentile(jct, 0.99) << "," << VclosMean(wait) << "," << VclosMean(ran)
+                << "," << run.conflictingShare << "," << VclosPercentile(run.decisionUs, 0.5) << ","
                 << run.maxQueue << "," << reduction << "\n";
         std::sort(jct.begin(), jct.end());
         Gnuplot2dDataset d(run.policy);

@@ -36,15 +36,14 @@ VclosCollectiveTracker::Track(const std::string& name, const ApplicationContaine
     for (uint32_t r = 0; r < ranks.GetN(); ++r)
     {
         Ptr<Application> app = ranks.Get(r);
-        app->TraceConnectWithoutContext(
-            "IterationStart",
-            MakeBoundCallback(&VclosCollectiveTracker::IterationStarted, self, job));
-        app->TraceConnectWithoutContext(
-            "CollectiveStart",
-            MakeBoundCallback(&VclosCollectiveTracker::CollectiveStarted, self, job));
-        app->TraceConnectWithoutContext(
-            "IterationEnd",
-            MakeBoundCallback(&VclosCollectiveTracker::IterationEnded, self, job));
+        for (auto [trace, event] : {std::make_pair("IterationStart", ITERATION_START),
+                                    std::make_pair("CollectiveStart", COLLECTIVE_START),
+                                    std::make_pair("IterationEnd", ITERATION_END)})
+        {
+            app->TraceConnectWithoutContext(
+                trace,
+                MakeBoundCallback(&VclosCollectiveTracker::Observed, self, job, event));
+        }
     }
     return job;
 }
@@ -61,34 +60,27 @@ VclosCollectiveTracker::At(uint32_t job, uint32_t iteration)
 }
 
 void
-VclosCollectiveTracker::IterationStarted(Ptr<VclosCollectiveTracker> tracker,
-                                         uint32_t job,
-                                         uint32_t rank,
-                                         uint32_t iteration)
+VclosCollectiveTracker::Observed(Ptr<VclosCollectiveTracker> tracker,
+                                 uint32_t job,
+                                 Event event,
+                                 uint32_t rank,
+                                 uint32_t iteration)
 {
     Iteration& it = tracker->At(job, iteration);
-    it.start = std::min(it.start, Simulator::Now());
-}
-
-void
-VclosCollectiveTracker::CollectiveStarted(Ptr<VclosCollectiveTracker> tracker,
-                                          uint32_t job,
-                                          uint32_t rank,
-                                          uint32_t iteration)
-{
-    Iteration& it = tracker->At(job, iteration);
-    it.collectiveStart = std::min(it.collectiveStart, Simulator::Now());
-}
-
-void
-VclosCollectiveTracker::IterationEnded(Ptr<VclosCollectiveTracker> tracker,
-                                       uint32_t job,
-                                       uint32_t rank,
-                                       uint32_t iteration)
-{
-    Iteration& it = tracker->At(job, iteration);
-    it.end = std::max(it.end, Simulator::Now());
-    it.ranksEnded++;
+    Time now = Simulator::Now();
+    switch (event)
+    {
+    case ITERATION_START:
+        it.start = std::min(it.start, now);
+        break;
+    case COLLECTIVE_START:
+        it.collectiveStart = std::min(it.collectiveStart, now);
+        break;
+    case ITERATION_END:
+        it.end = std::max(it.end, now);
+        it.ranksEnded++;
+        break;
+    }
 }
 
 const std::vector<VclosCollectiveTracker::Iteration>&

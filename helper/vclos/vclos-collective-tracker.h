@@ -68,22 +68,27 @@ class VclosCollectiveTracker : public Object
         std::vector<Iteration> iterations; //!< by index
     };
 
-    /// \param tracker the tracker \param job the job \param rank the rank \param iteration the
-    /// iteration
-    static void IterationStarted(Ptr<VclosCollectiveTracker> tracker,
-                                 uint32_t job,
-                                 uint32_t rank,
-                                 uint32_t iteration);
-    /// \copydoc IterationStarted
-    static void CollectiveStarted(Ptr<VclosCollectiveTracker> tracker,
-                                  uint32_t job,
-                                  uint32_t rank,
-                                  uint32_t iteration);
-    /// \copydoc IterationStarted
-    static void IterationEnded(Ptr<VclosCollectiveTracker> tracker,
-                               uint32_t job,
-                               uint32_t rank,
-                               uint32_t iteration);
+    /// A rank's event.
+    enum Event
+    {
+        ITERATION_START,  //!< IterationStart
+        COLLECTIVE_START, //!< CollectiveStart
+        ITERATION_END     //!< IterationEnd
+    };
+
+    /**
+     * \brief Sink of the ranks' iteration trace sources.
+     * \param tracker the tracker
+     * \param job the job
+     * \param event which trace fired
+     * \param rank the rank
+     * \param iteration the iteration
+     */
+    static void Observed(Ptr<VclosCollectiveTracker> tracker,
+                         uint32_t job,
+                         Event event,
+                         uint32_t rank,
+                         uint32_t iteration);
     /// \param job a job \param iteration an iteration \return its record, created if needed
     Iteration& At(uint32_t job, uint32_t iteration);
 

@@ -5,6 +5,7 @@
 #define VCLOS_PROGRAM_SUPPORT_H
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -27,6 +28,21 @@ int VclosRunProgram(int argc, char* argv[], int (*body)(int, char*[]));
  * \param script the .plt file
  */
 void VclosRenderPlot(const std::string& script);
+
+/**
+ * \ingroup vclos
+ * \param values numbers
+ * \return their mean (0 for none)
+ */
+double VclosMean(const std::vector<double>& values);
+
+/**
+ * \ingroup vclos
+ * \param values numbers, in any order
+ * \param q the quantile, 0 to 1
+ * \return the q-quantile by nearest rank (0 for none)
+ */
+double VclosPercentile(std::vector<double> values, double q);
 
 } // namespace ns3
 
