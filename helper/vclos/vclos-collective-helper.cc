@@ -223,7 +223,7 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
         Ipv4Address nic = fabric->GetGpuAddress(m_rankGpus[r]);
         addresses.push_back(nic);
         rankOfAddress[nic.Get()] = r;
-        rankOfAddress[nic.Get() + 64] = r; // its intra-server interface
+        rankOfAddress[fabric->GetGpuIntraServerAddress(m_rankGpus[r]).Get()] = r;
     }
 
     Ptr<JobStarter> starter = Create<JobStarter>();

@@ -60,11 +60,11 @@ AddInterface(Ptr<NetDevice> device, Ipv4Address address)
     return interface;
 }
 
-/// \return the GPU-side address: 10.<leaf>.<server>.<host>
+/// \return the network 10.<leaf>.<server>.0 (server 0: the leaf's 10.<leaf>.0.0)
 Ipv4Address
-GpuSideAddress(uint32_t leaf, uint32_t server, uint32_t host)
+GpuNetwork(uint32_t leaf, uint32_t server)
 {
-    return Ipv4Address((10u << 24) | (leaf << 16) | (server << 8) | host);
+    return Ipv4Address((10u << 24) | (leaf << 16) | (server << 8));
 }
 } // namespace
 
@@ -404,11 +404,9 @@ VclosFabricHelper::Install()
     for (uint32_t gpu = 0; gpu < gpuCount; ++gpu)
     {
         uint32_t leaf = fabric->GetLeafOfGpu(gpu);
-        uint32_t server = (gpu / m_gpusPerServer) % m_serversPerLeaf;
-        uint32_t local = gpu % m_gpusPerServer;
         Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
         NetDeviceContainer d = connect(gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay);
-        uint32_t nicIf = AddInterface(d.Get(0), GpuSideAddress(leaf, server, local + 1));
+        uint32_t nicIf = AddInterface(d.Get(0), fabric->GetGpuAddress(gpu));
         Ipv4Address leafSide = switchAddresses.Next();
         leafDownIf[leaf].push_back(AddInterface(d.Get(1), leafSide));
         staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
@@ -449,19 +447,19 @@ VclosFabricHelper::Install()
             uint32_t leaf = fabric->GetLeafOfGpu(gpu);
             uint32_t serverIndex = gpu / m_gpusPerServer;
             uint32_t server = serverIndex % m_serversPerLeaf;
-            uint32_t local = gpu % m_gpusPerServer;
             Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
             Ptr<Node> serverSwitch = fabric->m_serverSwitches.Get(serverIndex);
             NetDeviceContainer d =
                 connect(gpuNode, serverSwitch, m_intraServerRate, m_intraServerDelay);
-            uint32_t nvIf = AddInterface(d.Get(0), GpuSideAddress(leaf, server, local + 65));
+            Ipv4Address nvAddress = fabric->GetGpuIntraServerAddress(gpu);
+            uint32_t nvIf = AddInterface(d.Get(0), nvAddress);
             uint32_t switchIf = AddInterface(d.Get(1), switchAddresses.Next());
             staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
-                ->AddNetworkRouteTo(GpuSideAddress(leaf, server, 0), Ipv4Mask("/24"), nvIf);
+                ->AddNetworkRouteTo(GpuNetwork(leaf, server), Ipv4Mask("/24"), nvIf);
             Ptr<Ipv4StaticRouting> switchRouting =
                 staticRouting.GetStaticRouting(serverSwitch->GetObject<Ipv4>());
-            switchRouting->AddHostRouteTo(GpuSideAddress(leaf, server, local + 1), switchIf);
-            switchRouting->AddHostRouteTo(GpuSideAddress(leaf, server, local + 65), switchIf);
+            switchRouting->AddHostRouteTo(fabric->GetGpuAddress(gpu), switchIf);
+            switchRouting->AddHostRouteTo(nvAddress, switchIf);
             fabric->m_gpuNvUplink[gpu] =
                 fabric->AddLink(VclosLink::GPU_TO_NVSWITCH, gpu, serverIndex, d.Get(0));
             fabric->m_gpuNvDownlink[gpu] =
@@ -485,7 +483,7 @@ VclosFabricHelper::Install()
         }
         // The rest of the leaf's own range (intra-server addresses) is not reachable through
         // the fabric: drop it here rather than bounce it off a spine until its TTL runs out.
-        routing->AddRoute(GpuSideAddress(leaf, 0, 0), Ipv4Mask("/16"), {});
+        routing->AddRoute(GpuNetwork(leaf, 0), Ipv4Mask("/16"), {});
         routing->AddRoute(Ipv4Address::GetAny(), Ipv4Mask::GetZero(), fabric->m_leafUplinkIf[leaf]);
         fabric->m_leafRouting.push_back(routing);
     }
@@ -495,9 +493,7 @@ VclosFabricHelper::Install()
             fabric->m_spines.Get(spine)->GetObject<Ipv4>()->GetRoutingProtocol());
         for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
         {
-            routing->AddRoute(GpuSideAddress(leaf, 0, 0),
-                              Ipv4Mask("/16"),
-                              {spineDownIf[spine][leaf]});
+            routing->AddRoute(GpuNetwork(leaf, 0), Ipv4Mask("/16"), {spineDownIf[spine][leaf]});
         }
         fabric->m_spineRouting.push_back(routing);
     }

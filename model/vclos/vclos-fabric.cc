@@ -171,6 +171,12 @@ VclosFabric::GetGpuAddress(uint32_t gpu) const
     return Ipv4Address((10u << 24) | (leaf << 16) | (server << 8) | (local + 1));
 }
 
+Ipv4Address
+VclosFabric::GetGpuIntraServerAddress(uint32_t gpu) const
+{
+    return Ipv4Address(GetGpuAddress(gpu).Get() + INTRA_SERVER_HOST_OFFSET);
+}
+
 int32_t
 VclosFabric::GetGpuId(Ipv4Address address) const
 {
@@ -182,9 +188,10 @@ VclosFabric::GetGpuId(Ipv4Address address) const
     uint32_t leaf = (a >> 16) & 0xFFu;
     uint32_t server = (a >> 8) & 0xFFu;
     uint32_t host = a & 0xFFu;
-    uint32_t local = host >= 65 ? host - 65 : host - 1;
-    if (host == 0 || host > 128 || leaf >= m_leafCount || server >= m_serversPerLeaf ||
-        local >= m_gpusPerServer)
+    uint32_t local =
+        host > INTRA_SERVER_HOST_OFFSET ? host - INTRA_SERVER_HOST_OFFSET - 1 : host - 1;
+    if (host == 0 || host > 2 * INTRA_SERVER_HOST_OFFSET || leaf >= m_leafCount ||
+        server >= m_serversPerLeaf || local >= m_gpusPerServer)
     {
         return -1;
     }

@@ -63,6 +63,9 @@ class VclosFabric : public Object
      */
     static TypeId GetTypeId();
 
+    /// A GPU's intra-server address is its NIC address plus this (host byte 1..64 -> 65..128).
+    static constexpr uint32_t INTRA_SERVER_HOST_OFFSET = 64;
+
     VclosFabric();
 
     /// \return the number of leaves
@@ -102,6 +105,8 @@ class VclosFabric : public Object
 
     /// \param gpu a GPU id \return the address of its NIC
     Ipv4Address GetGpuAddress(uint32_t gpu) const;
+    /// \param gpu a GPU id \return the address of its intra-server (NVLink-like) interface
+    Ipv4Address GetGpuIntraServerAddress(uint32_t gpu) const;
     /// \param address an address \return the GPU owning it (NIC or NVLink side), or -1
     int32_t GetGpuId(Ipv4Address address) const;
 

@@ -144,11 +144,14 @@ class VclosFabricStructureTestCase : public TestCase
             expected << "10." << g / 8 << "." << (g / 4) % 2 << "." << g % 4 + 1;
             NS_TEST_EXPECT_MSG_EQ(a, Ipv4Address(expected.str().c_str()), "NIC address");
             NS_TEST_EXPECT_MSG_EQ(f->GetGpuId(a), static_cast<int32_t>(g), "address -> GPU");
-            NS_TEST_EXPECT_MSG_EQ(f->GetGpuId(Ipv4Address(a.Get() + 64)),
+            NS_TEST_EXPECT_MSG_EQ(f->GetGpuId(f->GetGpuIntraServerAddress(g)),
                                   static_cast<int32_t>(g),
                                   "NVLink address -> GPU");
             Ptr<Ipv4> ipv4 = f->GetGpus().Get(g)->GetObject<Ipv4>();
             NS_TEST_EXPECT_MSG_EQ(ipv4->GetAddress(1, 0).GetLocal(), a, "NIC interface address");
+            NS_TEST_EXPECT_MSG_EQ(f->GetGpuIntraServerAddress(g),
+                                  Ipv4Address(a.Get() + 64),
+                                  "intra-server address: host byte + 64");
         }
         NS_TEST_EXPECT_MSG_EQ(f->GetGpuId(Ipv4Address("10.9.0.1")), -1, "no such leaf");
         NS_TEST_EXPECT_MSG_EQ(f->GetGpuId(Ipv4Address("192.168.0.1")), -1, "not a GPU");
