@@ -39,6 +39,23 @@ FreeGpusOfServer(const VclosClusterState& state, uint32_t leaf, uint32_t server,
     return out;
 }
 
+/// GPUs of a leaf that a job may take: all its free GPUs, or only its wholly free servers'.
+uint32_t
+UsableGpusOfLeaf(const VclosClusterState& state, uint32_t leaf, bool wholeServers)
+{
+    if (!wholeServers)
+    {
+        return state.GetFreeGpusOfLeaf(leaf);
+    }
+    const uint32_t g = state.GetGpusPerServer();
+    uint32_t usable = 0;
+    for (uint32_t s = 0; s < state.GetServersPerLeaf(); ++s)
+    {
+        usable += state.GetFreeGpusOfServer(leaf, s) == g ? g : 0;
+    }
+    return usable;
+}
+
 /**
  * Branch-and-bound search of one m x n virtual Clos over closed spine sets (see
  * VclosVirtualClosPlacement). Leaves are indexed by rank: ascending free GPUs, then index.
@@ -55,13 +72,18 @@ class ClosSearch
     };
 
     /**
-     * \brief Index the leaves that can take part: n free GPUs and n free links.
+     * \brief Index the leaves that can take part: n usable GPUs and n free links.
      * \param state the cluster
      * \param m leaves wanted
      * \param n GPUs per leaf and spines wanted
      * \param budget node budget
+     * \param wholeServers count only wholly free servers' GPUs as usable
      */
-    ClosSearch(const VclosClusterState& state, uint32_t m, uint32_t n, uint64_t budget)
+    ClosSearch(const VclosClusterState& state,
+               uint32_t m,
+               uint32_t n,
+               uint64_t budget,
+               bool wholeServers)
         : m_m(m),
           m_n(n),
           m_budget(budget)
@@ -69,7 +91,7 @@ class ClosSearch
         for (uint32_t l = 0; l < state.GetLeaves(); ++l)
         {
             uint64_t mask = state.GetFreeLinkMask(l);
-            if (state.GetFreeGpusOfLeaf(l) >= n && PopCount(mask) >= n)
+            if (UsableGpusOfLeaf(state, l, wholeServers) >= n && PopCount(mask) >= n)
             {
                 m_leaf.push_back(l);
             }
@@ -492,8 +514,9 @@ VclosPackingPlacement::GetName() const
            (m_fit == FIRST_FIT ? "-first-fit" : "-best-fit");
 }
 
-VclosVirtualClosPlacement::VclosVirtualClosPlacement(uint64_t maxSearchNodes)
-    : m_maxSearchNodes(maxSearchNodes)
+VclosVirtualClosPlacement::VclosVirtualClosPlacement(uint64_t maxSearchNodes, bool wholeServers)
+    : m_maxSearchNodes(maxSearchNodes),
+      m_wholeServers(wholeServers)
 {
     VCLOS_REQUIRE(maxSearchNodes > 0,
                   std::invalid_argument,
@@ -533,13 +556,26 @@ VclosVirtualClosPlacement::Place(const VclosClusterState& state,
             return p;
         }
     }
+    // Shapes m x n from the fewest leaves; with whole servers, only n that are whole
+    // servers, unless the job's size admits none (then any n, so that it can ever run).
+    std::vector<uint32_t> shapes;
+    std::vector<uint32_t> wholeShapes;
+    const uint32_t g = state.GetGpusPerServer();
     for (uint32_t n = std::min({gpus - 1, perLeaf, state.GetSpines()}); n >= 1; --n)
     {
-        if (gpus % n != 0 || gpus / n > state.GetLeaves())
+        if (gpus % n == 0 && gpus / n <= state.GetLeaves())
         {
-            continue;
+            shapes.push_back(n);
+            if (n % g == 0)
+            {
+                wholeShapes.push_back(n);
+            }
         }
-        if (SearchClos(state, gpus / n, n, p))
+    }
+    const bool whole = m_wholeServers && !wholeShapes.empty();
+    for (uint32_t n : whole ? wholeShapes : shapes)
+    {
+        if (SearchClos(state, gpus / n, n, whole, p))
         {
             p.jobId = jobId;
             return p;
@@ -552,9 +588,10 @@ bool
 VclosVirtualClosPlacement::SearchClos(const VclosClusterState& state,
                                       uint32_t m,
                                       uint32_t n,
+                                      bool wholeServers,
                                       VclosPlacement& result) const
 {
-    ClosSearch search(state, m, n, m_maxSearchNodes);
+    ClosSearch search(state, m, n, m_maxSearchNodes, wholeServers);
     const auto& best = search.Run();
     result.searchNodes += search.GetNodes();
     if (!best.found)

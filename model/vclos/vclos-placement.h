@@ -148,7 +148,11 @@ class VclosPackingPlacement : public VclosPlacementPolicy
  * **Virtual Clos.** Otherwise, for each n dividing N with n < N, n <= GPUs per leaf, n <= S
  * and m = N / n <= L, from the largest n down (fewest leaves first, as the spec's
  * k, k/2, ... loop), search m leaves and n spines such that every leaf has n free GPUs and
- * all m*n links (leaf, spine) are free. The first n with a solution wins. Objective, for
+ * all m*n links (leaf, spine) are free. **Whole servers** (spec 4.4, on by default): a job
+ * that spans leaves takes whole servers, so only n that are multiples of the server size
+ * are tried and a leaf offers only the GPUs of its wholly free servers; a job whose size
+ * admits no such n (N = 10 with 4 GPUs per server, say) is placed on partial servers, so
+ * that it can ever run. The first n with a solution wins. Objective, for
  * that n: minimum total free GPUs on the chosen leaves (best fit, as the authors' ILP's
  * `sum l_a * rank(a)`), exactly; then, for the chosen leaves, the n spines with the fewest
  * free links among those free on all of them (pack the fullest spines). The job's GPU with
@@ -185,8 +189,9 @@ class VclosVirtualClosPlacement : public VclosPlacementPolicy
     /**
      * \brief Constructor; throws std::invalid_argument for maxSearchNodes 0.
      * \param maxSearchNodes search nodes allowed per candidate n
+     * \param wholeServers a job that spans leaves takes whole servers (spec 4.4)
      */
-    explicit VclosVirtualClosPlacement(uint64_t maxSearchNodes = 20000);
+    explicit VclosVirtualClosPlacement(uint64_t maxSearchNodes = 20000, bool wholeServers = true);
 
     std::optional<VclosPlacement> Place(const VclosClusterState& state,
                                         uint64_t jobId,
@@ -199,15 +204,18 @@ class VclosVirtualClosPlacement : public VclosPlacementPolicy
      * \param state the cluster
      * \param m leaves
      * \param n GPUs per leaf and spines
+     * \param wholeServers take only wholly free servers
      * \param[out] result filled on success (gpus, links, spines, routing, m, n)
      * \return true on success
      */
     bool SearchClos(const VclosClusterState& state,
                     uint32_t m,
                     uint32_t n,
+                    bool wholeServers,
                     VclosPlacement& result) const;
 
     uint64_t m_maxSearchNodes; //!< node budget per candidate n
+    bool m_wholeServers;       //!< multi-leaf jobs take whole servers
 };
 
 /**

@@ -404,16 +404,32 @@ TEST(VclosPlacementRandom, DeterministicForAFixedSeed)
 }
 
 /// Brute force: over all n (as the policy orders them) and all leaf and spine subsets, the
-/// least total free GPUs of m leaves holding a free m x n Clos; -1 when none.
+/// least total free GPUs of m leaves holding a free m x n Clos; -1 when none. With whole
+/// servers: only n that are multiples of the server size (when N has any), on free servers.
 int64_t
-BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut)
+BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool wholeServers)
 {
     const uint32_t L = s.GetLeaves();
     const uint32_t S = s.GetSpines();
+    const uint32_t g = s.GetGpusPerServer();
+    bool whole = false;
+    for (uint32_t n = std::min({gpus - 1, s.GetGpusPerLeaf(), S}); n >= 1; --n)
+    {
+        whole = whole || (wholeServers && gpus % n == 0 && gpus / n <= L && n % g == 0);
+    }
+    auto usable = [&](uint32_t leaf) {
+        uint32_t u = 0;
+        for (uint32_t k = 0; k < s.GetServersPerLeaf(); ++k)
+        {
+            u += !whole ? s.GetFreeGpusOfServer(leaf, k)
+                        : (s.GetFreeGpusOfServer(leaf, k) == g ? g : 0);
+        }
+        return u;
+    };
     for (uint32_t n = std::min({gpus - 1, s.GetGpusPerLeaf(), S}); n >= 1; --n)
     {
         uint32_t m = gpus / n;
-        if (gpus % n != 0 || m > L)
+        if (gpus % n != 0 || m > L || (whole && n % g != 0))
         {
             continue;
         }
@@ -431,7 +447,7 @@ BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut)
             {
                 if ((leaves >> l) & 1u)
                 {
-                    ok = ok && s.GetFreeGpusOfLeaf(l) >= n;
+                    ok = ok && usable(l) >= n;
                     common &= s.GetFreeLinkMask(l);
                     cost += s.GetFreeGpusOfLeaf(l);
                 }
@@ -454,7 +470,8 @@ BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut)
 TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
 {
     std::mt19937 rng(5);
-    VclosVirtualClosPlacement vclos;
+    VclosVirtualClosPlacement wholeServers;
+    VclosVirtualClosPlacement anyServers(20000, false);
     uint32_t compared = 0;
     uint32_t feasible = 0;
     for (uint32_t trial = 0; trial < 900; ++trial)
@@ -501,13 +518,19 @@ TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
             {
                 continue;
             }
-            uint32_t n = 0;
-            int64_t want = BruteForceCost(s, gpus, n);
-            auto p = vclos.Place(s, 99, gpus);
-            ++compared;
-            ASSERT_EQ(p.has_value(), want >= 0) << "trial " << trial << " N " << gpus;
-            if (p)
+            for (bool whole : {true, false})
             {
+                const VclosVirtualClosPlacement& vclos = whole ? wholeServers : anyServers;
+                uint32_t n = 0;
+                int64_t want = BruteForceCost(s, gpus, n, whole);
+                auto p = vclos.Place(s, 99, gpus);
+                ++compared;
+                ASSERT_EQ(p.has_value(), want >= 0)
+                    << "trial " << trial << " N " << gpus << " whole " << whole;
+                if (!p)
+                {
+                    continue;
+                }
                 ++feasible;
                 EXPECT_TRUE(p->provenBest);
                 EXPECT_EQ(p->n, n);
@@ -516,13 +539,27 @@ TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
                 {
                     cost += s.GetFreeGpusOfLeaf(s.GetLeafOfGpu(p->gpus[g]));
                 }
-                EXPECT_EQ(cost, want) << "trial " << trial << " N " << gpus;
+                EXPECT_EQ(cost, want) << "trial " << trial << " N " << gpus << " whole " << whole;
                 CheckPlacement(s, vclos, *p, gpus);
+                // Whole servers: every server the job touches is entirely the job's.
+                const uint32_t per = s.GetGpusPerServer();
+                if (whole && p->n % per == 0)
+                {
+                    std::map<uint32_t, uint32_t> onServer;
+                    for (uint32_t gpu : p->gpus)
+                    {
+                        ++onServer[s.GetLeafOfGpu(gpu) * 16 + s.GetServerOfGpu(gpu)];
+                    }
+                    for (const auto& [server, count] : onServer)
+                    {
+                        EXPECT_EQ(count, per) << "trial " << trial << " N " << gpus;
+                    }
+                }
             }
         }
     }
-    EXPECT_GT(compared, 900u);
-    EXPECT_GT(feasible, 150u);
+    EXPECT_GT(compared, 1800u);
+    EXPECT_GT(feasible, 300u);
     EXPECT_LT(feasible, compared);
 }
 
