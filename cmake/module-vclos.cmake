@@ -21,6 +21,8 @@ suite_module(
     helper/vclos/vclos-collective-tracker.cc
     helper/vclos/vclos-program-support.cc
     helper/vclos/vclos-job-scheduler.cc
+    helper/vclos/vclos-scheduler-tracker.cc
+    helper/vclos/vclos-scenario.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -42,9 +44,14 @@ suite_module(
     helper/vclos/vclos-collective-tracker.h
     helper/vclos/vclos-program-support.h
     helper/vclos/vclos-job-scheduler.h
+    helper/vclos/vclos-scheduler-tracker.h
+    helper/vclos/vclos-scenario.h
   LIBRARIES
     ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
+# Scenario files are JSON (Debian's nlohmann-json3-dev, header-only, private to the library).
+find_package(nlohmann_json 3.10 REQUIRED)
+target_link_libraries(ns3-vclos PRIVATE nlohmann_json::nlohmann_json)
 # The model zoo is data in the source tree; $VCLOS_MODEL_ZOO overrides its path at run time.
 target_compile_definitions(ns3-vclos PRIVATE
   VCLOS_MODEL_ZOO_SOURCE_PATH="${CMAKE_CURRENT_SOURCE_DIR}/model/vclos/vclos-model-zoo.csv")
@@ -55,8 +62,8 @@ if(SUITE_ENABLE_EXAMPLES)
                 LIBRARIES ns3-vclos)
   suite_program(vclos-contention-analysis examples/vclos/vclos-contention-analysis.cc
                 LIBRARIES ns3-vclos)
-  suite_program(vclos-scheduling-comparison examples/vclos/vclos-scheduling-comparison.cc
-                LIBRARIES ns3-vclos)
+  suite_program(vclos-run-scenario examples/vclos/vclos-run-scenario.cc
+                LIBRARIES ns3-vclos ns3::libflow-monitor)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc

@@ -11,13 +11,14 @@
 #   libpython3.11-dev          fails on a missing .so
 #   cmake ninja-build g++      the build
 #   libgtest-dev               GoogleTest unit tests
+#   nlohmann-json3-dev         JSON scenario files (header-only)
 #   libboost-dev               Boost headers (used by the suite's modules)
 #   gnuplot-nox                the PNG plots that scenarios write
 #   tshark                     the test that Wireshark's dissectors read the oncache pcap as VXLAN
 set -euo pipefail
 
 packages=(libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
-          cmake ninja-build g++ libgtest-dev libboost-dev gnuplot-nox tshark)
+          cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -53,9 +53,9 @@ VclosJobScheduler::GetTypeId()
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_arrivedTrace),
                             "ns3::VclosJobScheduler::JobTracedCallback")
             .AddTraceSource("JobStarted",
-                            "A job got room and started.",
+                            "A job got room and started, with where it runs.",
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_startedTrace),
-                            "ns3::VclosJobScheduler::JobTracedCallback")
+                            "ns3::VclosJobScheduler::JobStartedTracedCallback")
             .AddTraceSource("JobFinished",
                             "A job's last iteration ended on every rank; its room is free.",
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_finishedTrace),
@@ -155,6 +155,12 @@ VclosJobScheduler::GetFinishedJobs() const
     return m_finished;
 }
 
+Ptr<VclosFabric>
+VclosJobScheduler::GetFabric() const
+{
+    return m_fabric;
+}
+
 uint32_t
 VclosJobScheduler::GetQueueLength() const
 {
@@ -226,7 +232,7 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
     running.allocation = *allocation;
     m_running[job.id] = running;
     m_busyGpus = m_busyGpus + job.gpus;
-    m_startedTrace(job);
+    m_startedTrace(job, *allocation);
     if (job.gpus == 1)
     {
         // One GPU: no collective, only compute.

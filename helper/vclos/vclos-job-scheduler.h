@@ -96,6 +96,9 @@ class VclosJobScheduler : public Object
      */
     void Setup(Ptr<VclosFabric> fabric, const std::string& policyName);
 
+    /// \return the fabric set by Setup (null before)
+    Ptr<VclosFabric> GetFabric() const;
+
     /// \return the cluster state of a policy set by name (null with Setup by functions)
     std::shared_ptr<const VclosClusterState> GetClusterState() const;
 
@@ -117,6 +120,13 @@ class VclosJobScheduler : public Object
      * \param job the job
      */
     typedef void (*JobTracedCallback)(const VclosJobRequest& job);
+    /**
+     * TracedCallback signature for a job that starts.
+     * \param job the job
+     * \param allocation its GPUs and pinned uplinks
+     */
+    typedef void (*JobStartedTracedCallback)(const VclosJobRequest& job,
+                                             const VclosJobAllocation& allocation);
     /**
      * TracedCallback signature for placement decisions.
      * \param job the job
@@ -172,8 +182,8 @@ class VclosJobScheduler : public Object
     uint32_t m_finished;                             //!< finished jobs
     TracedValue<uint32_t> m_queueLength;             //!< waiting jobs
     TracedValue<uint32_t> m_busyGpus;                //!< GPUs of running jobs
-    TracedCallback<const VclosJobRequest&> m_arrivedTrace;              //!< job arrived
-    TracedCallback<const VclosJobRequest&> m_startedTrace;              //!< job started
+    TracedCallback<const VclosJobRequest&> m_arrivedTrace; //!< job arrived
+    TracedCallback<const VclosJobRequest&, const VclosJobAllocation&> m_startedTrace; //!< started
     TracedCallback<const VclosJobRequest&> m_finishedTrace;             //!< job finished
     TracedCallback<const VclosJobRequest&, bool, Time> m_decisionTrace; //!< policy decision
 };

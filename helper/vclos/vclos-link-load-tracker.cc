@@ -78,9 +78,12 @@ VclosLinkLoadTracker::Install(Ptr<VclosFabric> fabric)
     const auto& links = fabric->GetLinks();
     m_links.assign(links.size(), LinkRecord());
     m_linkNames.clear();
+    m_spineLink.clear();
     for (uint32_t id = 0; id < links.size(); ++id)
     {
         m_linkNames.push_back(links[id].name);
+        m_spineLink.push_back(links[id].kind == VclosLink::LEAF_TO_SPINE ||
+                              links[id].kind == VclosLink::SPINE_TO_LEAF);
         Ptr<NetDevice> device = links[id].device;
         device->TraceConnectWithoutContext(
             "PhyTxBegin",
@@ -227,6 +230,8 @@ VclosLinkLoadTracker::Analyze()
     {
         flow.maxSharing = 1;
         flow.conflicting = false;
+        flow.crossesSpine = false;
+        flow.conflictingOnSpine = false;
     }
     std::vector<std::pair<int64_t, int>> events; // (time, +1 start / -1 end), ends first
     for (uint32_t id = 0; id < m_links.size(); ++id)
@@ -272,6 +277,9 @@ VclosLinkLoadTracker::Analyze()
             FlowLoad& flow = m_flows[p.flow];
             flow.maxSharing = std::max(flow.maxSharing, overlapping);
             flow.conflicting = flow.conflicting || overlapping > 1;
+            flow.crossesSpine = flow.crossesSpine || m_spineLink[id];
+            flow.conflictingOnSpine =
+                flow.conflictingOnSpine || (m_spineLink[id] && overlapping > 1);
         }
     }
     m_dirty = false;
@@ -318,6 +326,20 @@ VclosLinkLoadTracker::GetConflictingFlowShare()
     return static_cast<double>(conflicting) / m_flows.size();
 }
 
+double
+VclosLinkLoadTracker::GetSpineConflictingFlowShare()
+{
+    Analyze();
+    uint32_t crossing = 0;
+    uint32_t conflicting = 0;
+    for (const auto& f : m_flows)
+    {
+        crossing += f.crossesSpine ? 1 : 0;
+        conflicting += f.conflictingOnSpine ? 1 : 0;
+    }
+    return crossing == 0 ? 0.0 : static_cast<double>(conflicting) / crossing;
+}
+
 void
 VclosLinkLoadTracker::WriteLinkCsv(const std::string& filename)
 {
@@ -340,14 +362,15 @@ VclosLinkLoadTracker::WriteFlowCsv(const std::string& filename)
 {
     Analyze();
     std::ofstream out = OpenCsv(filename);
-    out << "src,dst,src_port,dst_port,protocol,bytes,first_s,last_s,max_sharing,conflicting,path\n";
+    out << "src,dst,src_port,dst_port,protocol,bytes,first_s,last_s,max_sharing,conflicting,"
+           "conflicting_on_spine,path\n";
     for (const auto& f : m_flows)
     {
         out << Ipv4Address(f.tuple.srcAddress) << "," << Ipv4Address(f.tuple.dstAddress) << ","
             << f.tuple.srcPort << "," << f.tuple.dstPort << ","
             << static_cast<int>(f.tuple.protocol) << "," << f.bytes << ","
             << f.firstSeen.GetSeconds() << "," << f.lastSeen.GetSeconds() << "," << f.maxSharing
-            << "," << (f.conflicting ? 1 : 0) << ",";
+            << "," << (f.conflicting ? 1 : 0) << "," << (f.conflictingOnSpine ? 1 : 0) << ",";
         for (std::size_t i = 0; i < f.links.size(); ++i)
         {
             out << (i ? " " : "") << m_linkNames[f.links[i]];

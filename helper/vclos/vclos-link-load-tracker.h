@@ -59,7 +59,9 @@ class VclosLinkLoadTracker : public Object
         Time lastSeen;               //!< last packet on any link
         uint32_t maxSharing =
             1; //!< most flows active with it on one of its links (itself included)
-        bool conflicting = false; //!< shared a link with another flow at the same time
+        bool conflicting = false;        //!< shared a link with another flow at the same time
+        bool crossesSpine = false;       //!< used a leaf-spine link
+        bool conflictingOnSpine = false; //!< shared a leaf-spine link with another flow
     };
 
     /**
@@ -79,6 +81,12 @@ class VclosLinkLoadTracker : public Object
     uint32_t GetMaxFlowsPerLink();
     /// \return the share of flows that shared a link with another flow (0 when none seen)
     double GetConflictingFlowShare();
+    /**
+     * \return among flows that crossed a leaf-spine link, the share that shared one with
+     *         another flow at the same time (the vClos paper's conflicting-flow proportion;
+     *         NIC and intra-server links do not count); 0 when none crossed
+     */
+    double GetSpineConflictingFlowShare();
     /// \return packets dropped on all links (all packets, ACKs included)
     uint64_t GetTotalDrops() const;
     /// \return bytes of the packets dropped on all links
@@ -161,6 +169,7 @@ class VclosLinkLoadTracker : public Object
     void Analyze();
 
     std::vector<std::string> m_linkNames; //!< per link id, from the fabric
+    std::vector<bool> m_spineLink;        //!< per link id: leaf-spine (either direction)
     bool m_ignorePureAcks;                //!< skip TCP segments without payload
     Time m_binWidth;                      //!< time-series bin (0: none)
     Time m_idleGap;                       //!< silence that ends an active period

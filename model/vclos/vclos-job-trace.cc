@@ -135,7 +135,8 @@ VclosGenerateJobs(uint32_t jobs,
                   Time meanDuration,
                   const std::vector<std::string>& models,
                   uint32_t maxGpus,
-                  uint64_t seed)
+                  uint64_t seed,
+                  uint32_t minGpus)
 {
     VCLOS_REQUIRE(jobs >= 1, std::invalid_argument, "jobs must be at least 1");
     VCLOS_REQUIRE(meanInterArrival.IsStrictlyPositive() && meanDuration.IsStrictlyPositive(),
@@ -150,7 +151,12 @@ VclosGenerateJobs(uint32_t jobs,
     std::exponential_distribution<double> gap(1.0 / meanInterArrival.GetSeconds());
     std::exponential_distribution<double> length(1.0 / meanDuration.GetSeconds());
     std::uniform_int_distribution<std::size_t> model(0, models.size() - 1);
-    VCLOS_REQUIRE(maxGpus >= sizes[0], std::invalid_argument, "maxGpus below every job size");
+    VCLOS_REQUIRE(std::any_of(std::begin(sizes),
+                              std::end(sizes),
+                              [=](uint32_t n) { return n >= minGpus && n <= maxGpus; }),
+                  std::invalid_argument,
+                  "no job size (1, 2, 4, ..., 256) lies within minGpus "
+                      << minGpus << " and maxGpus " << maxGpus);
     std::vector<VclosTraceJob> out;
     double now = 0;
     for (uint32_t i = 0; i < jobs; ++i)
@@ -160,7 +166,7 @@ VclosGenerateJobs(uint32_t jobs,
         do
         {
             job.gpus = sizes[size(rng)];
-        } while (job.gpus > maxGpus);
+        } while (job.gpus > maxGpus || job.gpus < minGpus);
         now += i == 0 ? 0 : gap(rng);
         job.submit = Seconds(now);
         job.duration = Seconds(length(rng));

@@ -61,6 +61,7 @@ std::vector<VclosTraceJob> VclosReadHeliosTrace(const std::string& path);
  * \param models the model mix (at least one name)
  * \param maxGpus sizes above it are redrawn (at least 1)
  * \param seed the random seed
+ * \param minGpus sizes below it are redrawn (some size must lie in [minGpus, maxGpus])
  * \return the jobs in arrival order
  */
 std::vector<VclosTraceJob> VclosGenerateJobs(uint32_t jobs,
@@ -68,7 +69,8 @@ std::vector<VclosTraceJob> VclosGenerateJobs(uint32_t jobs,
                                              Time meanDuration,
                                              const std::vector<std::string>& models,
                                              uint32_t maxGpus,
-                                             uint64_t seed);
+                                             uint64_t seed,
+                                             uint32_t minGpus = 1);
 
 } // namespace ns3
 

@@ -88,8 +88,10 @@ RunWorkload(bool backfill)
     Timeline t;
     scheduler->TraceConnectWithoutContext(
         "JobStarted",
-        Callback<void, const VclosJobRequest&>(
-            [&t](const VclosJobRequest& j) { t.start[j.id] = Simulator::Now(); }));
+        Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
+            [&t](const VclosJobRequest& j, const VclosJobAllocation&) {
+                t.start[j.id] = Simulator::Now();
+            }));
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
         Callback<void, const VclosJobRequest&>(

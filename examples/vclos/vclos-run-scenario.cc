@@ -1,0 +1,438 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Runs a multi-tenant scheduling scenario file (scenarios/vclos/*.json): the same arrivals
+// under each placement policy, every job's iterations as packet-level collective traffic.
+//
+//   vclos-run-scenario --scenario=scenarios/vclos/heavy-load-128.json [overrides]
+//
+// Every scenario field has a command-line override (--PrintHelp lists them; fabric
+// attributes as --ns3::VclosFabricHelper::<Attribute>=... or the short --leaves, --spines,
+// --serversPerLeaf, --gpusPerServer). The resolved configuration is printed first and saved
+// as <prefix>-config.json. Prints per policy the JCT table (mean, p50, p99), waiting and run
+// times, waiting ratio, slowdown versus running alone, conflicting-flow share on leaf-spine
+// links, queue length, GPU utilisation and placement decision time, then the mean-JCT
+// reduction against the first policy. Files: <prefix>-jobs.csv, <prefix>-summary.csv,
+// <prefix>-timeseries.csv, PNGs <prefix>-jct-cdf.png, <prefix>-queue.png,
+// <prefix>-gpu-utilisation.png, and with output.flowMonitor <prefix>-<policy>-flowmon.xml.
+
+#include "ns3/core-module.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/gnuplot.h"
+#include "ns3/vclos-module.h"
+
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("VclosRunScenario");
+
+namespace
+{
+
+/// What one policy's run measured.
+struct PolicyRun
+{
+    std::string policy;              //!< name
+    Ptr<VclosSchedulerTracker> jobs; //!< job lives and time series
+    double conflictingShare = 0;     //!< on leaf-spine links
+    Time end;                        //!< last job finished
+    double wallSeconds = 0;          //!< simulation wall time
+    uint64_t events = 0;             //!< simulator events
+};
+
+/// Join strings with commas.
+std::string
+Join(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (const auto& item : items)
+    {
+        out += (out.empty() ? "" : ",") + item;
+    }
+    return out;
+}
+
+/// Split a comma-separated list.
+std::vector<std::string>
+Split(const std::string& list)
+{
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');)
+    {
+        out.push_back(item);
+    }
+    return out;
+}
+
+/// Run jobs under one policy on a fresh fabric.
+PolicyRun
+RunPolicy(const VclosScenario& s,
+          const std::string& policy,
+          const std::vector<VclosJobRequest>& jobs,
+          bool outputs)
+{
+    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    fabricHelper->AssignStreams(fabric, 0);
+    if (outputs && s.output.pcap)
+    {
+        fabricHelper->EnablePcap(s.output.prefix + "-" + policy, fabric);
+    }
+    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
+    scheduler->Setup(fabric, policy);
+    PolicyRun run;
+    run.policy = policy;
+    run.jobs = CreateObject<VclosSchedulerTracker>();
+    run.jobs->Install(scheduler);
+    Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+    links->SetAttribute("IdleGap", TimeValue(MicroSeconds(s.metrics.idleGapUs)));
+    links->Install(fabric);
+    FlowMonitorHelper flowHelper;
+    if (outputs && s.output.flowMonitor)
+    {
+        flowHelper.InstallAll();
+    }
+    auto wallStart = std::chrono::steady_clock::now();
+    if (outputs && s.output.progress)
+    {
+        auto total = static_cast<uint32_t>(jobs.size());
+        scheduler->TraceConnectWithoutContext(
+            "JobFinished",
+            Callback<void, const VclosJobRequest&>([run, total, wallStart](const VclosJobRequest&) {
+                double wall =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart)
+                        .count();
+                std::cerr << "\r[vclos-run-scenario] " << run.policy << ": "
+                          << run.jobs->GetFinishedJobs() << "/" << total << " jobs, " << std::fixed
+                          << std::setprecision(2) << Simulator::Now().GetSeconds() * 1e3
+                          << " ms simulated, " << std::setprecision(0) << wall << " s wall   "
+                          << std::flush;
+            }));
+    }
+    scheduler->Submit(jobs);
+    uint64_t eventsBefore = Simulator::GetEventCount();
+    Simulator::Run();
+    run.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    run.events = Simulator::GetEventCount() - eventsBefore;
+    for (const auto& [id, r] : run.jobs->GetJobs())
+    {
+        run.end = std::max(run.end, r.finish);
+    }
+    if (outputs && s.output.progress)
+    {
+        std::cerr << "\n";
+    }
+    VCLOS_REQUIRE(run.jobs->GetFinishedJobs() == jobs.size(),
+                  std::runtime_error,
+                  policy << ": only " << run.jobs->GetFinishedJobs() << " of " << jobs.size()
+                         << " jobs finished");
+    run.conflictingShare = links->GetSpineConflictingFlowShare();
+    if (outputs && s.output.flowMonitor)
+    {
+        flowHelper.SerializeToXmlFile(s.output.prefix + "-" + policy + "-flowmon.xml", true, true);
+    }
+    Simulator::Destroy();
+    return run;
+}
+
+/// Run time alone (empty fabric, same policy) of every distinct job shape, by job id.
+std::map<uint32_t, double>
+AloneRunTimes(const VclosScenario& s,
+              const std::string& policy,
+              const std::vector<VclosJobRequest>& jobs)
+{
+    using Shape = std::tuple<uint32_t, uint64_t, int64_t, uint32_t, int>;
+    std::map<Shape, double> byShape;
+    std::map<uint32_t, double> out;
+    for (const auto& job : jobs)
+    {
+        Shape shape{job.gpus,
+                    job.messageBytes,
+                    job.computeTime.GetTimeStep(),
+                    job.iterations,
+                    static_cast<int>(job.algorithm)};
+        auto it = byShape.find(shape);
+        if (it == byShape.end())
+        {
+            VclosJobRequest alone = job;
+            alone.submit = Seconds(0);
+            PolicyRun run = RunPolicy(s, policy, {alone}, false);
+            const auto& r = run.jobs->GetJobs().at(job.id);
+            it = byShape.emplace(shape, (r.finish - r.start).GetSeconds() * 1e3).first;
+        }
+        out[job.id] = it->second;
+    }
+    return out;
+}
+
+/// Render one gnuplot figure.
+void
+Plot(const std::string& file,
+     const std::string& title,
+     const std::string& xLabel,
+     const std::string& yLabel,
+     const std::vector<Gnuplot2dDataset>& data,
+     const std::string& extra)
+{
+    Gnuplot plot(file + ".png");
+    plot.SetTerminal("pngcairo size 900,520 noenhanced");
+    plot.SetTitle(title);
+    plot.SetLegend(xLabel, yLabel);
+    plot.AppendExtra("set grid\n" + extra);
+    for (const auto& d : data)
+    {
+        plot.AddDataset(d);
+    }
+    std::ofstream plt(file + ".plt");
+    plot.GenerateOutput(plt);
+    plt.close();
+    VclosRenderPlot(file + ".plt");
+}
+
+int
+Run(int argc, char* argv[])
+{
+    std::string path;
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        if (arg.rfind("--scenario=", 0) == 0)
+        {
+            path = arg.substr(11);
+        }
+    }
+    VclosScenario s = path.empty() ? VclosScenario() : VclosReadScenario(path);
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    VclosApplyScenarioAttributes(s);
+    RngSeedManager::SetRun(s.seeds.rngRun);
+
+    std::string policies = Join(s.scheduler.policies);
+    std::string models = Join(s.workload.models);
+    std::string algorithms = Join(s.workload.algorithms);
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Run a vclos scheduling scenario file; flags override its fields.");
+    cmd.AddValue("scenario", "Scenario file (JSON; see scenarios/vclos/)", path);
+    cmd.AddValue("leaves", "ns3::VclosFabricHelper::Leaves");
+    cmd.AddValue("serversPerLeaf", "ns3::VclosFabricHelper::ServersPerLeaf");
+    cmd.AddValue("gpusPerServer", "ns3::VclosFabricHelper::GpusPerServer");
+    cmd.AddValue("spines", "ns3::VclosFabricHelper::Spines");
+    cmd.AddValue("source", "workload.source: synthetic, tiresias or helios", s.workload.source);
+    cmd.AddValue("trace", "workload.trace: trace file", s.workload.trace);
+    cmd.AddValue("firstJob", "workload.firstJob: trace jobs skipped", s.workload.firstJob);
+    cmd.AddValue("jobs", "workload.jobs: job count (trace: 0 = all)", s.workload.jobs);
+    cmd.AddValue("meanInterArrivalMs",
+                 "workload.meanInterArrivalMs: synthetic mean gap",
+                 s.workload.meanInterArrivalMs);
+    cmd.AddValue("minGpus", "workload.minGpus: synthetic size floor", s.workload.minGpus);
+    cmd.AddValue("maxGpus", "workload.maxGpus: job size cap", s.workload.maxGpus);
+    cmd.AddValue("models", "workload.models: comma-separated model mix", models);
+    cmd.AddValue("algorithms", "workload.algorithms: comma-separated collectives", algorithms);
+    cmd.AddValue("gradientBytesScale",
+                 "scaling.gradientBytes: factor on bytes",
+                 s.scaling.gradientBytes);
+    cmd.AddValue("computeTimeScale",
+                 "scaling.computeTime: factor on compute",
+                 s.scaling.computeTime);
+    cmd.AddValue("arrivalTimeScale",
+                 "scaling.arrivalTime: factor on arrivals",
+                 s.scaling.arrivalTime);
+    cmd.AddValue("maxIterations", "scaling.maxIterations: iterations cap", s.scaling.maxIterations);
+    cmd.AddValue("policies", "scheduler.policies: comma-separated", policies);
+    cmd.AddValue("backfill", "scheduler.backfill", s.scheduler.backfill);
+    cmd.AddValue("workloadSeed", "seeds.workload", s.seeds.workload);
+    cmd.AddValue("slowdown", "metrics.slowdown: run each job shape alone", s.metrics.slowdown);
+    cmd.AddValue("waitThresholdMs", "metrics.waitThresholdMs", s.metrics.waitThresholdMs);
+    cmd.AddValue("idleGapUs", "metrics.idleGapUs", s.metrics.idleGapUs);
+    cmd.AddValue("output", "output.prefix: path prefix of the files", s.output.prefix);
+    cmd.AddValue("plots", "output.plots", s.output.plots);
+    cmd.AddValue("flowMonitor", "output.flowMonitor", s.output.flowMonitor);
+    cmd.AddValue("pcap", "output.pcap", s.output.pcap);
+    cmd.AddValue("progress", "output.progress", s.output.progress);
+    cmd.Parse(argc, argv); // --RngRun overrides seeds.rngRun
+    s.seeds.rngRun = RngSeedManager::GetRun();
+    s.scheduler.policies = Split(policies);
+    s.workload.models = Split(models);
+    s.workload.algorithms = Split(algorithms);
+    VclosValidateScenario(s, zoo);
+    std::vector<VclosJobRequest> jobs = VclosBuildScenarioJobs(s, zoo);
+    uint32_t gpus = CreateObject<VclosFabricHelper>()->Install()->GetGpuCount();
+    Simulator::Destroy();
+    for (const auto& job : jobs)
+    {
+        VCLOS_REQUIRE(job.gpus <= gpus,
+                      std::invalid_argument,
+                      "scenario: workload.maxGpus: job " << job.id << " needs " << job.gpus
+                                                         << " GPUs, the fabric has " << gpus);
+    }
+
+    std::string config = VclosScenarioToJson(s);
+    std::ofstream(s.output.prefix + "-config.json") << config;
+    std::cout << "# scenario " << s.name << (path.empty() ? " (built-in defaults)" : "")
+              << ": resolved configuration (saved as " << s.output.prefix << "-config.json)\n"
+              << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; "
+              << VclosDescribeScaling(s) << "\n";
+
+    std::vector<PolicyRun> runs;
+    std::map<std::string, std::map<uint32_t, double>> alone;
+    for (const auto& policy : s.scheduler.policies)
+    {
+        runs.push_back(RunPolicy(s, policy, jobs, true));
+        if (s.metrics.slowdown)
+        {
+            alone[policy] = AloneRunTimes(s, policy, jobs);
+        }
+    }
+
+    std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
+    jobCsv << "policy,job,gpus,leaves,algorithm,arrival_ms,start_ms,finish_ms,wait_ms,run_ms,"
+              "jct_ms,alone_ms,slowdown,run_stretch\n";
+    std::ofstream summary(s.output.prefix + "-summary.csv");
+    summary << "policy,jobs,mean_jct_ms,p50_jct_ms,p99_jct_ms,mean_wait_ms,mean_run_ms,"
+               "waiting_ratio,mean_slowdown,mean_run_stretch,conflicting_share,mean_queue,"
+               "max_queue,mean_gpu_utilisation,decision_p50_us,decision_p99_us,makespan_ms,"
+               "wall_s,events,jct_reduction_pct\n";
+    std::ofstream series(s.output.prefix + "-timeseries.csv");
+    std::cout << "#   policy                     mean JCT    p50    p99 (ms)  wait   run  "
+                 "waiting  slowdown  conflicts  queue  GPU util  decision  wall\n";
+    std::vector<Gnuplot2dDataset> cdf;
+    std::vector<Gnuplot2dDataset> queue;
+    std::vector<Gnuplot2dDataset> utilisation;
+    double firstMean = 0;
+    std::ostringstream reductions;
+    auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
+    for (const auto& run : runs)
+    {
+        std::vector<double> jct;
+        std::vector<double> wait;
+        std::vector<double> ran;
+        std::vector<double> slowdown;
+        std::vector<double> stretch;
+        uint32_t waitedLong = 0;
+        for (const auto& job : jobs)
+        {
+            const auto& r = run.jobs->GetJobs().at(job.id);
+            jct.push_back(ms(r.finish - r.arrival));
+            wait.push_back(ms(r.start - r.arrival));
+            ran.push_back(ms(r.finish - r.start));
+            waitedLong += wait.back() > s.metrics.waitThresholdMs ? 1 : 0;
+            double aloneMs = s.metrics.slowdown ? alone[run.policy].at(job.id) : 0;
+            if (aloneMs > 0)
+            {
+                slowdown.push_back(jct.back() / aloneMs);
+                stretch.push_back(ran.back() / aloneMs);
+            }
+            jobCsv << run.policy << "," << job.id << "," << job.gpus << "," << r.leaves << ","
+                   << VclosCollectiveAlgorithmName(job.algorithm) << "," << ms(r.arrival) << ","
+                   << ms(r.start) << "," << ms(r.finish) << "," << wait.back() << "," << ran.back()
+                   << "," << jct.back() << ",";
+            if (aloneMs > 0)
+            {
+                jobCsv << aloneMs << "," << slowdown.back() << "," << stretch.back();
+            }
+            else
+            {
+                jobCsv << ",,";
+            }
+            jobCsv << "\n";
+        }
+        const auto& t = *run.jobs;
+        double mean = VclosMean(jct);
+        firstMean = firstMean == 0 ? mean : firstMean;
+        double reduction = 100 * (1 - mean / firstMean);
+        double waitingRatio = static_cast<double>(waitedLong) / jobs.size();
+        double meanQueue = VclosSchedulerTracker::TimeAverage(t.GetQueueLength(), run.end);
+        uint32_t maxQueue = 0;
+        for (const auto& q : t.GetQueueLength())
+        {
+            maxQueue = std::max(maxQueue, q.value);
+        }
+        double meanUtil = VclosSchedulerTracker::TimeAverage(t.GetBusyGpus(), run.end) / gpus;
+        const auto& decisions = t.GetDecisionMicroseconds();
+        std::cout << std::fixed << std::setprecision(2) << "#   " << std::left << std::setw(24)
+                  << run.policy << std::right << std::setw(10) << mean << std::setw(7)
+                  << VclosPercentile(jct, 0.5) << std::setw(7) << VclosPercentile(jct, 0.99)
+                  << std::setw(10) << VclosMean(wait) << std::setw(6) << VclosMean(ran)
+                  << std::setw(8) << std::setprecision(1) << 100 * waitingRatio << "%"
+                  << std::setw(9) << std::setprecision(2) << VclosMean(slowdown) << "x"
+                  << std::setw(10) << std::setprecision(1) << 100 * run.conflictingShare << "%"
+                  << std::setw(7) << std::setprecision(2) << meanQueue << std::setw(9)
+                  << std::setprecision(1) << 100 * meanUtil << "%" << std::setw(7)
+                  << std::setprecision(1) << VclosPercentile(decisions, 0.5) << "us" << std::setw(6)
+                  << std::setprecision(0) << run.wallSeconds << "s\n";
+        summary << run.policy << "," << jobs.size() << "," << mean << ","
+                << VclosPercentile(jct, 0.5) << "," << VclosPercentile(jct, 0.99) << ","
+                << VclosMean(wait) << "," << VclosMean(ran) << "," << waitingRatio << ","
+                << VclosMean(slowdown) << "," << VclosMean(stretch) << "," << run.conflictingShare
+                << "," << meanQueue << "," << maxQueue << "," << meanUtil << ","
+                << VclosPercentile(decisions, 0.5) << "," << VclosPercentile(decisions, 0.99) << ","
+                << ms(run.end) << "," << run.wallSeconds << "," << run.events << "," << reduction
+                << "\n";
+        t.WriteTimeSeries(series, run.policy, &run == &runs.front());
+        reductions << "  " << run.policy << " " << std::setprecision(1) << reduction << "%";
+
+        std::sort(jct.begin(), jct.end());
+        Gnuplot2dDataset d(run.policy);
+        d.SetStyle(Gnuplot2dDataset::LINES);
+        for (std::size_t i = 0; i < jct.size(); ++i)
+        {
+            d.Add(jct[i], (i + 1.0) / jct.size());
+        }
+        cdf.push_back(d);
+        Gnuplot2dDataset q(run.policy);
+        Gnuplot2dDataset u(run.policy);
+        q.SetStyle(Gnuplot2dDataset::STEPS);
+        u.SetStyle(Gnuplot2dDataset::STEPS);
+        for (const auto& p : t.GetQueueLength())
+        {
+            q.Add(ms(p.time), p.value);
+        }
+        for (const auto& p : t.GetBusyGpus())
+        {
+            u.Add(ms(p.time), 100.0 * p.value / gpus);
+        }
+        queue.push_back(q);
+        utilisation.push_back(u);
+    }
+    std::cout << "# mean JCT reduction against " << runs.front().policy << ":" << reductions.str()
+              << "\n# files: " << s.output.prefix << "-{config.json,jobs.csv,"
+              << "summary.csv,timeseries.csv}" << (s.output.plots ? ", PNG plots" : "") << "\n";
+    if (s.output.plots)
+    {
+        Plot(s.output.prefix + "-jct-cdf",
+             s.name + ": job completion time per policy",
+             "JCT (ms, scaled)",
+             "fraction of jobs",
+             cdf,
+             "set key bottom right\nset yrange [0:1]\nset label 1 '" + VclosDescribeScaling(s) +
+                 "' at graph 0.01, graph -0.13 font ',8'\nset bmargin 5");
+        Plot(s.output.prefix + "-queue",
+             s.name + ": jobs waiting",
+             "time (ms, scaled)",
+             "queue length",
+             queue,
+             "set key top right");
+        Plot(s.output.prefix + "-gpu-utilisation",
+             s.name + ": busy GPUs",
+             "time (ms, scaled)",
+             "GPU utilisation (%)",
+             utilisation,
+             "set key bottom right\nset yrange [0:105]");
+    }
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return VclosRunProgram(argc, argv, Run);
+}

@@ -1,0 +1,498 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-scenario.h"
+
+#include "ns3/config.h"
+#include "ns3/string.h"
+#include "ns3/vclos-check.h"
+#include "ns3/vclos-collective-schedule.h"
+#include "ns3/vclos-job-trace.h"
+#include "ns3/vclos-placement.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+using Json = nlohmann::ordered_json;
+
+/// The fabric helper's TypeId name; its attributes are the "fabric" section's fields.
+const char* const FABRIC_HELPER = "ns3::VclosFabricHelper";
+
+/// Reads one JSON object into fields, naming the file and field path on any error.
+class FieldReader
+{
+  public:
+    /**
+     * \param file the scenario file, for messages
+     * \param path the object's path ("" for the root)
+     * \param object the object
+     */
+    FieldReader(const std::string& file, const std::string& path, const Json& object)
+        : m_file(file),
+          m_path(path),
+          m_object(object)
+    {
+        VCLOS_REQUIRE(object.is_object(),
+                      std::runtime_error,
+                      Where("") << ": expected an object, got " << object.type_name());
+    }
+
+    /// \return "scenario <file>: <path>.<key>" (without ".<key>" for an empty key)
+    std::string Where(const std::string& key) const
+    {
+        std::string field = m_path.empty() || key.empty() ? m_path + key : m_path + "." + key;
+        return "scenario " + m_file + (field.empty() ? "" : ": " + field);
+    }
+
+    /// Read a field if present; the value must convert to T.
+    template <typename T>
+    void Read(const std::string& key, T& value)
+    {
+        m_known.insert(key);
+        auto it = m_object.find(key);
+        if (it == m_object.end())
+        {
+            return;
+        }
+        bool ok = false;
+        if constexpr (std::is_same_v<T, bool>)
+        {
+            ok = it->is_boolean();
+        }
+        else if constexpr (std::is_same_v<T, std::string>)
+        {
+            ok = it->is_string();
+        }
+        else if constexpr (std::is_integral_v<T>)
+        {
+            ok = it->is_number_unsigned() ||
+                 (it->is_number_integer() && it->template get<int64_t>() >= 0);
+        }
+        else if constexpr (std::is_floating_point_v<T>)
+        {
+            ok = it->is_number();
+        }
+        else // std::vector<std::string>
+        {
+            ok = it->is_array() &&
+                 std::all_of(it->begin(), it->end(), [](const Json& v) { return v.is_string(); });
+        }
+        VCLOS_REQUIRE(ok,
+                      std::runtime_error,
+                      Where(key) << ": expected " << Expected<T>() << ", got " << it->dump());
+        value = it->template get<T>();
+    }
+
+    /// Read an object of name -> scalar (number, string or bool), as strings.
+    void ReadMap(const std::string& key, std::map<std::string, std::string>& values)
+    {
+        m_known.insert(key);
+        auto it = m_object.find(key);
+        if (it == m_object.end())
+        {
+            return;
+        }
+        VCLOS_REQUIRE(it->is_object(),
+                      std::runtime_error,
+                      Where(key) << ": expected an object, got " << it->dump());
+        for (const auto& [name, v] : it->items())
+        {
+            VCLOS_REQUIRE(v.is_primitive() && !v.is_null(),
+                          std::runtime_error,
+                          Where(key) << "." << name << ": expected a number, string or "
+                                     << "boolean, got " << v.dump());
+            values[name] = v.is_string() ? v.get<std::string>() : v.dump();
+        }
+    }
+
+    /// \return a reader of a nested object, or of an empty one when absent
+    FieldReader Child(const std::string& key)
+    {
+        m_known.insert(key);
+        auto it = m_object.find(key);
+        static const Json empty = Json::object();
+        return FieldReader(m_file,
+                           m_path.empty() ? key : m_path + "." + key,
+                           it == m_object.end() ? empty : *it);
+    }
+
+    /// Throw for a field that no Read named.
+    void RejectUnknown() const
+    {
+        for (const auto& [key, v] : m_object.items())
+        {
+            if (m_known.count(key) == 0)
+            {
+                std::ostringstream known;
+                for (const auto& k : m_known)
+                {
+                    known << (known.tellp() > 0 ? ", " : "") << k;
+                }
+                VCLOS_REQUIRE(false,
+                              std::runtime_error,
+                              Where(key) << ": unknown field (known: " << known.str() << ")");
+            }
+        }
+    }
+
+  private:
+    /// \return what a type expects, for messages
+    template <typename T>
+    static const char* Expected()
+    {
+        if constexpr (std::is_same_v<T, bool>)
+        {
+            return "true or false";
+        }
+        else if constexpr (std::is_same_v<T, std::string>)
+        {
+            return "a string";
+        }
+        else if constexpr (std::is_integral_v<T>)
+        {
+            return "a non-negative integer";
+        }
+        else if constexpr (std::is_floating_point_v<T>)
+        {
+            return "a number";
+        }
+        return "an array of strings";
+    }
+
+    std::string m_file;            //!< for messages
+    std::string m_path;            //!< this object's path
+    const Json& m_object;          //!< the object
+    std::set<std::string> m_known; //!< fields read
+};
+
+/// Throw std::invalid_argument naming a field unless a condition holds.
+#define SCENARIO_CHECK(condition, field, message)                                                  \
+    VCLOS_REQUIRE(condition, std::invalid_argument, "scenario: " << field << ": " << message)
+
+/**
+ * Check that a value's text suits its attribute's type before ns-3 parses it: ns-3.37
+ * aborts (instead of failing) on text that is not an integer for an integer attribute.
+ * \param field the scenario field, for messages
+ * \param info the attribute
+ * \param value the text
+ */
+void
+CheckAttributeText(const std::string& field,
+                   const TypeId::AttributeInformation& info,
+                   const std::string& value)
+{
+    std::string type = info.checker->GetValueTypeName();
+    bool integer = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
+    if (!integer && type != "ns3::DoubleValue")
+    {
+        return;
+    }
+    std::istringstream in(value);
+    long double number = 0;
+    in >> number;
+    bool ok = !in.fail() && in.peek() == std::char_traits<char>::eof() &&
+              (!integer || number == static_cast<long double>(static_cast<int64_t>(number))) &&
+              (type != "ns3::UintegerValue" || number >= 0);
+    VCLOS_REQUIRE(ok,
+                  std::invalid_argument,
+                  "scenario: " << field << ": invalid value '" << value << "' (expected "
+                               << (integer ? "an integer" : "a number") << ")");
+}
+
+/// The trace path, relative to the scenario's folder unless absolute.
+std::string
+TracePath(const VclosScenario& s)
+{
+    if (s.workload.trace.empty() || s.workload.trace.front() == '/')
+    {
+        return s.workload.trace;
+    }
+    return s.directory + "/" + s.workload.trace;
+}
+
+} // namespace
+
+VclosScenario
+VclosReadScenario(const std::string& path)
+{
+    std::ifstream in(path);
+    VCLOS_REQUIRE(in, std::runtime_error, "scenario " << path << ": cannot open the file");
+    Json root;
+    try
+    {
+        root = Json::parse(in, nullptr, true, true); // comments allowed
+    }
+    catch (const Json::parse_error& e)
+    {
+        std::string what = e.what();
+        VCLOS_REQUIRE(false,
+                      std::runtime_error,
+                      "scenario " << path << ": malformed JSON (" << what.substr(what.find(' ') + 1)
+                                  << ")");
+    }
+    VclosScenario s;
+    auto slash = path.find_last_of('/');
+    s.directory = slash == std::string::npos ? "." : path.substr(0, slash);
+    FieldReader top(path, "", root);
+    top.Read("name", s.name);
+    top.Read("description", s.description);
+    top.ReadMap("fabric", s.fabric);
+    top.ReadMap("defaults", s.defaults);
+    FieldReader w = top.Child("workload");
+    w.Read("source", s.workload.source);
+    w.Read("trace", s.workload.trace);
+    w.Read("firstJob", s.workload.firstJob);
+    w.Read("jobs", s.workload.jobs);
+    w.Read("meanInterArrivalMs", s.workload.meanInterArrivalMs);
+    w.Read("minGpus", s.workload.minGpus);
+    w.Read("maxGpus", s.workload.maxGpus);
+    w.Read("models", s.workload.models);
+    w.Read("algorithms", s.workload.algorithms);
+    w.RejectUnknown();
+    FieldReader c = top.Child("scaling");
+    c.Read("gradientBytes", s.scaling.gradientBytes);
+    c.Read("computeTime", s.scaling.computeTime);
+    c.Read("arrivalTime", s.scaling.arrivalTime);
+    c.Read("maxIterations", s.scaling.maxIterations);
+    c.RejectUnknown();
+    FieldReader q = top.Child("scheduler");
+    q.Read("policies", s.scheduler.policies);
+    q.Read("backfill", s.scheduler.backfill);
+    q.RejectUnknown();
+    FieldReader r = top.Child("seeds");
+    r.Read("workload", s.seeds.workload);
+    r.Read("rngRun", s.seeds.rngRun);
+    r.RejectUnknown();
+    FieldReader m = top.Child("metrics");
+    m.Read("slowdown", s.metrics.slowdown);
+    m.Read("waitThresholdMs", s.metrics.waitThresholdMs);
+    m.Read("idleGapUs", s.metrics.idleGapUs);
+    m.RejectUnknown();
+    FieldReader o = top.Child("output");
+    o.Read("prefix", s.output.prefix);
+    o.Read("plots", s.output.plots);
+    o.Read("flowMonitor", s.output.flowMonitor);
+    o.Read("pcap", s.output.pcap);
+    o.Read("progress", s.output.progress);
+    o.RejectUnknown();
+    top.RejectUnknown();
+    return s;
+}
+
+void
+VclosApplyScenarioAttributes(const VclosScenario& s)
+{
+    TypeId helper = TypeId::LookupByName(FABRIC_HELPER);
+    for (const auto& [name, value] : s.fabric)
+    {
+        TypeId::AttributeInformation info;
+        SCENARIO_CHECK(helper.LookupAttributeByName(name, &info),
+                       "fabric." << name,
+                       "not an attribute of " << FABRIC_HELPER);
+        CheckAttributeText("fabric." + name, info, value);
+        SCENARIO_CHECK(Config::SetDefaultFailSafe(std::string(FABRIC_HELPER) + "::" + name,
+                                                  StringValue(value)),
+                       "fabric." << name,
+                       "invalid value '" << value << "'");
+    }
+    for (const auto& [name, value] : s.defaults)
+    {
+        auto split = name.rfind("::");
+        TypeId tid;
+        TypeId::AttributeInformation info;
+        SCENARIO_CHECK(split != std::string::npos &&
+                           TypeId::LookupByNameFailSafe(name.substr(0, split), &tid) &&
+                           tid.LookupAttributeByName(name.substr(split + 2), &info),
+                       "defaults." << name,
+                       "no such attribute (expected ns3::<Type>::<Attribute>)");
+        CheckAttributeText("defaults." + name, info, value);
+        SCENARIO_CHECK(Config::SetDefaultFailSafe(name, StringValue(value)),
+                       "defaults." << name,
+                       "invalid value '" << value << "'");
+    }
+}
+
+void
+VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
+{
+    const auto& w = s.workload;
+    SCENARIO_CHECK(w.source == "synthetic" || w.source == "tiresias" || w.source == "helios",
+                   "workload.source",
+                   "'" << w.source << "' is not synthetic, tiresias or helios");
+    SCENARIO_CHECK(w.source == "synthetic" || !w.trace.empty(),
+                   "workload.trace",
+                   "a " << w.source << " workload needs a trace file");
+    SCENARIO_CHECK(w.source != "synthetic" || w.jobs >= 1, "workload.jobs", "must be at least 1");
+    SCENARIO_CHECK(w.meanInterArrivalMs > 0, "workload.meanInterArrivalMs", "must be > 0");
+    SCENARIO_CHECK(w.maxGpus >= 1, "workload.maxGpus", "must be at least 1");
+    SCENARIO_CHECK(w.minGpus >= 1 && (w.source != "synthetic" || w.minGpus <= w.maxGpus),
+                   "workload.minGpus",
+                   "must be at least 1 and at most workload.maxGpus");
+    SCENARIO_CHECK(!w.models.empty(), "workload.models", "needs at least one model");
+    for (const auto& model : w.models)
+    {
+        const auto names = zoo.GetNames();
+        SCENARIO_CHECK(std::find(names.begin(), names.end(), model) != names.end(),
+                       "workload.models",
+                       "unknown model '" << model << "'");
+    }
+    SCENARIO_CHECK(!w.algorithms.empty(), "workload.algorithms", "needs at least one algorithm");
+    for (const auto& name : w.algorithms)
+    {
+        VclosCollectiveAlgorithm a;
+        SCENARIO_CHECK(VclosParseCollectiveAlgorithm(name, a),
+                       "workload.algorithms",
+                       "unknown algorithm '" << name
+                                             << "' (ring, hierarchical-ring, halving-doubling, "
+                                                "all-to-all)");
+    }
+    SCENARIO_CHECK(s.scaling.gradientBytes > 0 && s.scaling.gradientBytes <= 1,
+                   "scaling.gradientBytes",
+                   "must be in (0, 1]");
+    SCENARIO_CHECK(s.scaling.computeTime >= 0 && s.scaling.computeTime <= 1,
+                   "scaling.computeTime",
+                   "must be in [0, 1]");
+    SCENARIO_CHECK(s.scaling.arrivalTime > 0, "scaling.arrivalTime", "must be > 0");
+    SCENARIO_CHECK(s.scaling.maxIterations >= 1, "scaling.maxIterations", "must be at least 1");
+    SCENARIO_CHECK(!s.scheduler.policies.empty(), "scheduler.policies", "needs a policy");
+    for (const auto& policy : s.scheduler.policies)
+    {
+        try
+        {
+            VclosCreatePlacementPolicy(policy);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            SCENARIO_CHECK(false, "scheduler.policies", e.what());
+        }
+    }
+    SCENARIO_CHECK(s.seeds.rngRun >= 1, "seeds.rngRun", "must be at least 1");
+    SCENARIO_CHECK(s.metrics.waitThresholdMs >= 0, "metrics.waitThresholdMs", "must be >= 0");
+    SCENARIO_CHECK(s.metrics.idleGapUs > 0, "metrics.idleGapUs", "must be > 0");
+    SCENARIO_CHECK(!s.output.prefix.empty(), "output.prefix", "must not be empty");
+}
+
+std::string
+VclosScenarioToJson(const VclosScenario& s)
+{
+    Json root;
+    root["name"] = s.name;
+    root["description"] = s.description;
+    TypeId helper = TypeId::LookupByName(FABRIC_HELPER);
+    Json fabric = Json::object();
+    for (std::size_t i = 0; i < helper.GetAttributeN(); ++i)
+    {
+        TypeId::AttributeInformation info = helper.GetAttribute(i);
+        fabric[info.name] = info.initialValue->SerializeToString(info.checker);
+    }
+    root["fabric"] = fabric;
+    root["defaults"] = Json::object();
+    for (const auto& [name, value] : s.defaults)
+    {
+        root["defaults"][name] = value;
+    }
+    const auto& w = s.workload;
+    root["workload"] = {{"source", w.source},
+                        {"trace", w.trace},
+                        {"firstJob", w.firstJob},
+                        {"jobs", w.jobs},
+                        {"meanInterArrivalMs", w.meanInterArrivalMs},
+                        {"minGpus", w.minGpus},
+                        {"maxGpus", w.maxGpus},
+                        {"models", w.models},
+                        {"algorithms", w.algorithms}};
+    root["scaling"] = {{"gradientBytes", s.scaling.gradientBytes},
+                       {"computeTime", s.scaling.computeTime},
+                       {"arrivalTime", s.scaling.arrivalTime},
+                       {"maxIterations", s.scaling.maxIterations}};
+    root["scheduler"] = {{"policies", s.scheduler.policies}, {"backfill", s.scheduler.backfill}};
+    root["seeds"] = {{"workload", s.seeds.workload}, {"rngRun", s.seeds.rngRun}};
+    root["metrics"] = {{"slowdown", s.metrics.slowdown},
+                       {"waitThresholdMs", s.metrics.waitThresholdMs},
+                       {"idleGapUs", s.metrics.idleGapUs}};
+    root["output"] = {{"prefix", s.output.prefix},
+                      {"plots", s.output.plots},
+                      {"flowMonitor", s.output.flowMonitor},
+                      {"pcap", s.output.pcap},
+                      {"progress", s.output.progress}};
+    return root.dump(2) + "\n";
+}
+
+std::vector<VclosJobRequest>
+VclosBuildScenarioJobs(const VclosScenario& s, const VclosModelZoo& zoo)
+{
+    const auto& w = s.workload;
+    std::vector<VclosTraceJob> workload;
+    if (w.source == "synthetic")
+    {
+        workload = VclosGenerateJobs(w.jobs,
+                                     MicroSeconds(w.meanInterArrivalMs * 1000),
+                                     Seconds(1),
+                                     w.models,
+                                     w.maxGpus,
+                                     s.seeds.workload,
+                                     w.minGpus);
+    }
+    else
+    {
+        workload = w.source == "tiresias" ? VclosReadTiresiasTrace(TracePath(s))
+                                          : VclosReadHeliosTrace(TracePath(s));
+        SCENARIO_CHECK(w.firstJob < workload.size(),
+                       "workload.firstJob",
+                       w.firstJob << " skips all " << workload.size() << " jobs of the trace");
+        auto end = w.jobs == 0 ? workload.size()
+                               : std::min<std::size_t>(workload.size(), w.firstJob + w.jobs);
+        workload =
+            std::vector<VclosTraceJob>(workload.begin() + w.firstJob, workload.begin() + end);
+        Time first = workload.front().submit;
+        for (auto& job : workload)
+        {
+            job.submit -= first;
+        }
+    }
+    std::mt19937_64 rng(s.seeds.workload ^ 0x5eedULL);
+    std::vector<VclosJobRequest> jobs;
+    std::set<uint32_t> ids;
+    for (const auto& t : workload)
+    {
+        SCENARIO_CHECK(ids.insert(t.id).second,
+                       "workload.trace",
+                       "job id " << t.id << " appears twice in " << TracePath(s));
+        std::string modelName = t.model.empty() ? w.models[rng() % w.models.size()] : t.model;
+        const VclosModel& model = zoo.Get(modelName);
+        VclosJobRequest r;
+        r.id = t.id;
+        r.gpus = std::min(t.gpus, w.maxGpus);
+        r.submit = t.submit * s.scaling.arrivalTime;
+        r.messageBytes = std::max<uint64_t>(1, model.gradientBytes * s.scaling.gradientBytes);
+        r.computeTime = model.computeTime * s.scaling.computeTime;
+        r.iterations = t.iterations == 0 ? s.scaling.maxIterations
+                                         : std::min(s.scaling.maxIterations, t.iterations);
+        VclosParseCollectiveAlgorithm(w.algorithms[rng() % w.algorithms.size()], r.algorithm);
+        jobs.push_back(r);
+    }
+    return jobs;
+}
+
+std::string
+VclosDescribeScaling(const VclosScenario& s)
+{
+    std::ostringstream out;
+    out << "time scaling: gradient bytes x " << s.scaling.gradientBytes << ", compute time x "
+        << s.scaling.computeTime << ", arrival times x " << s.scaling.arrivalTime
+        << ", iterations capped at " << s.scaling.maxIterations << ", job sizes capped at "
+        << s.workload.maxGpus << " GPUs";
+    return out.str();
+}
+
+} // namespace ns3

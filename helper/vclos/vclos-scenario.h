@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_SCENARIO_H
+#define VCLOS_SCENARIO_H
+
+#include "ns3/vclos-job-scheduler.h"
+#include "ns3/vclos-model-zoo.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief A multi-tenant scheduling experiment, as a JSON scenario file describes it:
+ *        fabric, workload, time scaling, placement policies, seeds, metrics and outputs.
+ *
+ * Every field has a default, so a file names only what it changes. The schema, field by
+ * field, is in doc/vclos/vclos.rst ("Scenario files"); scenarios/vclos/ holds examples.
+ */
+struct VclosScenario
+{
+    std::string name = "scenario"; //!< shown in the output
+    std::string description;       //!< free text
+    std::string directory = ".";   //!< the file's folder: relative trace paths start here
+
+    /// VclosFabricHelper attributes by name (e.g. "Leaves" -> "16"); others keep defaults.
+    std::map<std::string, std::string> fabric;
+    /// Any other Config::SetDefault, by full name (e.g. "ns3::TcpSocket::SegmentSize").
+    std::map<std::string, std::string> defaults;
+
+    /// Where jobs come from.
+    struct Workload
+    {
+        std::string source = "synthetic"; //!< synthetic, tiresias or helios
+        std::string trace;                //!< trace file (tiresias, helios)
+        uint32_t firstJob = 0;            //!< trace: jobs skipped at the start
+        uint32_t jobs = 40;               //!< job count (trace: 0 = all)
+        double meanInterArrivalMs = 0.3;  //!< synthetic Poisson arrivals
+        uint32_t minGpus = 1;             //!< synthetic: smaller sizes are redrawn
+        uint32_t maxGpus = 32;            //!< size cap (synthetic: redraw; trace: cap)
+        std::vector<std::string> models{"resnet50", "vgg16", "bert-large", "resnet101"};
+        std::vector<std::string> algorithms{"ring"}; //!< collective, drawn per job
+    } workload;                                      //!< the workload
+
+    /// How trace time becomes packet-level time (written into every output).
+    struct Scaling
+    {
+        double gradientBytes = 0.05; //!< factor on the model's bytes per iteration
+        double computeTime = 0.001;  //!< factor on the model's compute per iteration
+        double arrivalTime = 1.0;    //!< factor on arrival times
+        uint32_t maxIterations = 2;  //!< iterations per job (cap on the trace's)
+    } scaling;                       //!< time scaling
+
+    /// Scheduling.
+    struct Scheduler
+    {
+        std::vector<std::string> policies{"ecmp-first-fit", "source-routing-first-fit", "vclos"};
+        bool backfill = false; //!< FIFO without head-of-line blocking
+    } scheduler;               //!< the scheduler
+
+    /// Seeds.
+    struct Seeds
+    {
+        uint64_t workload = 1; //!< synthetic arrivals, sizes, models, algorithms
+        uint64_t rngRun = 1;   //!< ns-3 RngRun (ECMP salts)
+    } seeds;                   //!< the seeds
+
+    /// What is measured.
+    struct Metrics
+    {
+        bool slowdown = true;         //!< run every distinct job alone to get its slowdown
+        double waitThresholdMs = 1.0; //!< waiting ratio: share of jobs waiting longer
+        double idleGapUs = 20;        //!< a flow silent this long leaves a link (conflicts)
+    } metrics;                        //!< the metrics
+
+    /// What is written.
+    struct Output
+    {
+        std::string prefix = "vclos-scenario"; //!< path prefix of every file
+        bool plots = true;                     //!< PNGs through gnuplot
+        bool flowMonitor = false;              //!< FlowMonitor XML per policy
+        bool pcap = false;                     //!< pcap of every fabric device (large)
+        bool progress = true;                  //!< progress line on stderr
+    } output;                                  //!< the outputs
+};
+
+/**
+ * \ingroup vclos
+ * \brief Read a scenario file. Throws std::runtime_error with one line naming the file and
+ *        the field for malformed JSON, an unknown field or a value of the wrong type.
+ * \param path the JSON file
+ * \return the scenario (not yet validated: see VclosValidateScenario)
+ */
+VclosScenario VclosReadScenario(const std::string& path);
+
+/**
+ * \ingroup vclos
+ * \brief Apply the fabric and default attributes (Config::SetDefault), so that command-line
+ *        attributes parsed afterwards override them. Throws std::invalid_argument with one
+ *        line naming the field for an unknown attribute or an invalid value.
+ * \param scenario the scenario
+ */
+void VclosApplyScenarioAttributes(const VclosScenario& scenario);
+
+/**
+ * \ingroup vclos
+ * \brief Check every other value (source, policies, models and algorithms known, ranges).
+ *        Throws std::invalid_argument with one line naming the field.
+ * \param scenario the scenario
+ * \param zoo the model zoo the workload names models from
+ */
+void VclosValidateScenario(const VclosScenario& scenario, const VclosModelZoo& zoo);
+
+/**
+ * \ingroup vclos
+ * \brief The resolved scenario as JSON: every field, fabric with every VclosFabricHelper
+ *        attribute's current default (so after VclosApplyScenarioAttributes and command-line
+ *        overrides it says exactly what runs).
+ * \param scenario the scenario
+ * \return pretty-printed JSON
+ */
+std::string VclosScenarioToJson(const VclosScenario& scenario);
+
+/**
+ * \ingroup vclos
+ * \brief The jobs of a scenario's workload, scaled: gradient bytes x scaling.gradientBytes,
+ *        compute x scaling.computeTime, arrivals x scaling.arrivalTime, iterations capped at
+ *        scaling.maxIterations, trace sizes capped at workload.maxGpus; a job without a model
+ *        (Helios) and every job's algorithm are drawn with seeds.workload.
+ * \param scenario a validated scenario
+ * \param zoo the model zoo
+ * \return the jobs, in arrival order
+ */
+std::vector<VclosJobRequest> VclosBuildScenarioJobs(const VclosScenario& scenario,
+                                                    const VclosModelZoo& zoo);
+
+/**
+ * \ingroup vclos
+ * \param scenario a scenario
+ * \return one line stating the time scaling exactly, for every output
+ */
+std::string VclosDescribeScaling(const VclosScenario& scenario);
+
+} // namespace ns3
+
+#endif /* VCLOS_SCENARIO_H */

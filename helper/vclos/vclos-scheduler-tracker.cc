@@ -1,0 +1,186 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-scheduler-tracker.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/vclos-check.h"
+
+#include <set>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosSchedulerTracker");
+NS_OBJECT_ENSURE_REGISTERED(VclosSchedulerTracker);
+
+TypeId
+VclosSchedulerTracker::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::VclosSchedulerTracker")
+                            .SetParent<Object>()
+                            .SetGroupName("Vclos")
+                            .AddConstructor<VclosSchedulerTracker>();
+    return tid;
+}
+
+VclosSchedulerTracker::VclosSchedulerTracker()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosSchedulerTracker::Install(Ptr<VclosJobScheduler> scheduler)
+{
+    NS_LOG_FUNCTION(this << scheduler);
+    Ptr<VclosFabric> fabric = scheduler->GetFabric();
+    VCLOS_REQUIRE(fabric,
+                  std::invalid_argument,
+                  "VclosSchedulerTracker::Install: the scheduler has no fabric yet (call Setup)");
+    m_gpuCount = fabric->GetGpuCount();
+    m_gpusPerLeaf = fabric->GetGpusPerLeaf();
+    m_queue = {{Simulator::Now(), scheduler->GetQueueLength()}};
+    m_busy = {{Simulator::Now(), 0}};
+    // The scheduler's traces hold the tracker (a raw pointer would dangle if the
+    // scheduler outlived it); the tracker holds nothing of the scheduler.
+    Ptr<VclosSchedulerTracker> self(this);
+    scheduler->TraceConnectWithoutContext(
+        "JobArrived",
+        Callback<void, const VclosJobRequest&>([self](const VclosJobRequest& job) {
+            JobRecord& r = self->m_jobs[job.id];
+            r.gpus = job.gpus;
+            r.arrival = Simulator::Now();
+        }));
+    scheduler->TraceConnectWithoutContext(
+        "JobStarted",
+        Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
+            [self](const VclosJobRequest& job, const VclosJobAllocation& allocation) {
+                JobRecord& r = self->m_jobs[job.id];
+                r.start = Simulator::Now();
+                std::set<uint32_t> leaves;
+                for (uint32_t gpu : allocation.gpus)
+                {
+                    leaves.insert(gpu / self->m_gpusPerLeaf);
+                }
+                r.leaves = static_cast<uint32_t>(leaves.size());
+            }));
+    scheduler->TraceConnectWithoutContext(
+        "JobFinished",
+        Callback<void, const VclosJobRequest&>([self](const VclosJobRequest& job) {
+            self->m_jobs[job.id].finish = Simulator::Now();
+            ++self->m_finished;
+        }));
+    scheduler->TraceConnectWithoutContext("Decision",
+                                          Callback<void, const VclosJobRequest&, bool, Time>(
+                                              [self](const VclosJobRequest&, bool, Time t) {
+                                                  self->m_decisionUs.push_back(t.GetSeconds() *
+                                                                               1e6);
+                                              }));
+    scheduler->TraceConnectWithoutContext(
+        "QueueLength",
+        Callback<void, uint32_t, uint32_t>(
+            [self](uint32_t, uint32_t now) { Record(&self->m_queue, now); }));
+    scheduler->TraceConnectWithoutContext(
+        "BusyGpus",
+        Callback<void, uint32_t, uint32_t>(
+            [self](uint32_t, uint32_t now) { Record(&self->m_busy, now); }));
+}
+
+void
+VclosSchedulerTracker::Record(std::vector<Sample>* series, uint32_t value)
+{
+    Time now = Simulator::Now();
+    if (!series->empty() && series->back().time == now)
+    {
+        series->back().value = value;
+        // A change undone at the same instant leaves no step.
+        if (series->size() > 1 && (*series)[series->size() - 2].value == value)
+        {
+            series->pop_back();
+        }
+        return;
+    }
+    if (series->empty() || series->back().value != value)
+    {
+        series->push_back({now, value});
+    }
+}
+
+const std::map<uint32_t, VclosSchedulerTracker::JobRecord>&
+VclosSchedulerTracker::GetJobs() const
+{
+    return m_jobs;
+}
+
+uint32_t
+VclosSchedulerTracker::GetFinishedJobs() const
+{
+    return m_finished;
+}
+
+const std::vector<VclosSchedulerTracker::Sample>&
+VclosSchedulerTracker::GetQueueLength() const
+{
+    return m_queue;
+}
+
+const std::vector<VclosSchedulerTracker::Sample>&
+VclosSchedulerTracker::GetBusyGpus() const
+{
+    return m_busy;
+}
+
+const std::vector<double>&
+VclosSchedulerTracker::GetDecisionMicroseconds() const
+{
+    return m_decisionUs;
+}
+
+double
+VclosSchedulerTracker::TimeAverage(const std::vector<Sample>& series, Time end)
+{
+    VCLOS_REQUIRE(end.IsStrictlyPositive(),
+                  std::invalid_argument,
+                  "VclosSchedulerTracker::TimeAverage: the window end must be > 0");
+    double area = 0;
+    for (std::size_t i = 0; i < series.size() && series[i].time < end; ++i)
+    {
+        Time until = i + 1 < series.size() ? std::min(series[i + 1].time, end) : end;
+        area += series[i].value * (until - series[i].time).GetSeconds();
+    }
+    return area / end.GetSeconds();
+}
+
+void
+VclosSchedulerTracker::WriteTimeSeries(std::ostream& out,
+                                       const std::string& label,
+                                       bool writeHeader) const
+{
+    if (writeHeader)
+    {
+        out << "label,time_ms,queue_length,busy_gpus,gpu_utilisation\n";
+    }
+    // Merge the two step series: one row per instant either changes.
+    std::size_t q = 0;
+    std::size_t b = 0;
+    while (q < m_queue.size() || b < m_busy.size())
+    {
+        Time t = std::min(q < m_queue.size() ? m_queue[q].time : Time::Max(),
+                          b < m_busy.size() ? m_busy[b].time : Time::Max());
+        while (q < m_queue.size() && m_queue[q].time == t)
+        {
+            ++q;
+        }
+        while (b < m_busy.size() && m_busy[b].time == t)
+        {
+            ++b;
+        }
+        uint32_t queue = q > 0 ? m_queue[q - 1].value : 0;
+        uint32_t busy = b > 0 ? m_busy[b - 1].value : 0;
+        out << label << "," << t.GetSeconds() * 1e3 << "," << queue << "," << busy << ","
+            << (m_gpuCount == 0 ? 0.0 : static_cast<double>(busy) / m_gpuCount) << "\n";
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,320 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Scenario files: defaults, every field read, one-line errors naming the field, the
+// resolved JSON reading back to the same scenario, and the jobs a scenario builds.
+#include "ns3/config.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-scenario.h"
+#include "ns3/vclos-scheduler-tracker.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A scenario file in a fresh temporary folder, removed at the end.
+class ScenarioFile
+{
+  public:
+    explicit ScenarioFile(const std::string& json)
+    {
+        char dir[] = "/tmp/vclos-scenario-XXXXXX";
+        m_dir = mkdtemp(dir);
+        m_path = m_dir + "/scenario.json";
+        std::ofstream(m_path) << json;
+    }
+
+    ~ScenarioFile()
+    {
+        std::remove(m_path.c_str());
+        std::remove((m_dir + "/trace.csv").c_str());
+        rmdir(m_dir.c_str());
+    }
+
+    const std::string& Path() const
+    {
+        return m_path;
+    }
+
+    /// Write a trace file beside the scenario.
+    void WriteTrace(const std::string& csv) const
+    {
+        std::ofstream(m_dir + "/trace.csv") << csv;
+    }
+
+  private:
+    std::string m_dir;
+    std::string m_path;
+};
+
+/// The message of what `f` throws, or "" when it does not throw.
+template <typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::exception& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+std::string
+ReadError(const std::string& json)
+{
+    ScenarioFile file(json);
+    return ErrorOf([&] { VclosReadScenario(file.Path()); });
+}
+
+} // namespace
+
+TEST(VclosScenario, EmptyObjectGivesDefaults)
+{
+    ScenarioFile file("{}");
+    VclosScenario s = VclosReadScenario(file.Path());
+    VclosScenario d;
+    EXPECT_EQ(s.workload.jobs, d.workload.jobs);
+    EXPECT_EQ(s.scheduler.policies, d.scheduler.policies);
+    EXPECT_EQ(s.output.prefix, d.output.prefix);
+    EXPECT_TRUE(s.fabric.empty());
+}
+
+TEST(VclosScenario, ReadsEveryField)
+{
+    ScenarioFile file(R"({
+      // comments are allowed
+      "name": "n", "description": "d",
+      "fabric": {"Leaves": 4, "FabricDataRate": "40Gbps"},
+      "defaults": {"ns3::TcpSocket::SegmentSize": 1448},
+      "workload": {"source": "tiresias", "trace": "trace.csv", "firstJob": 2, "jobs": 3,
+                   "meanInterArrivalMs": 0.5, "maxGpus": 8, "models": ["vgg16"],
+                   "algorithms": ["ring", "halving-doubling"]},
+      "scaling": {"gradientBytes": 0.5, "computeTime": 0.25, "arrivalTime": 0.001,
+                  "maxIterations": 3},
+      "scheduler": {"policies": ["vclos"], "backfill": true},
+      "seeds": {"workload": 9, "rngRun": 4},
+      "metrics": {"slowdown": false, "waitThresholdMs": 2, "idleGapUs": 50},
+      "output": {"prefix": "p", "plots": false, "flowMonitor": true, "pcap": true,
+                 "progress": false}})");
+    VclosScenario s = VclosReadScenario(file.Path());
+    EXPECT_EQ(s.name, "n");
+    EXPECT_EQ(s.fabric.at("Leaves"), "4");
+    EXPECT_EQ(s.fabric.at("FabricDataRate"), "40Gbps");
+    EXPECT_EQ(s.defaults.at("ns3::TcpSocket::SegmentSize"), "1448");
+    EXPECT_EQ(s.workload.source, "tiresias");
+    EXPECT_EQ(s.workload.firstJob, 2u);
+    EXPECT_EQ(s.workload.jobs, 3u);
+    EXPECT_DOUBLE_EQ(s.workload.meanInterArrivalMs, 0.5);
+    EXPECT_EQ(s.workload.algorithms.size(), 2u);
+    EXPECT_DOUBLE_EQ(s.scaling.arrivalTime, 0.001);
+    EXPECT_EQ(s.scaling.maxIterations, 3u);
+    EXPECT_TRUE(s.scheduler.backfill);
+    EXPECT_EQ(s.seeds.workload, 9u);
+    EXPECT_EQ(s.seeds.rngRun, 4u);
+    EXPECT_FALSE(s.metrics.slowdown);
+    EXPECT_TRUE(s.output.flowMonitor);
+    EXPECT_EQ(s.directory, file.Path().substr(0, file.Path().rfind('/')));
+}
+
+TEST(VclosScenario, BadFilesNameFileAndField)
+{
+    EXPECT_NE(ReadError(R"({"workload": {"jbos": 1}})").find("workload.jbos: unknown field"),
+              std::string::npos);
+    EXPECT_NE(ReadError(R"({"colour": 1})").find(": colour: unknown field"), std::string::npos);
+    EXPECT_NE(ReadError(R"({"workload": {"jobs": -3}})")
+                  .find("workload.jobs: expected a "
+                        "non-negative integer"),
+              std::string::npos);
+    EXPECT_NE(ReadError(R"({"workload": {"models": ["a", 2]}})").find("workload.models"),
+              std::string::npos);
+    EXPECT_NE(ReadError(R"({"output": {"plots": "yes"}})").find("output.plots: expected true"),
+              std::string::npos);
+    EXPECT_NE(ReadError(R"({"fabric": {"Leaves": [4]}})").find("fabric.Leaves"), std::string::npos);
+    EXPECT_NE(ReadError(R"({"scaling": 3})").find("scaling: expected an object"),
+              std::string::npos);
+    std::string malformed = ReadError("{\n\"workload\": {\"jobs\": 1,}\n");
+    EXPECT_NE(malformed.find("malformed JSON"), std::string::npos) << malformed;
+    EXPECT_NE(malformed.find("line 2"), std::string::npos) << malformed;
+    EXPECT_NE(ErrorOf([] { VclosReadScenario("/no/such.json"); }).find("cannot open"),
+              std::string::npos);
+    for (const auto& message : {ReadError(R"({"x": 1})"), malformed})
+    {
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
+TEST(VclosScenario, ValidationNamesTheField)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    auto error = [&zoo](auto change) {
+        VclosScenario s;
+        change(s);
+        return ErrorOf([&] { VclosValidateScenario(s, zoo); });
+    };
+    EXPECT_EQ(error([](VclosScenario&) {}), "");
+    EXPECT_NE(error([](VclosScenario& s) { s.workload.source = "philly"; }).find("workload.source"),
+              std::string::npos);
+    EXPECT_NE(error([](VclosScenario& s) { s.workload.source = "helios"; }).find("workload.trace"),
+              std::string::npos);
+    EXPECT_NE(error([](VclosScenario& s) { s.workload.jobs = 0; }).find("workload.jobs"),
+              std::string::npos);
+    EXPECT_NE(error([](VclosScenario& s) { s.workload.models = {"gpt5"}; }).find("gpt5"),
+              std::string::npos);
+    EXPECT_NE(error([](VclosScenario& s) {
+                  s.workload.algorithms = {"butterfly"};
+              }).find("workload.algorithms"),
+              std::string::npos);
+    EXPECT_NE(
+        error([](VclosScenario& s) { s.scaling.gradientBytes = 2; }).find("scaling.gradientBytes"),
+        std::string::npos);
+    EXPECT_NE(
+        error([](VclosScenario& s) { s.scaling.maxIterations = 0; }).find("scaling.maxIterations"),
+        std::string::npos);
+    EXPECT_NE(error([](VclosScenario& s) {
+                  s.scheduler.policies = {"vclos", "tetris"};
+              }).find("tetris"),
+              std::string::npos);
+    EXPECT_NE(error([](VclosScenario& s) { s.metrics.idleGapUs = 0; }).find("metrics.idleGapUs"),
+              std::string::npos);
+}
+
+TEST(VclosScenario, AttributesAreAppliedOrRefusedByName)
+{
+    VclosScenario s;
+    s.fabric["Spines"] = "6";
+    VclosApplyScenarioAttributes(s);
+    UintegerValue spines;
+    CreateObject<VclosFabricHelper>()->GetAttribute("Spines", spines);
+    EXPECT_EQ(spines.Get(), 6u);
+    // The resolved JSON lists every fabric attribute with its current value.
+    std::string json = VclosScenarioToJson(s);
+    EXPECT_NE(json.find("\"Spines\": \"6\""), std::string::npos);
+    EXPECT_NE(json.find("\"FabricDataRate\""), std::string::npos);
+    Config::Reset();
+
+    s.fabric = {{"Leafs", "4"}};
+    EXPECT_NE(ErrorOf([&] {
+                  VclosApplyScenarioAttributes(s);
+              }).find("fabric.Leafs: not an attribute of ns3::VclosFabricHelper"),
+              std::string::npos);
+    s.fabric = {{"Spines", "many"}};
+    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioAttributes(s); }).find("fabric.Spines: invalid"),
+              std::string::npos);
+    s.fabric = {{"FabricDataRate", "fast"}};
+    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioAttributes(s); }).find("fabric.FabricDataRate"),
+              std::string::npos);
+    s.fabric.clear();
+    s.defaults = {{"ns3::TcpSocket::SegmentSize", "1.5"}};
+    EXPECT_NE(ErrorOf([&] {
+                  VclosApplyScenarioAttributes(s);
+              }).find("defaults.ns3::TcpSocket::SegmentSize: invalid value '1.5'"),
+              std::string::npos);
+    s.defaults = {{"ns3::NoSuch::Thing", "1"}};
+    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioAttributes(s); }).find("defaults.ns3::NoSuch::Thing"),
+              std::string::npos);
+    Config::Reset();
+}
+
+TEST(VclosScenario, ResolvedJsonReadsBackTheSame)
+{
+    VclosScenario s;
+    s.name = "round-trip";
+    s.workload.models = {"vgg16", "gpt2"};
+    s.scaling.computeTime = 0.125;
+    s.seeds.workload = 42;
+    s.scheduler.policies = {"ecmp-best-fit"};
+    s.output.flowMonitor = true;
+    ScenarioFile file(VclosScenarioToJson(s));
+    VclosScenario back = VclosReadScenario(file.Path());
+    back.directory = s.directory;
+    back.fabric.clear(); // the resolved file lists every attribute
+    EXPECT_EQ(VclosScenarioToJson(back), VclosScenarioToJson(s));
+    Config::Reset();
+}
+
+TEST(VclosScenario, SyntheticJobsAreScaledAndRepeatable)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    VclosScenario s;
+    s.workload.jobs = 50;
+    s.workload.maxGpus = 16;
+    s.workload.algorithms = {"ring", "halving-doubling"};
+    s.scaling.gradientBytes = 0.1;
+    s.scaling.computeTime = 0.01;
+    s.scaling.arrivalTime = 2;
+    s.scaling.maxIterations = 3;
+    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    ASSERT_EQ(jobs.size(), 50u);
+    std::set<VclosCollectiveAlgorithm> algorithms;
+    for (const auto& j : jobs)
+    {
+        EXPECT_LE(j.gpus, 16u);
+        EXPECT_EQ(j.iterations, 3u);
+        bool fromZoo = false;
+        for (const auto& name : s.workload.models)
+        {
+            const VclosModel& m = zoo.Get(name);
+            fromZoo = fromZoo || (j.messageBytes == static_cast<uint64_t>(m.gradientBytes * 0.1) &&
+                                  j.computeTime == m.computeTime * 0.01);
+        }
+        EXPECT_TRUE(fromZoo) << "job " << j.id;
+        algorithms.insert(j.algorithm);
+    }
+    EXPECT_EQ(algorithms.size(), 2u);
+    // Arrival times scale; the same seed gives the same jobs, another seed others.
+    VclosScenario unscaled = s;
+    unscaled.scaling.arrivalTime = 1;
+    EXPECT_EQ(VclosBuildScenarioJobs(unscaled, zoo).back().submit * 2, jobs.back().submit);
+    EXPECT_EQ(VclosBuildScenarioJobs(s, zoo).back().submit, jobs.back().submit);
+    s.seeds.workload = 2;
+    EXPECT_NE(VclosBuildScenarioJobs(s, zoo).back().submit, jobs.back().submit);
+}
+
+TEST(VclosScenario, TraceJobsAreSelectedAndCapped)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ScenarioFile file(R"({"workload": {"source": "tiresias", "trace": "trace.csv",
+                          "firstJob": 1, "jobs": 2, "maxGpus": 4},
+                          "scaling": {"arrivalTime": 0.001, "maxIterations": 5}})");
+    file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                    "10,2,100,3,vgg16,60,1\n"
+                    "11,8,160,100,resnet50,60,1\n"
+                    "12,4,400,2,vgg16,60,1\n"
+                    "13,1,500,2,vgg16,60,1\n");
+    VclosScenario s = VclosReadScenario(file.Path());
+    VclosValidateScenario(s, zoo);
+    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[0].id, 11u);
+    EXPECT_EQ(jobs[0].gpus, 4u);                  // capped at maxGpus
+    EXPECT_EQ(jobs[0].iterations, 5u);            // capped at maxIterations
+    EXPECT_EQ(jobs[0].submit, Seconds(0));        // relative to the first job taken
+    EXPECT_EQ(jobs[1].submit, MilliSeconds(240)); // 240 s x 0.001
+    EXPECT_EQ(jobs[1].iterations, 2u);
+    s.workload.firstJob = 4;
+    EXPECT_NE(ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); }).find("workload.firstJob"),
+              std::string::npos);
+}
+
+TEST(VclosSchedulerTracker, TimeAverageOfAStepSeries)
+{
+    std::vector<VclosSchedulerTracker::Sample> series{{Seconds(0), 0},
+                                                      {Seconds(1), 4},
+                                                      {Seconds(3), 2}};
+    EXPECT_DOUBLE_EQ(VclosSchedulerTracker::TimeAverage(series, Seconds(4)), (8.0 + 2) / 4);
+    EXPECT_DOUBLE_EQ(VclosSchedulerTracker::TimeAverage(series, Seconds(2)), 4.0 / 2);
+    EXPECT_DOUBLE_EQ(VclosSchedulerTracker::TimeAverage({}, Seconds(2)), 0);
+    EXPECT_THROW(VclosSchedulerTracker::TimeAverage(series, Seconds(0)), std::invalid_argument);
+}
