@@ -8,6 +8,8 @@
 #include "ns3/test.h"
 #include "ns3/vclos-fabric-helper.h"
 #include "ns3/vclos-job-scheduler.h"
+#include "ns3/vclos-link-load-tracker.h"
+#include "ns3/vclos-scheduler-tracker.h"
 
 #include <map>
 #include <set>
@@ -192,17 +194,42 @@ class VclosSchedulerPolicyTestCase : public TestCase
             r.iterations = 2;
             jobs.push_back(r);
         }
-        uint32_t mostBusy = 0;
-        scheduler->TraceConnectWithoutContext(
-            "BusyGpus",
-            Callback<void, uint32_t, uint32_t>(
-                [&mostBusy](uint32_t, uint32_t now) { mostBusy = std::max(mostBusy, now); }));
+        Ptr<VclosSchedulerTracker> tracker = CreateObject<VclosSchedulerTracker>();
+        tracker->Install(scheduler);
+        Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+        links->Install(fabric);
         scheduler->Submit(jobs);
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(scheduler->GetFinishedJobs(), 6, "every job finished");
+        NS_TEST_EXPECT_MSG_EQ(tracker->GetFinishedJobs(), 6, "the tracker saw every job finish");
         NS_TEST_EXPECT_MSG_EQ(scheduler->GetClusterState()->IsIdle(), true, "all room free");
+        uint32_t mostBusy = 0;
+        for (const auto& sample : tracker->GetBusyGpus())
+        {
+            mostBusy = std::max(mostBusy, sample.value);
+        }
         NS_TEST_EXPECT_MSG_LT_OR_EQ(mostBusy, 32, "never more GPUs than the fabric");
         NS_TEST_EXPECT_MSG_GT(mostBusy, 16, "jobs ran side by side");
+        NS_TEST_EXPECT_MSG_EQ(tracker->GetBusyGpus().back().value, 0, "all GPUs idle at the end");
+        NS_TEST_EXPECT_MSG_EQ(tracker->GetQueueLength().back().value, 0, "empty queue at the end");
+        uint32_t spanning = 0;
+        for (const auto& [id, r] : tracker->GetJobs())
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.arrival, MicroSeconds(5 * id), "arrival of job " << id);
+            NS_TEST_EXPECT_MSG_EQ((r.start >= r.arrival && r.finish > r.start), true, "job order");
+            NS_TEST_EXPECT_MSG_EQ(r.gpus, sizes[id], "GPUs of job " << id);
+            spanning += r.leaves > 1 ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(spanning, 0, "some job crossed the spines");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(tracker->GetDecisionMicroseconds().size(), 6, "decisions");
+        if (m_policy == "vclos")
+        {
+            // Every job's leaf-spine links are its own, and balanced routing puts one flow
+            // on each: no flow ever meets another on a leaf-spine link.
+            NS_TEST_EXPECT_MSG_EQ(links->GetSpineConflictingFlowShare(),
+                                  0.0,
+                                  "vClos: no conflicting flow on leaf-spine links");
+        }
         Simulator::Destroy();
     }
 
