@@ -57,6 +57,15 @@ Join(const std::vector<std::string>& items)
     return out;
 }
 
+/// A number with a fixed count of decimals.
+std::string
+Fixed(double value, int decimals)
+{
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(decimals) << value;
+    return out.str();
+}
+
 /// Split a comma-separated list.
 std::vector<std::string>
 Split(const std::string& list)
@@ -361,7 +370,8 @@ Run(int argc, char* argv[])
                   << VclosPercentile(jct, 0.5) << std::setw(7) << VclosPercentile(jct, 0.99)
                   << std::setw(10) << VclosMean(wait) << std::setw(6) << VclosMean(ran)
                   << std::setw(8) << std::setprecision(1) << 100 * waitingRatio << "%"
-                  << std::setw(9) << std::setprecision(2) << VclosMean(slowdown) << "x"
+                  << std::setw(9) << std::setprecision(2)
+                  << (slowdown.empty() ? std::string("-") : Fixed(VclosMean(slowdown), 2)) << "x"
                   << std::setw(10) << std::setprecision(1) << 100 * run.conflictingShare << "%"
                   << std::setw(7) << std::setprecision(2) << meanQueue << std::setw(9)
                   << std::setprecision(1) << 100 * meanUtil << "%" << std::setw(7)
@@ -376,7 +386,8 @@ Run(int argc, char* argv[])
                 << ms(run.end) << "," << run.wallSeconds << "," << run.events << "," << reduction
                 << "\n";
         t.WriteTimeSeries(series, run.policy, &run == &runs.front());
-        reductions << "  " << run.policy << " " << std::setprecision(1) << reduction << "%";
+        reductions << "  " << run.policy << " " << std::fixed << std::setprecision(1) << reduction
+                   << "%";
 
         std::sort(jct.begin(), jct.end());
         Gnuplot2dDataset d(run.policy);
