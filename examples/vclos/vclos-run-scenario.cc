@@ -182,9 +182,10 @@ AloneRunTimes(const VclosScenario& s,
     return out;
 }
 
-/// Render one gnuplot figure.
+/// Render one gnuplot figure, with the scenario's time scaling stated under it.
 void
-Plot(const std::string& file,
+Plot(const VclosScenario& s,
+     const std::string& file,
      const std::string& title,
      const std::string& xLabel,
      const std::string& yLabel,
@@ -192,10 +193,11 @@ Plot(const std::string& file,
      const std::string& extra)
 {
     Gnuplot plot(file + ".png");
-    plot.SetTerminal("pngcairo size 900,520 noenhanced");
-    plot.SetTitle(title);
+    plot.SetTerminal("pngcairo size 900,540 noenhanced");
+    plot.SetTitle(s.name + ": " + title);
     plot.SetLegend(xLabel, yLabel);
-    plot.AppendExtra("set grid\n" + extra);
+    plot.AppendExtra("set grid\nset bmargin 5\nset label 1 '" + VclosDescribeScaling(s) +
+                     "' at screen 0.01, screen 0.025 font ',8'\n" + extra);
     for (const auto& d : data)
     {
         plot.AddDataset(d);
@@ -417,21 +419,23 @@ Run(int argc, char* argv[])
               << "summary.csv,timeseries.csv}" << (s.output.plots ? ", PNG plots" : "") << "\n";
     if (s.output.plots)
     {
-        Plot(s.output.prefix + "-jct-cdf",
-             s.name + ": job completion time per policy",
+        Plot(s,
+             s.output.prefix + "-jct-cdf",
+             "job completion time per policy",
              "JCT (ms, scaled)",
              "fraction of jobs",
              cdf,
-             "set key bottom right\nset yrange [0:1]\nset label 1 '" + VclosDescribeScaling(s) +
-                 "' at graph 0.01, graph -0.13 font ',8'\nset bmargin 5");
-        Plot(s.output.prefix + "-queue",
-             s.name + ": jobs waiting",
+             "set key bottom right\nset yrange [0:1]");
+        Plot(s,
+             s.output.prefix + "-queue",
+             "jobs waiting",
              "time (ms, scaled)",
              "queue length",
              queue,
              "set key top right");
-        Plot(s.output.prefix + "-gpu-utilisation",
-             s.name + ": busy GPUs",
+        Plot(s,
+             s.output.prefix + "-gpu-utilisation",
+             "busy GPUs",
              "time (ms, scaled)",
              "GPU utilisation (%)",
              utilisation,
