@@ -17,10 +17,14 @@ suite_module(
     model/oncache/oncache-rr-server.cc
     model/oncache/oncache-udp-stream-client.cc
     model/oncache/oncache-udp-stream-server.cc
+    model/oncache/oncache-kv-client.cc
+    model/oncache/oncache-kv-server.cc
     helper/oncache/oncache-topology-helper.cc
     helper/oncache/oncache-stats-tracker.cc
     helper/oncache/oncache-rr-helper.cc
     helper/oncache/oncache-udp-stream-helper.cc
+    helper/oncache/oncache-kv-helper.cc
+    helper/oncache/oncache-kv-tracker.cc
   HEADERS
     model/oncache/oncache-check.h
     model/oncache/oncache-lru-cache.h
@@ -38,10 +42,14 @@ suite_module(
     model/oncache/oncache-rr-server.h
     model/oncache/oncache-udp-stream-client.h
     model/oncache/oncache-udp-stream-server.h
+    model/oncache/oncache-kv-client.h
+    model/oncache/oncache-kv-server.h
     helper/oncache/oncache-topology-helper.h
     helper/oncache/oncache-stats-tracker.h
     helper/oncache/oncache-rr-helper.h
     helper/oncache/oncache-udp-stream-helper.h
+    helper/oncache/oncache-kv-helper.h
+    helper/oncache/oncache-kv-tracker.h
   LIBRARIES
     ns3::libinternet ns3::libcsma ns3::libbridge ns3::libpoint-to-point ns3::libapplications
     ns3::libtraffic-control)
@@ -50,5 +58,7 @@ if(SUITE_ENABLE_EXAMPLES)
   suite_program(oncache-pod-to-pod examples/oncache/oncache-pod-to-pod.cc
                 LIBRARIES ns3-oncache)
   suite_program(oncache-micro-benchmark examples/oncache/oncache-micro-benchmark.cc
+                LIBRARIES ns3-oncache ns3::libstats)
+  suite_program(oncache-datapath-benchmark benchmarks/oncache/oncache-datapath-benchmark.cc
                 LIBRARIES ns3-oncache)
 endif()

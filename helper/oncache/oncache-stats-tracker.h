@@ -136,7 +136,7 @@ class OncacheStatsTracker : public Object
 
     std::array<std::array<uint64_t, 5>, 2> m_paths; //!< [direction][path]
     std::unordered_map<OncacheFlowKey, FlowCounters, OncacheFlowKeyHash> m_flows; //!< per flow
-    std::array<uint64_t, 5> m_drops;                                              //!< per reason
+    std::array<uint64_t, OncacheHostDatapath::DROP_RX_QUEUE + 1> m_drops;         //!< per reason
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_delivered; //!< (host, pod) -> packets
     std::map<std::pair<uint32_t, uint32_t>, Time> m_busy;          //!< (host, core) -> busy
 };

@@ -74,6 +74,7 @@ class OncacheTopologyHelper : public Object
 
     /**
      * \brief Write pcap traces of the hosts' NICs (Ethernet link type; VXLAN in overlay modes).
+     *        Super-segments appear as the MTU-sized frames a TSO/GSO NIC would send.
      * \param prefix file name prefix; files are <prefix>-<node>-<device>.pcap
      */
     void EnablePcap(const std::string& prefix);

@@ -42,9 +42,11 @@ OncacheUdpStreamHelper::InstallClient(Ptr<OncacheCluster> cluster, Ipv4Address c
 {
     Ptr<OncacheUdpStreamClient> app = m_client.Create<OncacheUdpStreamClient>();
     cluster->GetPod(client)->AddApplication(app);
-    cluster->GetDatapath(cluster->GetPodHost(client))
-        ->TraceConnectWithoutContext("EgressDone",
-                                     MakeCallback(&OncacheUdpStreamClient::EgressDone, app));
+    Ptr<OncacheHostDatapath> datapath = cluster->GetDatapath(cluster->GetPodHost(client));
+    datapath->TraceConnectWithoutContext("EgressDone",
+                                         MakeCallback(&OncacheUdpStreamClient::EgressDone, app));
+    datapath->TraceConnectWithoutContext("TxComplete",
+                                         MakeCallback(&OncacheUdpStreamClient::TxComplete, app));
     return ApplicationContainer(app);
 }
 

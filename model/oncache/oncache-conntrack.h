@@ -6,6 +6,7 @@
 
 #include "oncache-flow-key.h"
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <unordered_map>
@@ -19,7 +20,10 @@ namespace ns3
  *
  * The first packet of an unknown flow creates an entry in its direction and is NEW; a packet
  * in the reply direction makes the entry ESTABLISHED, and so is every later packet in either
- * direction. Entries do not time out (connections in the model are short).
+ * direction. An entry expires when no packet has been tracked for its timeout (NewTimeout
+ * before the reply, Tcp/UdpEstablishedTimeout after it; nf_conntrack's defaults); expiry is
+ * checked lazily when the flow's next packet arrives, which then starts a new entry, so the
+ * tracker schedules no events. TCP teardown (FIN/RST) is not tracked.
  */
 class OncacheConntrack : public Object
 {
@@ -61,9 +65,30 @@ class OncacheConntrack : public Object
      */
     void Forget(const OncacheFlowKey& flow);
 
+    /// \return the entries that expired so far
+    uint64_t GetExpirations() const;
+
   private:
-    /// flow in its original direction -> a reply has been seen
-    std::unordered_map<OncacheFlowKey, bool, OncacheFlowKeyHash> m_entries;
+    /// A tracked connection.
+    struct Entry
+    {
+        bool established = false; //!< a reply has been seen
+        Time lastSeen;            //!< when its last packet was tracked
+    };
+
+    /**
+     * \param flow the entry's flow
+     * \param entry an entry
+     * \return true when it has expired by now
+     */
+    bool IsExpired(const OncacheFlowKey& flow, const Entry& entry) const;
+
+    Time m_newTimeout;            //!< before a reply
+    Time m_tcpEstablishedTimeout; //!< TCP after a reply
+    Time m_udpEstablishedTimeout; //!< other protocols after a reply
+    uint64_t m_expirations;       //!< expired entries
+    /// flow in its original direction -> entry
+    std::unordered_map<OncacheFlowKey, Entry, OncacheFlowKeyHash> m_entries;
 };
 
 } // namespace ns3

@@ -28,6 +28,8 @@ namespace
 constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
+/// Bytes VXLAN adds in front of the inner IPv4 packet (outer IPv4, UDP, VXLAN, inner Ethernet).
+constexpr uint32_t VXLAN_OVERHEAD = 50;
 } // namespace
 
 TypeId
@@ -79,6 +81,14 @@ OncacheHostDatapath::GetTypeId()
                           UintegerValue(1000),
                           MakeUintegerAccessor(&OncacheHostDatapath::m_nicQueueLimit),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ReceiveQueueLimit",
+                          "A received packet is dropped (DROP_RX_QUEUE in the Drop trace) when "
+                          "the core it is queued on, for its receive work or for its delivery "
+                          "to the pod, already holds this many jobs: the bound of Linux's "
+                          "netdev backlog (netdev_max_backlog, 1000) and socket receive buffer.",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&OncacheHostDatapath::m_receiveQueueLimit),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("EgressIpCacheSize",
                           "Capacity of the egress level-1 LRU cache (remote pod IP to remote "
                           "host IP); 4096 in ONCache's code.",
@@ -114,7 +124,9 @@ OncacheHostDatapath::GetTypeId()
                             MakeTraceSourceAccessor(&OncacheHostDatapath::m_pathTrace),
                             "ns3::OncacheHostDatapath::PathTracedCallback")
             .AddTraceSource("Drop",
-                            "The fallback overlay dropped a packet: host, inner packet, reason.",
+                            "A packet was dropped by the fallback overlay (policy, no route, no "
+                            "pod, malformed), at a full NIC queue or at a full receive queue: "
+                            "host, packet, reason.",
                             MakeTraceSourceAccessor(&OncacheHostDatapath::m_dropTrace),
                             "ns3::OncacheHostDatapath::DropTracedCallback")
             .AddTraceSource("Deliver",
@@ -125,6 +137,12 @@ OncacheHostDatapath::GetTypeId()
                             "A pod's packet finished its egress processing on the application "
                             "core (its send system call returns): host, inner flow.",
                             MakeTraceSourceAccessor(&OncacheHostDatapath::m_egressDoneTrace),
+                            "ns3::OncacheHostDatapath::EgressDoneTracedCallback")
+            .AddTraceSource("TxComplete",
+                            "A pod's packet was freed by the host: serialised by the NIC, handed "
+                            "to a local pod, or dropped (the skb destructor that returns its "
+                            "send-buffer space to the socket): host, inner flow.",
+                            MakeTraceSourceAccessor(&OncacheHostDatapath::m_txCompleteTrace),
                             "ns3::OncacheHostDatapath::EgressDoneTracedCallback");
     return tid;
 }
@@ -136,6 +154,7 @@ OncacheHostDatapath::OncacheHostDatapath()
       m_linkDelay(MicroSeconds(1)),
       m_wireMtu(1500),
       m_nicQueueLimit(1000),
+      m_receiveQueueLimit(1000),
       m_nicBusy(false),
       m_egressIpCacheSize(4096),
       m_egressCacheSize(1024),
@@ -274,6 +293,38 @@ OncacheHostDatapath::DetachPod(Ipv4Address pod)
     m_pods.erase(it);
 }
 
+void
+OncacheHostDatapath::RunOnAppCore(const Ptr<Node>& pod, Time cost, std::function<void()> done)
+{
+    if (!cost.IsStrictlyPositive())
+    {
+        done();
+        return;
+    }
+    for (uint32_t i = 0; i < pod->GetNDevices(); ++i)
+    {
+        Ptr<OncacheVethNetDevice> veth = DynamicCast<OncacheVethNetDevice>(pod->GetDevice(i));
+        Ptr<OncacheVethNetDevice> hostVeth = veth ? veth->GetPeer() : nullptr;
+        Ptr<OncacheHostDatapath> datapath =
+            hostVeth ? hostVeth->GetNode()->GetObject<OncacheHostDatapath>() : nullptr;
+        if (!datapath)
+        {
+            continue;
+        }
+        auto podIp = datapath->m_podByIfIndex.find(hostVeth->GetIfIndex());
+        if (podIp == datapath->m_podByIfIndex.end())
+        {
+            continue; // a veth left behind by a migration
+        }
+        datapath->m_cpu->Submit(
+            datapath->m_pods[podIp->second].appCore,
+            [cost]() { return cost; },
+            std::move(done));
+        return;
+    }
+    done();
+}
+
 bool
 OncacheHostDatapath::HasPod(Ipv4Address pod) const
 {
@@ -399,6 +450,11 @@ OncacheHostDatapath::Receive(Ptr<NetDevice> device,
     {
         job->fromNic = true;
         core = SteerReceive(packet, job->vxlan);
+        if (m_cpu->GetQueueLength(core) >= m_receiveQueueLimit)
+        {
+            Drop(*job, DROP_RX_QUEUE);
+            return;
+        }
         m_cpu->Submit(
             core,
             [this, job]() { return IngressStart(*job); },
@@ -485,10 +541,14 @@ OncacheHostDatapath::EgressStart(Job& job)
 {
     Ipv4Header inner;
     OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
-    job.tcp = flow.protocol == 6;
+    job.gso = flow.protocol == 6 || flow.protocol == 17;
     job.flow = flow;
     Ipv4Address dst = inner.GetDestination();
     const OncacheCostModel& c = *m_costs;
+    // A packet larger than a wire frame can carry after encapsulation is a GSO super-segment:
+    // the overlay-specific segments cost it SuperSegmentOverlayScale of a small skb's cost.
+    const bool super = job.packet->GetSize() + VXLAN_OVERHEAD > m_wireMtu;
+    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
     Time cost = c.GetAppTx();
     if (m_mode == ONCACHE_MODE_BARE_METAL)
     {
@@ -523,10 +583,10 @@ OncacheHostDatapath::EgressStart(Job& job)
             Encapsulate(job.packet, info, flow);
             job.action = ACTION_NIC;
             job.nicDst = info.outerDstMac;
-            Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : c.GetVethEgress();
-            return cost + veth + c.GetFastEncap() + c.GetDriverTx();
+            Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : ovl(c.GetVethEgress());
+            return cost + veth + ovl(c.GetFastEncap()) + c.GetDriverTx();
         }
-        cost += c.GetMissMark();
+        cost += ovl(c.GetMissMark());
         if (path == PATH_MISS)
         {
             ChangeTos(job.packet, MISS_MARK, 0);
@@ -535,7 +595,7 @@ OncacheHostDatapath::EgressStart(Job& job)
     m_pathTrace(m_hostId, flow, EGRESS, path);
 
     // The fallback overlay: veth, intra-host routing, policy and conntrack (E2-E4).
-    cost += c.GetVethEgress() + c.GetOverlayEgressFilter();
+    cost += ovl(c.GetVethEgress()) + ovl(c.GetOverlayEgressFilter());
     if (!m_policy->IsAllowed(flow))
     {
         Drop(job, DROP_POLICY);
@@ -566,11 +626,11 @@ OncacheHostDatapath::EgressStart(Job& job)
     info.vni = m_vni;
     info.innerSrcMac = m_vtepMac;
     info.innerDstMac = neighbour->second.vtepMac;
-    cost += c.GetOverlayEncap() + c.GetDriverTx();
+    cost += ovl(c.GetOverlayEncap()) + c.GetDriverTx();
     if (oncache)
     {
         // tc_init_e on the NIC egress: learn from packets that carry both marks.
-        cost += c.GetInitEgress();
+        cost += ovl(c.GetInitEgress());
         if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
         {
             FilterAction* action = m_filterCache->Lookup(flow);
@@ -654,6 +714,9 @@ OncacheHostDatapath::IngressStart(Job& job)
     Ipv4Header inner;
     OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
     Ipv4Address dst = inner.GetDestination();
+    // A GRO super-segment (more than one wire frame of payload): see EgressStart.
+    const bool super = job.packet->GetSize() + VXLAN_OVERHEAD > m_wireMtu;
+    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
 
     const bool oncache = OncacheModeUsesCache(m_mode);
     Path path = PATH_FALLBACK;
@@ -670,9 +733,9 @@ OncacheHostDatapath::IngressStart(Job& job)
             job.appCore = info.appCore;
             job.podMac = info.podMac;
             job.gatewayMac = info.gatewayMac;
-            return cost + c.GetFastDecap();
+            return cost + ovl(c.GetFastDecap());
         }
-        cost += c.GetRestoreMiss();
+        cost += ovl(c.GetRestoreMiss());
         if (path == PATH_MISS)
         {
             ChangeTos(job.packet, MISS_MARK, 0);
@@ -681,7 +744,7 @@ OncacheHostDatapath::IngressStart(Job& job)
     m_pathTrace(m_hostId, flow, INGRESS, path);
 
     // The fallback overlay: outer receive and decap, routing, policy, conntrack, veth (I2-I5).
-    cost += c.GetOverlayDecap() + c.GetOverlayIngressFilter() + c.GetVethIngress();
+    cost += ovl(c.GetOverlayDecap()) + ovl(c.GetOverlayIngressFilter()) + ovl(c.GetVethIngress());
     if (!m_policy->IsAllowed(flow))
     {
         Drop(job, DROP_POLICY);
@@ -699,7 +762,7 @@ OncacheHostDatapath::IngressStart(Job& job)
     if (oncache)
     {
         // tc_init_in on the pod's eth0 ingress: learn from packets that carry both marks.
-        cost += c.GetInitIngress();
+        cost += ovl(c.GetInitIngress());
         if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
         {
             IngressInfo entry;
@@ -753,6 +816,15 @@ OncacheHostDatapath::Finish(Job& job)
         EnqueueNic(job);
         return;
     case ACTION_DELIVER: {
+        if (m_cpu->GetQueueLength(job.appCore) >= m_receiveQueueLimit)
+        {
+            Drop(job, DROP_RX_QUEUE); // also frees a local sender's packet (TxComplete)
+            return;
+        }
+        if (!job.fromNic)
+        {
+            m_txCompleteTrace(m_hostId, job.flow); // intra-host: freed at the veth
+        }
         // I6 on the pod's application core: IP/L4 receive, wake-up, syscall and copy.
         Ptr<Packet> packet = job.packet;
         Ipv4Address pod = job.pod;
@@ -787,12 +859,12 @@ OncacheHostDatapath::EnqueueNic(Job& job)
         return;
     }
     // Wire bytes: Ethernet header and FCS (18), preamble and inter-frame gap (20) per frame; a
-    // TCP super-segment larger than one wire frame leaves as ceil(payload / MSS) frames (TSO),
-    // each repeating every header.
+    // TCP or UDP super-segment larger than one wire frame leaves as ceil(payload / MSS) frames
+    // (TSO, UDP GSO), each repeating every header.
     const uint32_t packetBytes = job.packet->GetSize();
     const uint32_t headers = packetBytes - job.payload + 18 + 20;
     uint32_t frames = 1;
-    if (job.tcp && packetBytes > m_wireMtu && m_wireMtu > packetBytes - job.payload)
+    if (job.gso && packetBytes > m_wireMtu && m_wireMtu > packetBytes - job.payload)
     {
         const uint32_t mss = m_wireMtu - (packetBytes - job.payload);
         frames = (job.payload + mss - 1) / mss;
@@ -800,6 +872,7 @@ OncacheHostDatapath::EnqueueNic(Job& job)
     NicFrame frame;
     frame.packet = job.packet;
     frame.destination = job.nicDst;
+    frame.flow = job.flow;
     frame.wireTime = m_nicRate.CalculateBytesTxTime(job.payload + frames * headers);
     m_nicQueue.push_back(frame);
     if (!m_nicBusy)
@@ -822,6 +895,7 @@ OncacheHostDatapath::NicTransmissionDone()
 {
     NicFrame frame = m_nicQueue.front();
     m_nicQueue.pop_front();
+    m_txCompleteTrace(m_hostId, frame.flow);
     // The latency is applied before the channel, whose own delay is zero, so that the
     // half-duplex CSMA medium is busy only for the (sped-up) transfer time of a frame.
     Ptr<NetDevice> nic = m_nic;
@@ -841,6 +915,10 @@ OncacheHostDatapath::Drop(Job& job, DropReason reason)
     NS_LOG_LOGIC("host " << m_hostId << " drops " << job.packet << " reason " << reason);
     job.action = ACTION_DROP;
     m_dropTrace(m_hostId, job.packet, reason);
+    if (!job.fromNic)
+    {
+        m_txCompleteTrace(m_hostId, job.flow);
+    }
 }
 
 void

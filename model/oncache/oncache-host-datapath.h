@@ -22,6 +22,7 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -75,7 +76,8 @@ class OncacheHostDatapath : public Object
         DROP_NO_ROUTE,  //!< no route to the destination pod
         DROP_NO_POD,    //!< the destination pod is not on this host (or its veth is gone)
         DROP_MALFORMED, //!< not a VXLAN frame in an overlay mode, or a bad VXLAN header
-        DROP_NIC_QUEUE  //!< the NIC transmit queue was full
+        DROP_NIC_QUEUE, //!< the NIC transmit queue was full
+        DROP_RX_QUEUE   //!< the receiving core's queue was full (backlog / socket buffer)
     };
 
     /// Which core runs the receive work of a frame (I1-I5).
@@ -214,6 +216,18 @@ class OncacheHostDatapath : public Object
     void DetachPod(Ipv4Address pod);
 
     /**
+     * \brief Run an application's own (user-space) work on its pod's application core.
+     *
+     * The job queues behind the packets that core is serving, counts in the CoreBusy trace
+     * (so in the CPU time per transaction) and calls done when it ends. A node that is not a
+     * pod of a cluster, or a zero cost, calls done at once.
+     * \param pod the pod node the application runs on
+     * \param cost the CPU time of the work
+     * \param done called when it is done
+     */
+    static void RunOnAppCore(const Ptr<Node>& pod, Time cost, std::function<void()> done);
+
+    /**
      * \param pod an IP
      * \return true when it is a pod attached to this host
      */
@@ -344,7 +358,7 @@ class OncacheHostDatapath : public Object
         Mac48Address podMac;                //!< ACTION_DELIVER: destination MAC
         Mac48Address gatewayMac;            //!< ACTION_DELIVER: source MAC
         uint32_t payload = 0;               //!< transport payload bytes (for TSO framing)
-        bool tcp = false;                   //!< a TCP packet (TSO applies)
+        bool gso = false;                   //!< a TCP or UDP packet (TSO/GSO applies)
         OncacheFlowKey flow;                //!< egress: the inner flow
     };
 
@@ -354,6 +368,7 @@ class OncacheHostDatapath : public Object
         Ptr<Packet> packet;       //!< the IPv4 packet (the NIC adds Ethernet)
         Mac48Address destination; //!< next-hop MAC
         Time wireTime;            //!< serialisation time at the NIC rate, TSO framing included
+        OncacheFlowKey flow;      //!< the inner flow (for TxComplete)
     };
 
     /**
@@ -476,6 +491,7 @@ class OncacheHostDatapath : public Object
     Time m_linkDelay;                            //!< one-way NIC-to-NIC latency
     uint32_t m_wireMtu;                          //!< IP MTU of a wire frame (TSO segment size)
     uint32_t m_nicQueueLimit;                    //!< NIC queue capacity in frames
+    uint32_t m_receiveQueueLimit;                //!< jobs a core may queue for a received packet
     std::deque<NicFrame> m_nicQueue;             //!< frames waiting for or in serialisation
     bool m_nicBusy;                              //!< a frame is being serialised
     uint32_t m_egressIpCacheSize;                //!< capacity of egress level 1
@@ -506,6 +522,7 @@ class OncacheHostDatapath : public Object
     TracedCallback<uint32_t, Ptr<const Packet>, DropReason> m_dropTrace;          //!< drops
     TracedCallback<uint32_t, Ipv4Address, Ptr<const Packet>> m_deliverTrace;      //!< deliveries
     TracedCallback<uint32_t, const OncacheFlowKey&> m_egressDoneTrace;            //!< sends done
+    TracedCallback<uint32_t, const OncacheFlowKey&> m_txCompleteTrace;            //!< skbs freed
 };
 
 } // namespace ns3

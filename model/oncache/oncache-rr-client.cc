@@ -3,8 +3,11 @@
  */
 #include "oncache-rr-client.h"
 
+#include "oncache-host-datapath.h"
+
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-socket-factory.h"
@@ -50,6 +53,13 @@ OncacheRrClient::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&OncacheRrClient::m_connectPerTransaction),
                           MakeBooleanChecker())
+            .AddAttribute("ProcessingTime",
+                          "The application's own (user-space) CPU time per transaction, spent on "
+                          "the pod's application core after each response (netperf's loop). "
+                          "Fitted (doc: calibration table) to the paper's CPU per transaction.",
+                          TimeValue(NanoSeconds(ONCACHE_RR_PROCESSING_NS)),
+                          MakeTimeAccessor(&OncacheRrClient::m_processingTime),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("MaxTransactions",
                           "Stop after this many transactions; 0 runs until the application "
                           "stops.",
@@ -68,6 +78,7 @@ OncacheRrClient::OncacheRrClient()
       m_responseSize(1),
       m_connectPerTransaction(false),
       m_maxTransactions(0),
+      m_processingTime(NanoSeconds(ONCACHE_RR_PROCESSING_NS)),
       m_received(0),
       m_transactions(0),
       m_running(false)
@@ -174,6 +185,17 @@ OncacheRrClient::Receive(Ptr<Socket> socket)
     ++m_transactions;
     m_transactionTrace(Simulator::Now() - m_start);
     if (!m_running || (m_maxTransactions > 0 && m_transactions >= m_maxTransactions))
+    {
+        return;
+    }
+    Ptr<OncacheRrClient> self = this;
+    OncacheHostDatapath::RunOnAppCore(GetNode(), m_processingTime, [self]() { self->Next(); });
+}
+
+void
+OncacheRrClient::Next()
+{
+    if (!m_running)
     {
         return;
     }

@@ -15,6 +15,13 @@ namespace ns3
 
 /**
  * \ingroup oncache
+ * Default application CPU time per transaction of the RR client and server (ProcessingTime),
+ * in ns; fitted to the paper's CPU per transaction (doc: calibration table).
+ */
+constexpr int64_t ONCACHE_RR_PROCESSING_NS = 3280;
+
+/**
+ * \ingroup oncache
  * \brief A netperf-like closed-loop request/response client: TCP_RR, UDP_RR, and TCP_CRR (a
  *        new connection per transaction), with configurable request and response sizes (so it
  *        also serves as a memcached-like key-value request generator).
@@ -71,12 +78,16 @@ class OncacheRrClient : public Application
      */
     void Receive(Ptr<Socket> socket);
 
+    /// After the client's processing: the next transaction (or connection).
+    void Next();
+
     Address m_remote;                        //!< server address
     TypeId m_protocol;                       //!< socket factory
     uint32_t m_requestSize;                  //!< request bytes
     uint32_t m_responseSize;                 //!< response bytes
     bool m_connectPerTransaction;            //!< TCP_CRR
     uint64_t m_maxTransactions;              //!< stop after this many (0: never)
+    Time m_processingTime;                   //!< application CPU time per transaction
     Ptr<Socket> m_socket;                    //!< current socket
     uint32_t m_received;                     //!< response bytes received so far
     Time m_start;                            //!< start of the current transaction

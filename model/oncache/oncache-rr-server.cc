@@ -3,10 +3,14 @@
  */
 #include "oncache-rr-server.h"
 
+#include "oncache-host-datapath.h"
+#include "oncache-rr-client.h"
+
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -45,7 +49,14 @@ OncacheRrServer::GetTypeId()
                           "The bytes of one response.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&OncacheRrServer::m_responseSize),
-                          MakeUintegerChecker<uint32_t>(1));
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ProcessingTime",
+                          "The application's own (user-space) CPU time per request, spent on "
+                          "the pod's application core before the response is sent. Fitted "
+                          "(doc: calibration table) to the paper's CPU per transaction.",
+                          TimeValue(NanoSeconds(ONCACHE_RR_PROCESSING_NS)),
+                          MakeTimeAccessor(&OncacheRrServer::m_processingTime),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -53,6 +64,7 @@ OncacheRrServer::OncacheRrServer()
     : m_port(7000),
       m_requestSize(1),
       m_responseSize(1),
+      m_processingTime(NanoSeconds(ONCACHE_RR_PROCESSING_NS)),
       m_responses(0)
 {
     NS_LOG_FUNCTION(this);
@@ -132,8 +144,14 @@ OncacheRrServer::Receive(Ptr<Socket> socket)
         if (socket == m_listener)
         {
             // UDP: one datagram, one request.
-            socket->SendTo(Create<Packet>(m_responseSize), 0, from);
-            ++m_responses;
+            uint32_t size = m_responseSize;
+            Ptr<OncacheRrServer> self = this;
+            OncacheHostDatapath::RunOnAppCore(GetNode(),
+                                              m_processingTime,
+                                              [self, socket, from, size]() {
+                                                  socket->SendTo(Create<Packet>(size), 0, from);
+                                                  ++self->m_responses;
+                                              });
             continue;
         }
         uint32_t& pending = m_pending[socket];
@@ -141,8 +159,12 @@ OncacheRrServer::Receive(Ptr<Socket> socket)
         while (pending >= m_requestSize)
         {
             pending -= m_requestSize;
-            socket->Send(Create<Packet>(m_responseSize));
-            ++m_responses;
+            uint32_t size = m_responseSize;
+            Ptr<OncacheRrServer> self = this;
+            OncacheHostDatapath::RunOnAppCore(GetNode(), m_processingTime, [self, socket, size]() {
+                socket->Send(Create<Packet>(size));
+                ++self->m_responses;
+            });
         }
     }
 }

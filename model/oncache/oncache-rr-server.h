@@ -5,6 +5,7 @@
 #define ONCACHE_RR_SERVER_H
 
 #include "ns3/application.h"
+#include "ns3/nstime.h"
 #include "ns3/socket.h"
 
 #include <list>
@@ -59,6 +60,7 @@ class OncacheRrServer : public Application
     TypeId m_protocol;                         //!< socket factory
     uint32_t m_requestSize;                    //!< request bytes (TCP)
     uint32_t m_responseSize;                   //!< response bytes
+    Time m_processingTime;                     //!< application CPU time per request
     Ptr<Socket> m_listener;                    //!< listening socket
     std::map<Ptr<Socket>, uint32_t> m_pending; //!< TCP connection -> unanswered bytes
     uint64_t m_responses;                      //!< answered requests

@@ -4,6 +4,7 @@
 #include "oncache-udp-stream-client.h"
 
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/udp-socket-factory.h"
@@ -39,6 +40,15 @@ OncacheUdpStreamClient::GetTypeId()
                           "send loop, as iperf3).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&OncacheUdpStreamClient::m_window),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("SendBuffer",
+                          "The socket send buffer (SO_SNDBUF) in bytes: datagrams the host has "
+                          "not yet freed (serialised by the NIC or dropped) count against it, "
+                          "and the sender blocks when the next one would not fit, so a "
+                          "saturated NIC paces the sender instead of dropping (Linux's "
+                          "net.core.wmem_default, 212992).",
+                          UintegerValue(212992),
+                          MakeUintegerAccessor(&OncacheUdpStreamClient::m_sendBuffer),
                           MakeUintegerChecker<uint32_t>(1));
     return tid;
 }
@@ -48,6 +58,8 @@ OncacheUdpStreamClient::OncacheUdpStreamClient()
       m_window(1),
       m_localPort(0),
       m_inFlight(0),
+      m_sendBuffer(212992),
+      m_unfreed(0),
       m_sent(0),
       m_running(false)
 {
@@ -76,9 +88,14 @@ OncacheUdpStreamClient::StartApplication()
     Address local;
     m_socket->GetSockName(local);
     m_localPort = InetSocketAddress::ConvertFrom(local).GetPort();
+    // Pods on one host have their own stacks and may pick the same port: match the address too.
+    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
+    m_localAddress = ipv4 && ipv4->GetNInterfaces() > 1 ? ipv4->GetAddress(1, 0).GetLocal()
+                                                        : Ipv4Address::GetAny();
     m_socket->Connect(m_remote);
     m_running = true;
     m_inFlight = 0;
+    m_unfreed = 0;
     m_connected = false;
     // As iperf3: a connect message first; the stream starts when the server answers.
     m_socket->SetRecvCallback(MakeCallback(&OncacheUdpStreamClient::Receive, this));
@@ -96,10 +113,7 @@ OncacheUdpStreamClient::Receive(Ptr<Socket> socket)
         return;
     }
     m_connected = true;
-    while (m_inFlight < m_window)
-    {
-        SendOne();
-    }
+    TrySend();
 }
 
 void
@@ -114,25 +128,46 @@ OncacheUdpStreamClient::StopApplication()
 }
 
 void
-OncacheUdpStreamClient::SendOne()
+OncacheUdpStreamClient::TrySend()
 {
-    ++m_inFlight;
-    ++m_sent;
-    m_socket->Send(Create<Packet>(m_packetSize));
+    // A datagram larger than the buffer may still go when nothing else is outstanding.
+    while (m_running && m_connected && m_inFlight < m_window &&
+           (m_unfreed == 0 || m_unfreed + m_packetSize <= m_sendBuffer))
+    {
+        ++m_inFlight;
+        ++m_sent;
+        m_unfreed += m_packetSize;
+        m_socket->Send(Create<Packet>(m_packetSize));
+    }
+}
+
+bool
+OncacheUdpStreamClient::IsMine(const OncacheFlowKey& flow) const
+{
+    return flow.protocol == 17 && flow.srcPort == m_localPort &&
+           (m_localAddress == Ipv4Address::GetAny() || flow.srcAddress == m_localAddress.Get());
+}
+
+void
+OncacheUdpStreamClient::TxComplete(uint32_t host, const OncacheFlowKey& flow)
+{
+    if (!m_connected || !IsMine(flow) || m_unfreed < m_packetSize)
+    {
+        return;
+    }
+    m_unfreed -= m_packetSize;
+    TrySend();
 }
 
 void
 OncacheUdpStreamClient::EgressDone(uint32_t host, const OncacheFlowKey& flow)
 {
-    if (!m_connected || flow.protocol != 17 || flow.srcPort != m_localPort || m_inFlight == 0)
+    if (!m_connected || !IsMine(flow) || m_inFlight == 0)
     {
         return;
     }
     --m_inFlight;
-    if (m_running)
-    {
-        SendOne();
-    }
+    TrySend();
 }
 
 } // namespace ns3

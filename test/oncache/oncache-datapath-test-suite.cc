@@ -748,8 +748,13 @@ class OncacheLatencyTestCase : public TestCase
         Time rpeer = WarmRtt(ONCACHE_MODE_ONCACHE_RPEER);
         // Wire time differs by the 50 extra bytes (4 ns per crossing at 100 Gbit/s).
         Time tolerance = NanoSeconds(20);
-        // LinkDelay is calibrated so that the bare-metal RR period is the tutorial's 25.46 us.
-        NS_TEST_EXPECT_MSG_EQ_TOL(bare, NanoSeconds(25460), NanoSeconds(50), "calibrated RR");
+        // LinkDelay is calibrated so that the bare-metal RR period of OncacheRrClient/Server,
+        // whose ProcessingTime runs on both ends, is the tutorial's 25.46 us; the echo
+        // applications have no application CPU time.
+        NS_TEST_EXPECT_MSG_EQ_TOL(bare,
+                                  NanoSeconds(25460 - 2 * ONCACHE_RR_PROCESSING_NS),
+                                  NanoSeconds(50),
+                                  "calibrated RR");
         NS_TEST_EXPECT_MSG_EQ_TOL(overlay - bare, MicroSeconds(10), tolerance, "overlay extra");
         NS_TEST_EXPECT_MSG_EQ_TOL(oncache - bare, NanoSeconds(1600), tolerance, "ONCache extra");
         NS_TEST_EXPECT_MSG_EQ_TOL(oncache - rpeer, MicroSeconds(1), tolerance, "rpeer saves E2");
@@ -963,6 +968,333 @@ class OncacheUdpStreamTestCase : public TestCase
 
 /**
  * \ingroup oncache-tests
+ * \brief Calibration and application CPU time: a warm bare-metal 1-byte TCP RR of the RR
+ *        applications takes the tutorial's 25.46 us; their ProcessingTime runs on the pods'
+ *        application cores (the server's is inside the client's latency) and adds exactly
+ *        2 x ProcessingTime of CPU per transaction; a UDP
+ *        stream of super-datagrams (UDP GSO) is received whole, paced by the sender's
+ *        super-segment egress cost.
+ */
+class OncacheCalibrationTestCase : public TestCase
+{
+  public:
+    OncacheCalibrationTestCase()
+        : TestCase("calibration: RR period, application CPU time, UDP super-datagrams")
+    {
+    }
+
+  private:
+    /**
+     * \param processing the RR applications' ProcessingTime
+     * \param latency receives the mean latency of the last 50 of 100 transactions
+     * \return the CPU time of both hosts
+     */
+    Time RunRr(Time processing, Time& latency)
+    {
+        Testbed tb(ONCACHE_MODE_BARE_METAL);
+        OncacheRrHelper rr("ns3::TcpSocketFactory", tb.Pod(1), 7000);
+        rr.SetClientAttribute("MaxTransactions", UintegerValue(100));
+        rr.SetClientAttribute("ProcessingTime", TimeValue(processing));
+        rr.SetServerAttribute("ProcessingTime", TimeValue(processing));
+        rr.InstallServer(tb.cluster->GetPod(tb.Pod(1)));
+        ApplicationContainer client =
+            rr.InstallClients(NodeContainer(tb.cluster->GetPod(tb.Pod(0))));
+        client.Start(MicroSeconds(1));
+        std::vector<Time> latencies;
+        client.Get(0)->TraceConnectWithoutContext(
+            "Transaction",
+            MakeBoundCallback(
+                +[](std::vector<Time>* v, Time t) { v->push_back(t); },
+                &latencies));
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        Time busy = tb.stats->GetHostBusy(0) + tb.stats->GetHostBusy(1);
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(latencies.size(), 100u, "all transactions");
+        Time sum(0);
+        for (std::size_t i = 50; i < latencies.size(); ++i)
+        {
+            sum += latencies[i];
+        }
+        latency = latencies.size() > 50 ? sum / int64_t(latencies.size() - 50) : Time(0);
+        return busy;
+    }
+
+    void DoRun() override
+    {
+        Time latency;
+        Time noApp;
+        Time busy = RunRr(NanoSeconds(ONCACHE_RR_PROCESSING_NS), latency);
+        Time busyNoApp = RunRr(Time(0), noApp);
+        // The client's latency ends at the response; its own processing follows, so the
+        // period is latency + ProcessingTime, and the server's processing is in the latency.
+        NS_TEST_EXPECT_MSG_EQ_TOL(latency + NanoSeconds(ONCACHE_RR_PROCESSING_NS),
+                                  NanoSeconds(25460),
+                                  NanoSeconds(60),
+                                  "RR period");
+        NS_TEST_EXPECT_MSG_EQ_TOL(latency - noApp,
+                                  NanoSeconds(ONCACHE_RR_PROCESSING_NS),
+                                  NanoSeconds(10),
+                                  "processing on the critical path");
+        NS_TEST_EXPECT_MSG_EQ_TOL((busy - busyNoApp) / 100,
+                                  NanoSeconds(2 * ONCACHE_RR_PROCESSING_NS),
+                                  NanoSeconds(100),
+                                  "application CPU time counted per transaction");
+
+        // UDP GSO: 10100-byte datagrams in one super-segment each.
+        Ptr<OncacheTopologyHelper> helper = CreateObject<OncacheTopologyHelper>();
+        helper->SetAttribute("SuperSegmentBytes", UintegerValue(65000));
+        Ptr<OncacheCluster> cluster = helper->Install();
+        Ptr<OncacheStatsTracker> stats = CreateObject<OncacheStatsTracker>();
+        stats->Install(cluster);
+        OncacheUdpStreamHelper stream(helper->GetPodAddress(1, 0), 5201);
+        stream.SetClientAttribute("PacketSize", UintegerValue(OncacheUdpStreamClient::GSO_SIZE));
+        ApplicationContainer server = stream.InstallServer(cluster);
+        ApplicationContainer client = stream.InstallClient(cluster, helper->GetPodAddress(0, 0));
+        client.Start(MicroSeconds(1));
+        client.Stop(MilliSeconds(2));
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        Ptr<OncacheUdpStreamClient> c = DynamicCast<OncacheUdpStreamClient>(client.Get(0));
+        Ptr<OncacheUdpStreamServer> s = DynamicCast<OncacheUdpStreamServer>(server.Get(0));
+        NS_TEST_EXPECT_MSG_EQ(s->GetTotalRx(),
+                              4 + c->GetSent() * OncacheUdpStreamClient::GSO_SIZE,
+                              "all received");
+        NS_TEST_EXPECT_MSG_EQ(stats->GetTotalDrops(), 0u, "no drops");
+        // Hit egress of a super-segment: AppTx + DriverTx + 0.17 x (VethEgress + FastEncap).
+        double perDatagram = 1.8e-6 + 0.4e-6 + 0.17 * 0.65e-6;
+        double expected = (2e-3 - 25e-6) / perDatagram;
+        NS_TEST_EXPECT_MSG_EQ_TOL(static_cast<double>(c->GetSent()), expected, 8, "CPU-paced");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief The memcached-like key-value load: every request of every connection gets its whole
+ *        response (value plus framing), the server answers each once, the tracker's rate and
+ *        percentiles are consistent, and ONCache's latency is below the overlay's.
+ */
+class OncacheKvTestCase : public TestCase
+{
+  public:
+    OncacheKvTestCase()
+        : TestCase("memcached-like key-value client, server, helper and tracker")
+    {
+    }
+
+  private:
+    /**
+     * \param mode data path
+     * \return the mean latency
+     */
+    Time Run(OncacheMode mode)
+    {
+        Testbed tb(mode);
+        OncacheKvHelper kv(tb.Pod(1));
+        kv.SetClientAttribute("Concurrency", UintegerValue(3));
+        kv.SetClientAttribute("MaxTransactions", UintegerValue(300));
+        ApplicationContainer server = kv.InstallServer(tb.cluster->GetPod(tb.Pod(1)));
+        ApplicationContainer clients = kv.Install(NodeContainer(tb.cluster->GetPod(tb.Pod(0))));
+        NS_TEST_EXPECT_MSG_EQ(OncacheKvHelper::AssignStreams(clients, 7), 1, "one stream");
+        clients.Start(MicroSeconds(1));
+        Ptr<OncacheKvTracker> tracker = CreateObject<OncacheKvTracker>();
+        tracker->Install(clients);
+        uint64_t valueBytes = 0;
+        clients.Get(0)->TraceConnectWithoutContext(
+            "Transaction",
+            MakeBoundCallback(
+                +[](uint64_t* sum, Time, uint32_t v) { *sum += v; },
+                &valueBytes));
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        Ptr<OncacheKvClient> c = DynamicCast<OncacheKvClient>(clients.Get(0));
+        Ptr<OncacheKvServer> s = DynamicCast<OncacheKvServer>(server.Get(0));
+        NS_TEST_EXPECT_MSG_EQ(c->GetTransactions(), 300u, "all requests answered");
+        NS_TEST_EXPECT_MSG_EQ(s->GetResponses(), 300u, "one response each");
+        NS_TEST_EXPECT_MSG_EQ(tracker->GetTransactions(), 300u, "tracked");
+        NS_TEST_EXPECT_MSG_GT(valueBytes, 300u * 100, "Pareto values of at least 100 bytes");
+        Time p50 = tracker->GetPercentile(50);
+        Time p99 = tracker->GetPercentile(99);
+        NS_TEST_EXPECT_MSG_GT(p50, Time(0), "positive latency");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(p99, p50, "percentiles ordered");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(tracker->GetPercentile(100), p99, "max last");
+        NS_TEST_EXPECT_MSG_EQ(tb.stats->GetTotalDrops(), 0u, "no drops");
+        Time mean = tracker->GetMeanLatency();
+        Simulator::Destroy();
+        return mean;
+    }
+
+    void DoRun() override
+    {
+        Time overlay = Run(ONCACHE_MODE_OVERLAY);
+        Time oncache = Run(ONCACHE_MODE_ONCACHE);
+        NS_TEST_EXPECT_MSG_LT(oncache, overlay, "ONCache cuts the latency");
+        Ptr<OncacheKvTracker> tracker = CreateObject<OncacheKvTracker>();
+        bool threw = false;
+        try
+        {
+            tracker->GetPercentile(101);
+        }
+        catch (const std::out_of_range&)
+        {
+            threw = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, true, "bad percentile rejected");
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief Bounded receive queues: a UDP sender faster than its receiver's application core
+ *        fills that core's queue up to ReceiveQueueLimit and no further; the excess is dropped
+ *        with DROP_RX_QUEUE, and every datagram is either received or counted as dropped.
+ */
+class OncacheReceiveQueueTestCase : public TestCase
+{
+  public:
+    OncacheReceiveQueueTestCase()
+        : TestCase("bounded receive queues drop and count the excess")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::SetDefault("ns3::OncacheHostDatapath::ReceiveQueueLimit", UintegerValue(20));
+        Testbed tb(ONCACHE_MODE_BARE_METAL);
+        Config::SetDefault("ns3::OncacheHostDatapath::ReceiveQueueLimit", UintegerValue(1000));
+        OncacheUdpStreamHelper stream(tb.Pod(1), 5201);
+        stream.SetClientAttribute("PacketSize", UintegerValue(1422));
+        ApplicationContainer server = stream.InstallServer(tb.cluster);
+        ApplicationContainer client = stream.InstallClient(tb.cluster, tb.Pod(0));
+        client.Start(MicroSeconds(1));
+        client.Stop(MilliSeconds(2));
+        std::size_t longest = 0;
+        Ptr<OncacheHostCpu> cpu = tb.cluster->GetDatapath(1)->GetCpu();
+        for (int i = 1; i < 300; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(10 * i), [&longest, cpu]() {
+                for (uint32_t core = 0; core < cpu->GetCores(); ++core)
+                {
+                    longest = std::max(longest, cpu->GetQueueLength(core));
+                }
+            });
+        }
+        Simulator::Stop(MilliSeconds(4));
+        Simulator::Run();
+        Ptr<OncacheUdpStreamClient> c = DynamicCast<OncacheUdpStreamClient>(client.Get(0));
+        Ptr<OncacheUdpStreamServer> s = DynamicCast<OncacheUdpStreamServer>(server.Get(0));
+        uint64_t drops = tb.stats->GetDrops(OncacheHostDatapath::DROP_RX_QUEUE);
+        NS_TEST_EXPECT_MSG_GT(drops, 0u, "the slower receiver drops");
+        NS_TEST_EXPECT_MSG_EQ(tb.stats->GetTotalDrops(), drops, "only there");
+        NS_TEST_EXPECT_MSG_EQ(s->GetTotalRx() + drops * 1422,
+                              4 + c->GetSent() * 1422,
+                              "received or counted");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(longest, 20u, "queue bounded");
+        NS_TEST_EXPECT_MSG_GT(longest, 15u, "and used");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief The underlay pcap shows super-segments as the MTU-sized frames a TSO NIC sends:
+ *        with 64 KB super-segments every captured frame fits the 1500-byte MTU, and the data
+ *        frames of the transfer carry each byte exactly once, in sequence.
+ */
+class OncachePcapSplitTestCase : public TestCase
+{
+  public:
+    OncachePcapSplitTestCase()
+        : TestCase("pcap: super-segments split into MTU-sized frames")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<OncacheTopologyHelper> helper = CreateObject<OncacheTopologyHelper>();
+        helper->SetAttribute("SuperSegmentBytes", UintegerValue(65000));
+        Ptr<OncacheCluster> cluster = helper->Install();
+        std::string prefix = CreateTempDirFilename("oncache-split");
+        helper->EnablePcap(prefix);
+        Ipv4Address server = helper->GetPodAddress(1, 0);
+        Ipv4Address sender = helper->GetPodAddress(0, 0);
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), 5001));
+        Ptr<PacketSink> sink =
+            DynamicCast<PacketSink>(sinkHelper.Install(cluster->GetPod(server)).Get(0));
+        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(server, 5001));
+        uint32_t bytes = 300000;
+        bulk.SetAttribute("MaxBytes", UintegerValue(bytes));
+        bulk.Install(cluster->GetPod(helper->GetPodAddress(0, 0))).Start(MicroSeconds(1));
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sink->GetTotalRx(), bytes, "all bytes arrive");
+        std::string file = prefix + "-" + std::to_string(cluster->GetHost(0)->GetId()) + "-0.pcap";
+        Simulator::Destroy();
+        helper = nullptr;
+        cluster = nullptr;
+
+        PcapFile pcap;
+        pcap.Open(file, std::ios::in);
+        NS_TEST_ASSERT_MSG_EQ(pcap.Fail(), false, "pcap " << file << " opens");
+        std::vector<uint8_t> buffer(70000);
+        uint32_t largest = 0;
+        uint64_t data = 0;
+        uint32_t next = 1;
+        bool inOrder = true;
+        uint32_t dataFrames = 0;
+        while (true)
+        {
+            uint32_t tsSec;
+            uint32_t tsUsec;
+            uint32_t inclLen;
+            uint32_t origLen;
+            uint32_t readLen;
+            pcap.Read(buffer.data(), buffer.size(), tsSec, tsUsec, inclLen, origLen, readLen);
+            if (pcap.Eof())
+            {
+                break;
+            }
+            largest = std::max(largest, readLen);
+            Ptr<Packet> p = Create<Packet>(buffer.data(), readLen);
+            EthernetHeader eth(false);
+            Ipv4Header outer;
+            UdpHeader udp;
+            OncacheVxlanHeader vxlan;
+            EthernetHeader innerEth(false);
+            Ipv4Header inner;
+            TcpHeader tcp;
+            p->RemoveHeader(eth);
+            p->RemoveHeader(outer);
+            p->RemoveHeader(udp);
+            p->RemoveHeader(vxlan);
+            p->RemoveHeader(innerEth);
+            p->RemoveHeader(inner);
+            p->RemoveHeader(tcp);
+            uint32_t len = inner.GetPayloadSize() - tcp.GetSerializedSize();
+            if (inner.GetSource() != sender || len == 0)
+            {
+                continue;
+            }
+            ++dataFrames;
+            inOrder = inOrder && tcp.GetSequenceNumber().GetValue() == next;
+            next = tcp.GetSequenceNumber().GetValue() + len;
+            data += len;
+        }
+        NS_TEST_EXPECT_MSG_EQ(largest, 1518u, "no frame above the 1500-byte MTU (+ Ethernet)");
+        NS_TEST_EXPECT_MSG_EQ(data, bytes, "each byte once");
+        NS_TEST_EXPECT_MSG_EQ(inOrder, true, "in sequence");
+        // Each super-segment ends in its own short frame, so at least ceil(bytes / MSS) frames.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(dataFrames, (bytes + 1397) / 1398, "MSS-sized frames");
+        NS_TEST_EXPECT_MSG_LT(dataFrames, (bytes + 1397) / 1398 + 10, "a few tails");
+    }
+};
+
+/**
+ * \ingroup oncache-tests
  * \brief Bad configuration gets a one-line error naming the attribute.
  */
 class OncacheBadInputTestCase : public TestCase
@@ -1072,6 +1404,10 @@ class OncacheDatapathTestSuite : public TestSuite
         AddTestCase(new OncacheLatencyTestCase, TestCase::QUICK);
         AddTestCase(new OncacheRrTestCase, TestCase::QUICK);
         AddTestCase(new OncacheUdpStreamTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheCalibrationTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheKvTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheReceiveQueueTestCase, TestCase::QUICK);
+        AddTestCase(new OncachePcapSplitTestCase, TestCase::QUICK);
         AddTestCase(new OncacheLineRateTestCase(ONCACHE_MODE_BARE_METAL), TestCase::QUICK);
         AddTestCase(new OncacheLineRateTestCase(ONCACHE_MODE_ONCACHE), TestCase::QUICK);
         AddTestCase(new OncacheBadInputTestCase, TestCase::QUICK);

@@ -2,19 +2,25 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Simulator-free tests: LRU cache, VXLAN header and overhead, flow keys, conntrack, policy, modes.
+#include "ns3/double.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/node.h"
 #include "ns3/oncache-conntrack.h"
+#include "ns3/oncache-cost-model.h"
+#include "ns3/oncache-host-datapath.h"
 #include "ns3/oncache-lru-cache.h"
 #include "ns3/oncache-mode.h"
 #include "ns3/oncache-policy.h"
 #include "ns3/oncache-vxlan-header.h"
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -169,6 +175,56 @@ TEST(OncacheConntrack, NewThenEstablishedOnTheReply)
     EXPECT_EQ(ct->GetSize(), 1u);
     ct->Forget(syn.Reversed());
     EXPECT_FALSE(ct->IsTracked(syn));
+}
+
+TEST(OncacheConntrack, EntriesExpireAfterTheirTimeout)
+{
+    Ptr<OncacheConntrack> ct = CreateObject<OncacheConntrack>();
+    ct->SetAttribute("NewTimeout", TimeValue(MilliSeconds(10)));
+    ct->SetAttribute("TcpEstablishedTimeout", TimeValue(MilliSeconds(100)));
+    OncacheFlowKey syn = Flow(1, 2, 100, 200);
+    std::vector<OncacheConntrack::State> states;
+    auto track = [&](OncacheFlowKey f) { states.push_back(ct->Track(f)); };
+    Simulator::Schedule(MilliSeconds(0), [&track, f = syn]() { track(f); });
+    Simulator::Schedule(MilliSeconds(20),
+                        [&track, f = syn.Reversed()]() { track(f); }); // too late: the SYN expired
+    Simulator::Schedule(MilliSeconds(21),
+                        [&track, f = syn]() { track(f); }); // a reply to that: established
+    Simulator::Schedule(MilliSeconds(90),
+                        [&track, f = syn]() { track(f); }); // within 100 ms: established
+    Simulator::Schedule(MilliSeconds(250),
+                        [&track, f = syn]() { track(f); }); // idle 160 ms: expired, new
+    Simulator::Run();
+    Simulator::Destroy();
+    std::vector<OncacheConntrack::State> expected = {OncacheConntrack::NEW,
+                                                     OncacheConntrack::NEW,
+                                                     OncacheConntrack::ESTABLISHED,
+                                                     OncacheConntrack::ESTABLISHED,
+                                                     OncacheConntrack::NEW};
+    EXPECT_EQ(states, expected);
+    EXPECT_EQ(ct->GetExpirations(), 2u);
+}
+
+TEST(OncacheCostModel, SuperSegmentsPayTheScaledOverlayCost)
+{
+    Ptr<OncacheCostModel> c = CreateObject<OncacheCostModel>();
+    EXPECT_EQ(c->OverlayCost(NanoSeconds(1000), false), NanoSeconds(1000));
+    EXPECT_EQ(c->OverlayCost(NanoSeconds(1000), true), NanoSeconds(170));
+    c->SetAttribute("SuperSegmentOverlayScale", DoubleValue(1.0));
+    EXPECT_EQ(c->OverlayCost(NanoSeconds(2400), true), NanoSeconds(2400));
+    EXPECT_EQ(c->GetRxCopy(65000), NanoSeconds(7995)); // 0.123 ns per byte
+}
+
+TEST(OncacheHostDatapath, AppWorkOutsideAClusterRunsAtOnce)
+{
+    Ptr<Node> node = CreateObject<Node>();
+    bool done = false;
+    OncacheHostDatapath::RunOnAppCore(node, MicroSeconds(3), [&done]() { done = true; });
+    EXPECT_TRUE(done); // not a pod: no core to queue on
+    done = false;
+    OncacheHostDatapath::RunOnAppCore(node, Time(0), [&done]() { done = true; });
+    EXPECT_TRUE(done);
+    Simulator::Destroy();
 }
 
 TEST(OncachePolicy, FirstMatchWinsAndDefaultApplies)
