@@ -10,6 +10,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/oncache-module.h"
 #include "ns3/pcap-file.h"
+#include "ns3/trace-helper.h"
 
 #include <map>
 #include <vector>
@@ -125,6 +126,38 @@ struct SequenceRecorder
     }
 };
 
+/**
+ * Every frame of an Ethernet pcap file, in order.
+ * \param file the pcap
+ * \return the frames (none when the file does not open or is not Ethernet)
+ */
+std::vector<Ptr<Packet>>
+ReadEthernetPcap(const std::string& file)
+{
+    PcapFile pcap;
+    pcap.Open(file, std::ios::in);
+    std::vector<Ptr<Packet>> frames;
+    if (pcap.Fail() || pcap.GetDataLinkType() != PcapHelper::DLT_EN10MB)
+    {
+        return frames;
+    }
+    std::vector<uint8_t> buffer(70000);
+    while (true)
+    {
+        uint32_t tsSec;
+        uint32_t tsUsec;
+        uint32_t inclLen;
+        uint32_t origLen;
+        uint32_t readLen;
+        pcap.Read(buffer.data(), buffer.size(), tsSec, tsUsec, inclLen, origLen, readLen);
+        if (pcap.Eof())
+        {
+            return frames;
+        }
+        frames.push_back(Create<Packet>(buffer.data(), readLen));
+    }
+}
+
 } // namespace
 
 /**
@@ -159,29 +192,15 @@ class OncacheVxlanWireTestCase : public TestCase
 
         Ptr<Node> host0 = tb.cluster->GetHost(0);
         std::string file = prefix + "-" + std::to_string(host0->GetId()) + "-0.pcap";
-        PcapFile pcap;
-        pcap.Open(file, std::ios::in);
-        NS_TEST_ASSERT_MSG_EQ(pcap.Fail(), false, "pcap " << file << " opens");
-        NS_TEST_ASSERT_MSG_EQ(pcap.GetDataLinkType(), 1u, "Ethernet link type");
+        std::vector<Ptr<Packet>> captured = ReadEthernetPcap(file);
+        NS_TEST_ASSERT_MSG_EQ(captured.empty(), false, "pcap " << file << " has Ethernet frames");
         uint32_t frames = 0;
         uint32_t vxlanFrames = 0;
         uint32_t maxOuterIp = 0;
         uint32_t maxInnerIp = 0;
-        std::vector<uint8_t> buffer(70000);
-        while (true)
+        for (Ptr<Packet> p : captured)
         {
-            uint32_t tsSec;
-            uint32_t tsUsec;
-            uint32_t inclLen;
-            uint32_t origLen;
-            uint32_t readLen;
-            pcap.Read(buffer.data(), buffer.size(), tsSec, tsUsec, inclLen, origLen, readLen);
-            if (pcap.Eof())
-            {
-                break;
-            }
             ++frames;
-            Ptr<Packet> p = Create<Packet>(buffer.data(), readLen);
             EthernetHeader eth(false);
             p->RemoveHeader(eth);
             NS_TEST_ASSERT_MSG_EQ(eth.GetLengthType(), 0x0800, "outer EtherType IPv4");
@@ -1237,29 +1256,16 @@ class OncachePcapSplitTestCase : public TestCase
         helper = nullptr;
         cluster = nullptr;
 
-        PcapFile pcap;
-        pcap.Open(file, std::ios::in);
-        NS_TEST_ASSERT_MSG_EQ(pcap.Fail(), false, "pcap " << file << " opens");
-        std::vector<uint8_t> buffer(70000);
+        std::vector<Ptr<Packet>> captured = ReadEthernetPcap(file);
+        NS_TEST_ASSERT_MSG_EQ(captured.empty(), false, "pcap " << file << " has Ethernet frames");
         uint32_t largest = 0;
         uint64_t data = 0;
         uint32_t next = 1;
         bool inOrder = true;
         uint32_t dataFrames = 0;
-        while (true)
+        for (Ptr<Packet> p : captured)
         {
-            uint32_t tsSec;
-            uint32_t tsUsec;
-            uint32_t inclLen;
-            uint32_t origLen;
-            uint32_t readLen;
-            pcap.Read(buffer.data(), buffer.size(), tsSec, tsUsec, inclLen, origLen, readLen);
-            if (pcap.Eof())
-            {
-                break;
-            }
-            largest = std::max(largest, readLen);
-            Ptr<Packet> p = Create<Packet>(buffer.data(), readLen);
+            largest = std::max(largest, p->GetSize());
             EthernetHeader eth(false);
             Ipv4Header outer;
             UdpHeader udp;
