@@ -49,7 +49,8 @@ Run(OncacheMode mode, Time duration)
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 5001));
     Ptr<PacketSink> s = DynamicCast<PacketSink>(sink.Install(cluster->GetPod(server)).Get(0));
     BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(server, 5001));
-    bulk.SetAttribute("SendSize", UintegerValue(65536));
+    // One write per segment: ns-3's TcpTxBuffer then never merges (copies) writes.
+    bulk.SetAttribute("SendSize", UintegerValue(helper->GetPodMtu() - 52));
     bulk.Install(cluster->GetPod(helper->GetPodAddress(0, 0))).Start(MicroSeconds(1));
     Simulator::Stop(duration);
     auto start = std::chrono::steady_clock::now();

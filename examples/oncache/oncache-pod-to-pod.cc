@@ -49,6 +49,7 @@ main(int argc, char* argv[])
         ApplicationContainer sinkApp = sink.Install(cluster->GetPod(server));
         BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(server, 5001));
         bulk.SetAttribute("MaxBytes", UintegerValue(bytes));
+        bulk.SetAttribute("SendSize", UintegerValue(helper->GetPodMtu() - 52)); // one per segment
         ApplicationContainer bulkApp = bulk.Install(cluster->GetPod(client));
         bulkApp.Start(MicroSeconds(10));
 
