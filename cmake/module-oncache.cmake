@@ -60,5 +60,5 @@ if(SUITE_ENABLE_EXAMPLES)
   suite_program(oncache-micro-benchmark examples/oncache/oncache-micro-benchmark.cc
                 LIBRARIES ns3-oncache ns3::libstats)
   suite_program(oncache-datapath-benchmark benchmarks/oncache/oncache-datapath-benchmark.cc
-                LIBRARIES ns3-oncache)
+                LIBRARIES ns3-oncache ns3::libpoint-to-point)
 endif()
