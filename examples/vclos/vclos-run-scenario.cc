@@ -109,9 +109,9 @@ RunPolicy(const VclosScenario& s,
         flowHelper.InstallAll();
     }
     auto wallStart = std::chrono::steady_clock::now();
+    auto total = static_cast<uint32_t>(jobs.size());
     if (outputs && s.output.progress)
     {
-        auto total = static_cast<uint32_t>(jobs.size());
         scheduler->TraceConnectWithoutContext(
             "JobFinished",
             Callback<void, const VclosJobRequest&>([run, total, wallStart](const VclosJobRequest&) {
@@ -125,6 +125,17 @@ RunPolicy(const VclosScenario& s,
                           << std::flush;
             }));
     }
+    // Stop when the last job finishes: TCP's closing timers (and FlowMonitor's periodic
+    // check, which never ends) would otherwise keep the simulation running.
+    Ptr<VclosSchedulerTracker> tracker = run.jobs;
+    scheduler->TraceConnectWithoutContext(
+        "JobFinished",
+        Callback<void, const VclosJobRequest&>([tracker, total](const VclosJobRequest&) {
+            if (tracker->GetFinishedJobs() == total)
+            {
+                Simulator::Stop();
+            }
+        }));
     scheduler->Submit(jobs);
     uint64_t eventsBefore = Simulator::GetEventCount();
     Simulator::Run();
@@ -416,7 +427,10 @@ Run(int argc, char* argv[])
     }
     std::cout << "# mean JCT reduction against " << runs.front().policy << ":" << reductions.str()
               << "\n# files: " << s.output.prefix << "-{config.json,jobs.csv,"
-              << "summary.csv,timeseries.csv}" << (s.output.plots ? ", PNG plots" : "") << "\n";
+              << "summary.csv,timeseries.csv}"
+              << (s.output.plots ? ", -{jct-cdf,queue,gpu-utilisation}.png" : "")
+              << (s.output.flowMonitor ? ", -<policy>-flowmon.xml" : "")
+              << (s.output.pcap ? ", -<policy>-<node>-<device>.pcap" : "") << "\n";
     if (s.output.plots)
     {
         Plot(s,
