@@ -109,6 +109,16 @@ RunTrial(const Options& opt, bool pinned, uint32_t index, VclosHashAlgorithm has
         fabricHelper->EnablePcap(opt.output, fabric);
     }
 
+    // Stop when the last flow completes (FlowMonitor's periodic check never ends by itself).
+    const uint32_t flowCount = static_cast<uint32_t>(pairs.size());
+    traffic->TraceConnectWithoutContext(
+        "FlowCompleted",
+        Callback<void, uint32_t>([helper = PeekPointer(traffic), flowCount](uint32_t) {
+            if (helper->GetCompletedFlows() == flowCount)
+            {
+                Simulator::Stop();
+            }
+        }));
     Simulator::Run();
 
     Trial t;

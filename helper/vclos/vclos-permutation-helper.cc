@@ -51,7 +51,11 @@ VclosPermutationHelper::GetTypeId()
                           "When every sender starts.",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&VclosPermutationHelper::m_startTime),
-                          MakeTimeChecker());
+                          MakeTimeChecker())
+            .AddTraceSource("FlowCompleted",
+                            "A flow's last byte arrived (flow index, in Install order).",
+                            MakeTraceSourceAccessor(&VclosPermutationHelper::m_flowCompleted),
+                            "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
@@ -182,7 +186,12 @@ VclosPermutationHelper::Received(Ptr<VclosPermutationHelper> helper,
     {
         r.goodputBps = (r.bytes - r.firstChunkBytes) * 8.0 / (r.lastRx - r.firstRx).GetSeconds();
     }
+    bool wasComplete = r.complete;
     r.complete = r.bytes >= helper->m_flowBytes;
+    if (r.complete && !wasComplete)
+    {
+        helper->m_flowCompleted(flow);
+    }
 }
 
 const std::vector<VclosPermutationHelper::FlowResult>&

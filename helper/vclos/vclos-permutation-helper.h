@@ -7,6 +7,7 @@
 #include "ns3/application-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 #include "ns3/vclos-fabric.h"
 
 #include <utility>
@@ -100,11 +101,12 @@ class VclosPermutationHelper : public Object
                          Ptr<const Packet> packet,
                          const Address& from);
 
-    uint64_t m_flowBytes;              //!< bytes per flow
-    uint32_t m_sendSize;               //!< BulkSend write size
-    uint16_t m_basePort;               //!< port of flow 0
-    Time m_startTime;                  //!< when senders start
-    std::vector<FlowResult> m_results; //!< per flow
+    uint64_t m_flowBytes;                     //!< bytes per flow
+    uint32_t m_sendSize;                      //!< BulkSend write size
+    uint16_t m_basePort;                      //!< port of flow 0
+    Time m_startTime;                         //!< when senders start
+    std::vector<FlowResult> m_results;        //!< per flow
+    TracedCallback<uint32_t> m_flowCompleted; //!< a flow's last byte arrived
 };
 
 } // namespace ns3
