@@ -127,6 +127,26 @@ struct SequenceRecorder
 };
 
 /**
+ * What a call throws.
+ * \param f the call
+ * \return the message of the std::exception it throws, "" when it does not throw
+ */
+template <typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::exception& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/**
  * Every frame of an Ethernet pcap file, in order.
  * \param file the pcap
  * \return the frames (none when the file does not open or is not Ethernet)
@@ -678,16 +698,7 @@ class OncacheCpuTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(done[2].second, MicroSeconds(3), "job 2 at 3 us");
         NS_TEST_EXPECT_MSG_EQ(done[3].second, MicroSeconds(6), "job 3 at 6 us");
         NS_TEST_EXPECT_MSG_EQ(busy, MicroSeconds(8), "busy time traced");
-        bool threw = false;
-        try
-        {
-            cpu->SetCores(0);
-        }
-        catch (const std::invalid_argument&)
-        {
-            threw = true;
-        }
-        NS_TEST_EXPECT_MSG_EQ(threw, true, "zero cores rejected");
+        NS_TEST_EXPECT_MSG_NE(ErrorOf([&cpu] { cpu->SetCores(0); }), "", "zero cores rejected");
         Simulator::Destroy();
 
         std::map<OncacheMode, Time> cpuTime;
@@ -1150,16 +1161,9 @@ class OncacheKvTestCase : public TestCase
         Time oncache = Run(ONCACHE_MODE_ONCACHE);
         NS_TEST_EXPECT_MSG_LT(oncache, overlay, "ONCache cuts the latency");
         Ptr<OncacheKvTracker> tracker = CreateObject<OncacheKvTracker>();
-        bool threw = false;
-        try
-        {
-            tracker->GetPercentile(101);
-        }
-        catch (const std::out_of_range&)
-        {
-            threw = true;
-        }
-        NS_TEST_EXPECT_MSG_EQ(threw, true, "bad percentile rejected");
+        NS_TEST_EXPECT_MSG_NE(ErrorOf([&tracker] { tracker->GetPercentile(101); }),
+                              "",
+                              "bad percentile rejected");
     }
 };
 
@@ -1316,15 +1320,7 @@ class OncacheBadInputTestCase : public TestCase
     template <typename F>
     void ExpectError(F f, const std::string& word)
     {
-        std::string message;
-        try
-        {
-            f();
-        }
-        catch (const std::exception& e)
-        {
-            message = e.what();
-        }
+        std::string message = ErrorOf(f);
         NS_TEST_EXPECT_MSG_NE(message.find(word),
                               std::string::npos,
                               "error mentions " << word << ": '" << message << "'");
