@@ -28,8 +28,6 @@ namespace
 constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
-/// Bytes VXLAN adds in front of the inner IPv4 packet (outer IPv4, UDP, VXLAN, inner Ethernet).
-constexpr uint32_t VXLAN_OVERHEAD = 50;
 } // namespace
 
 TypeId
@@ -547,7 +545,7 @@ OncacheHostDatapath::EgressStart(Job& job)
     const OncacheCostModel& c = *m_costs;
     // A packet larger than a wire frame can carry after encapsulation is a GSO super-segment:
     // the overlay-specific segments cost it SuperSegmentOverlayScale of a small skb's cost.
-    const bool super = job.packet->GetSize() + VXLAN_OVERHEAD > m_wireMtu;
+    const bool super = job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD > m_wireMtu;
     auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
     Time cost = c.GetAppTx();
     if (m_mode == ONCACHE_MODE_BARE_METAL)
@@ -715,7 +713,7 @@ OncacheHostDatapath::IngressStart(Job& job)
     OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
     Ipv4Address dst = inner.GetDestination();
     // A GRO super-segment (more than one wire frame of payload): see EgressStart.
-    const bool super = job.packet->GetSize() + VXLAN_OVERHEAD > m_wireMtu;
+    const bool super = job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD > m_wireMtu;
     auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
 
     const bool oncache = OncacheModeUsesCache(m_mode);
