@@ -22,6 +22,7 @@
 #include "ns3/vclos-module.h"
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -101,7 +102,7 @@ RunPolicy(const VclosScenario& s,
     run.jobs = CreateObject<VclosSchedulerTracker>();
     run.jobs->Install(scheduler);
     Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
-    links->SetAttribute("IdleGap", TimeValue(MicroSeconds(s.metrics.idleGapUs)));
+    links->SetAttribute("IdleGap", TimeValue(NanoSeconds(std::llround(s.metrics.idleGapUs * 1e3))));
     links->Install(fabric);
     FlowMonitorHelper flowHelper;
     if (outputs && s.output.flowMonitor)

@@ -47,7 +47,7 @@ struct JobStarter : public SimpleRefCount<JobStarter>
 /// Barrier-per-step mode: releases step k + 1 of every rank once every rank received step k.
 struct StepBarrier : public SimpleRefCount<StepBarrier>
 {
-    std::vector<Ptr<VclosCollectiveApp>> ranks;             //!< the job
+    std::vector<VclosCollectiveApp*> ranks; //!< the job (its nodes own it: no Ptr cycle)
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> done; //!< (iteration, step) -> ranks
 
     /// \param barrier the job \param rank a rank \param iteration its iteration \param step the
@@ -59,7 +59,7 @@ struct StepBarrier : public SimpleRefCount<StepBarrier>
             barrier->done.erase({iteration, step});
             for (const auto& app : barrier->ranks)
             {
-                Simulator::ScheduleNow(&VclosCollectiveApp::ReleaseStep, app, step + 1);
+                Simulator::ScheduleNow(&VclosCollectiveApp::ReleaseStep, app, iteration, step + 1);
             }
         }
     }
@@ -258,7 +258,7 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
             app->EnableStepBarrier();
             app->TraceConnectWithoutContext("StepComplete",
                                             MakeBoundCallback(&StepBarrier::StepDone, barrier));
-            barrier->ranks.push_back(app);
+            barrier->ranks.push_back(PeekPointer(app));
         }
         apps.Add(app);
     }

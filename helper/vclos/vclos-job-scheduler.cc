@@ -84,7 +84,6 @@ VclosJobScheduler::DoDispose()
     m_fabric = nullptr;
     m_place = nullptr;
     m_release = nullptr;
-    m_apps.clear();
     Object::DoDispose();
 }
 
@@ -257,7 +256,6 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
             "IterationEnd",
             MakeBoundCallback(&VclosJobScheduler::RankIterationEnded, self, job.id));
     }
-    m_apps[job.id] = apps;
     return true;
 }
 
@@ -280,7 +278,6 @@ VclosJobScheduler::Finish(uint32_t job)
     NS_LOG_FUNCTION(this << job);
     Running running = m_running.at(job);
     m_running.erase(job);
-    m_apps.erase(job);
     for (uint32_t r = 0; r < running.request.gpus; ++r)
     {
         if (running.allocation.uplinkSpine[r] >= 0)

@@ -170,18 +170,17 @@ class VclosJobScheduler : public Object
     /// \param job a job whose ranks all finished
     void Finish(uint32_t job);
 
-    Ptr<VclosFabric> m_fabric;                       //!< where jobs run
-    std::shared_ptr<VclosClusterState> m_state;      //!< booked room, with a named policy
-    PlaceFunction m_place;                           //!< policy
-    ReleaseFunction m_release;                       //!< policy
-    bool m_backfill;                                 //!< try every queued job, not only the head
-    uint16_t m_nextPort;                             //!< port of the next job
-    std::deque<VclosJobRequest> m_queue;             //!< waiting jobs, in arrival order
-    std::map<uint32_t, Running> m_running;           //!< by job id
-    std::map<uint32_t, ApplicationContainer> m_apps; //!< ranks of running jobs
-    uint32_t m_finished;                             //!< finished jobs
-    TracedValue<uint32_t> m_queueLength;             //!< waiting jobs
-    TracedValue<uint32_t> m_busyGpus;                //!< GPUs of running jobs
+    Ptr<VclosFabric> m_fabric;                  //!< where jobs run
+    std::shared_ptr<VclosClusterState> m_state; //!< booked room, with a named policy
+    PlaceFunction m_place;                      //!< policy
+    ReleaseFunction m_release;                  //!< policy
+    bool m_backfill;                            //!< try every queued job, not only the head
+    uint16_t m_nextPort;                        //!< port of the next job
+    std::deque<VclosJobRequest> m_queue;        //!< waiting jobs, in arrival order
+    std::map<uint32_t, Running> m_running;      //!< by job id
+    uint32_t m_finished;                        //!< finished jobs
+    TracedValue<uint32_t> m_queueLength;        //!< waiting jobs
+    TracedValue<uint32_t> m_busyGpus;           //!< GPUs of running jobs
     TracedCallback<const VclosJobRequest&> m_arrivedTrace; //!< job arrived
     TracedCallback<const VclosJobRequest&, const VclosJobAllocation&> m_startedTrace; //!< started
     TracedCallback<const VclosJobRequest&> m_finishedTrace;             //!< job finished

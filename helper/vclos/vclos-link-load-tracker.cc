@@ -234,6 +234,7 @@ VclosLinkLoadTracker::Analyze()
         flow.conflictingOnSpine = false;
     }
     std::vector<std::pair<int64_t, int>> events; // (time, +1 start / -1 end), ends first
+    std::vector<uint32_t> others;                // flows overlapping one presence
     for (uint32_t id = 0; id < m_links.size(); ++id)
     {
         const auto& presences = m_links[id].presences;
@@ -262,18 +263,21 @@ VclosLinkLoadTracker::Analyze()
             active += e.second;
             load.maxConcurrentFlows = std::max<uint32_t>(load.maxConcurrentFlows, active);
         }
-        // Per flow: how many others overlap it on this link (quadratic in flows per link,
-        // which stays small: a link carries few flows at once in these scenarios).
+        // Per flow: how many other flows overlap it on this link, each counted once however
+        // many active periods it has (quadratic in presences per link, which stays small).
         for (const auto& p : presences)
         {
-            uint32_t overlapping = 1;
+            others.clear();
             for (const auto& q : presences)
             {
                 if (p.flow != q.flow && q.first <= p.last && p.first <= q.last)
                 {
-                    ++overlapping;
+                    others.push_back(q.flow);
                 }
             }
+            std::sort(others.begin(), others.end());
+            auto overlapping = static_cast<uint32_t>(
+                1 + (std::unique(others.begin(), others.end()) - others.begin()));
             FlowLoad& flow = m_flows[p.flow];
             flow.maxSharing = std::max(flow.maxSharing, overlapping);
             flow.conflicting = flow.conflicting || overlapping > 1;
@@ -395,11 +399,16 @@ VclosLinkLoadTracker::WriteTimeSeriesCsv(const std::string& filename)
         {
             int64_t start = static_cast<int64_t>(bin) * width;
             int64_t end = start + width;
-            uint32_t active = 0;
+            std::vector<uint32_t> flows; // active in the bin, each flow once
             for (const auto& p : record.presences)
             {
-                active += (p.first < end && p.last >= start) ? 1 : 0;
+                if (p.first < end && p.last >= start)
+                {
+                    flows.push_back(p.flow);
+                }
             }
+            std::sort(flows.begin(), flows.end());
+            auto active = std::unique(flows.begin(), flows.end()) - flows.begin();
             double gbps = record.binBytes[bin] * 8.0 / m_binWidth.GetSeconds() / 1e9;
             out << Time(start).GetSeconds() << "," << m_linkNames[id] << "," << record.binBytes[bin]
                 << "," << gbps << "," << active << "\n";

@@ -11,6 +11,7 @@
 #include "ns3/vclos-placement.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -333,15 +334,17 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
                    "workload.trace",
                    "a " << w.source << " workload needs a trace file");
     SCENARIO_CHECK(w.source != "synthetic" || w.jobs >= 1, "workload.jobs", "must be at least 1");
-    SCENARIO_CHECK(w.meanInterArrivalMs > 0, "workload.meanInterArrivalMs", "must be > 0");
+    SCENARIO_CHECK(w.meanInterArrivalMs >= 1e-6,
+                   "workload.meanInterArrivalMs",
+                   "must be at least 1e-6 (1 ns)");
     SCENARIO_CHECK(w.maxGpus >= 1, "workload.maxGpus", "must be at least 1");
     SCENARIO_CHECK(w.minGpus >= 1 && (w.source != "synthetic" || w.minGpus <= w.maxGpus),
                    "workload.minGpus",
                    "must be at least 1 and at most workload.maxGpus");
     SCENARIO_CHECK(!w.models.empty(), "workload.models", "needs at least one model");
+    const auto names = zoo.GetNames();
     for (const auto& model : w.models)
     {
-        const auto names = zoo.GetNames();
         SCENARIO_CHECK(std::find(names.begin(), names.end(), model) != names.end(),
                        "workload.models",
                        "unknown model '" << model << "'");
@@ -378,7 +381,9 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
     }
     SCENARIO_CHECK(s.seeds.rngRun >= 1, "seeds.rngRun", "must be at least 1");
     SCENARIO_CHECK(s.metrics.waitThresholdMs >= 0, "metrics.waitThresholdMs", "must be >= 0");
-    SCENARIO_CHECK(s.metrics.idleGapUs > 0, "metrics.idleGapUs", "must be > 0");
+    SCENARIO_CHECK(s.metrics.idleGapUs >= 0.001,
+                   "metrics.idleGapUs",
+                   "must be at least 0.001 (1 ns)");
     SCENARIO_CHECK(!s.output.prefix.empty(), "output.prefix", "must not be empty");
 }
 
@@ -436,7 +441,7 @@ VclosBuildScenarioJobs(const VclosScenario& s, const VclosModelZoo& zoo)
     if (w.source == "synthetic")
     {
         workload = VclosGenerateJobs(w.jobs,
-                                     MicroSeconds(w.meanInterArrivalMs * 1000),
+                                     NanoSeconds(std::llround(w.meanInterArrivalMs * 1e6)),
                                      Seconds(1),
                                      w.models,
                                      w.maxGpus,

@@ -296,9 +296,13 @@ VclosCollectiveApp::EnableStepBarrier()
 }
 
 void
-VclosCollectiveApp::ReleaseStep(uint32_t step)
+VclosCollectiveApp::ReleaseStep(uint32_t iteration, uint32_t step)
 {
-    NS_LOG_FUNCTION(this << step);
+    NS_LOG_FUNCTION(this << iteration << step);
+    if (iteration != m_iteration)
+    {
+        return; // the previous iteration's last release: this rank already moved on
+    }
     m_releasedStep = std::max(m_releasedStep, step);
     Progress();
 }

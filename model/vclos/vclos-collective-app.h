@@ -67,10 +67,12 @@ class VclosCollectiveApp : public Application
     void EnableStepBarrier();
 
     /**
-     * \brief Allow the sends of a step of the current iteration (barrier-per-step mode).
+     * \brief Allow the sends of a step of an iteration (barrier-per-step mode); a release for
+     *        another iteration than the current one is ignored.
+     * \param iteration the iteration
      * \param step the step
      */
-    void ReleaseStep(uint32_t step);
+    void ReleaseStep(uint32_t iteration, uint32_t step);
 
     /// \return this rank
     uint32_t GetRank() const;

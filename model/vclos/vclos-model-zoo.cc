@@ -6,6 +6,7 @@
 #include "vclos-check.h"
 #include "vclos-csv-reader.h"
 
+#include <cmath>
 #include <cstdlib>
 
 #ifndef VCLOS_MODEL_ZOO_SOURCE_PATH
@@ -35,7 +36,7 @@ VclosModelZoo::Load(const std::string& path)
         m.parameters = csv.PositiveInteger("parameters");
         m.gradientBytes = csv.PositiveInteger("gradient_bytes");
         m.batchPerGpu = static_cast<uint32_t>(csv.PositiveInteger("batch_per_gpu"));
-        m.computeTime = MicroSeconds(csv.Positive("compute_ms_v100") * 1000);
+        m.computeTime = NanoSeconds(std::llround(csv.Positive("compute_ms_v100") * 1e6));
         zoo.m_models[m.name] = m;
     }
     VCLOS_REQUIRE(!zoo.m_models.empty(), std::runtime_error, path << ": no models");

@@ -209,6 +209,10 @@ class VclosBalancedStepsTestCase : public TestCase
         helper->SetAttribute("Algorithm", EnumValue(m_algorithm));
         helper->SetAttribute("MessageBytes", UintegerValue(4 << 20));
         helper->SetAttribute("StepBarrier", BooleanValue(true));
+        // Two iterations without compute: a rank enters the second while the first's last
+        // barrier release is still on its way, which must not release the second's steps.
+        helper->SetAttribute("Iterations", UintegerValue(2));
+        helper->SetAttribute("ComputeTime", TimeValue(Time(0)));
         std::vector<uint32_t> gpus(fabric->GetGpuCount());
         std::iota(gpus.begin(), gpus.end(), 0);
         Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();

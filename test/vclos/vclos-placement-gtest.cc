@@ -548,7 +548,8 @@ TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
                     std::map<uint32_t, uint32_t> onServer;
                     for (uint32_t gpu : p->gpus)
                     {
-                        ++onServer[s.GetLeafOfGpu(gpu) * 16 + s.GetServerOfGpu(gpu)];
+                        ++onServer[s.GetLeafOfGpu(gpu) * s.GetServersPerLeaf() +
+                                   s.GetServerOfGpu(gpu)];
                     }
                     for (const auto& [server, count] : onServer)
                     {

@@ -186,6 +186,8 @@ TEST(VclosScenario, ValidationNamesTheField)
                   s.scheduler.policies = {"vclos", "tetris"};
               }).find("tetris"),
               std::string::npos);
+    EXPECT_NE(error([](VclosScenario& s) { s.metrics.idleGapUs = 0.0005; }).find("1 ns"),
+              std::string::npos);
     EXPECT_NE(error([](VclosScenario& s) { s.metrics.idleGapUs = 0; }).find("metrics.idleGapUs"),
               std::string::npos);
 }
