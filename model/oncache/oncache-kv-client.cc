@@ -56,8 +56,8 @@ OncacheKvClient::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("ValueSize",
                           "The value size of each request in bytes (rounded, at least 1). The "
-                          "default is heavy-tailed with mostly small values (mean 300 B, at most "
-                          "4 KB), like memcached's ETC pool.",
+                          "default is heavy-tailed with mostly small values (mean about 254 B, "
+                          "values above 4 KB redrawn), like memcached's ETC pool.",
                           StringValue("ns3::ParetoRandomVariable[Scale=100|Shape=1.5|Bound=4096]"),
                           MakePointerAccessor(&OncacheKvClient::m_valueSize),
                           MakePointerChecker<RandomVariableStream>())
