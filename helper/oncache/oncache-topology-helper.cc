@@ -402,7 +402,8 @@ WriteSplit(std::shared_ptr<const PcapSplitter> splitter, Ptr<const Packet> frame
         return;
     }
     const uint32_t l4Bytes = isTcp ? tcp.GetSerializedSize() : udp.GetSerializedSize();
-    const uint32_t headerBytes = (encapsulated ? 50 : 0) + inner.GetSerializedSize() + l4Bytes;
+    const uint32_t headerBytes =
+        (encapsulated ? OncacheVxlanHeader::OVERHEAD : 0) + inner.GetSerializedSize() + l4Bytes;
     if (splitter->wireMtu <= headerBytes)
     {
         splitter->file->Write(Simulator::Now(), frame);

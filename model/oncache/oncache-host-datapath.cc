@@ -478,14 +478,16 @@ OncacheHostDatapath::SteerReceive(Ptr<const Packet> packet, bool& vxlan) const
 {
     Ipv4Header outer;
     OncacheFlowKey outerFlow = OncacheParseFlow(packet, outer);
-    vxlan = outerFlow.protocol == UDP_PROTOCOL && outerFlow.dstPort == OncacheVxlanHeader::PORT;
+    // Bare metal has no overlay: a pod's own UDP traffic to port 4789 is not VXLAN there.
+    vxlan = m_mode != ONCACHE_MODE_BARE_METAL && outerFlow.protocol == UDP_PROTOCOL &&
+            outerFlow.dstPort == OncacheVxlanHeader::PORT;
     if (m_steering == STEER_RFS)
     {
         uint32_t destination = outerFlow.dstAddress;
-        if (vxlan && packet->GetSize() >= 20 + 8 + OncacheVxlanHeader::SIZE + 14 + 20)
+        if (vxlan && packet->GetSize() >= OncacheVxlanHeader::OVERHEAD + 20)
         {
             Ptr<Packet> copy = packet->Copy();
-            copy->RemoveAtStart(20 + 8 + OncacheVxlanHeader::SIZE + 14);
+            copy->RemoveAtStart(OncacheVxlanHeader::OVERHEAD);
             Ipv4Header inner;
             copy->PeekHeader(inner);
             destination = inner.GetDestination().Get();
@@ -694,11 +696,17 @@ OncacheHostDatapath::IngressStart(Job& job)
         }
         return cost;
     }
-    // Decapsulate: outer IPv4, UDP, VXLAN and the inner Ethernet header.
+    // Decapsulate: outer IPv4, UDP, VXLAN and the inner Ethernet header (a packet too short
+    // for them and an inner IPv4 header is malformed, before any header is read).
     Ipv4Header outer;
     UdpHeader udp;
     OncacheVxlanHeader vxlan;
     EthernetHeader innerEthernet(false);
+    if (job.packet->GetSize() < OncacheVxlanHeader::OVERHEAD + 20)
+    {
+        Drop(job, DROP_MALFORMED);
+        return cost;
+    }
     job.packet->RemoveHeader(outer);
     job.packet->RemoveHeader(udp);
     job.packet->RemoveHeader(vxlan);

@@ -548,6 +548,48 @@ class OncachePodReuseTestCase : public TestCase
 
 /**
  * \ingroup oncache-tests
+ * \brief A pod's own UDP traffic to port 4789 (the VXLAN port) is the pod's, not VXLAN: it is
+ *        answered in bare metal (no overlay) and through the overlay's encapsulation.
+ */
+class OncacheVxlanPortTestCase : public TestCase
+{
+  public:
+    /// \param mode data path
+    explicit OncacheVxlanPortTestCase(OncacheMode mode)
+        : TestCase("a pod's own UDP port 4789 works, " + OncacheModeToString(mode)),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(m_mode, 2);
+        Ipv4Address server = tb.Pod(1);
+        UdpEchoServerHelper echo(OncacheVxlanHeader::PORT);
+        echo.Install(tb.cluster->GetPod(server));
+        UdpEchoClientHelper client(server, OncacheVxlanHeader::PORT);
+        client.SetAttribute("MaxPackets", UintegerValue(20));
+        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+        client.SetAttribute("PacketSize", UintegerValue(64));
+        ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
+        c.Start(MicroSeconds(1));
+        uint64_t replies = 0;
+        c.Get(0)->TraceConnectWithoutContext("Rx",
+                                             MakeBoundCallback(
+                                                 +[](uint64_t* n, Ptr<const Packet>) { ++*n; },
+                                                 &replies));
+        Simulator::Stop(MilliSeconds(3));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(replies, 20u, "every echo answered");
+        Simulator::Destroy();
+    }
+
+    OncacheMode m_mode; //!< data path
+};
+
+/**
+ * \ingroup oncache-tests
  * \brief Migration: a TCP transfer runs while its server pod moves (same IP, same sockets) from
  *        host 1 to host 2; after the invalidation the traffic reaches the pod on host 2 and
  *        the transfer completes.
@@ -1401,6 +1443,10 @@ class OncacheDatapathTestSuite : public TestSuite
         AddTestCase(new OncachePolicyIsolationTestCase(false), TestCase::QUICK);
         AddTestCase(new OncachePodReuseTestCase, TestCase::QUICK);
         AddTestCase(new OncacheMigrationTestCase, TestCase::QUICK);
+        for (auto mode : {ONCACHE_MODE_BARE_METAL, ONCACHE_MODE_OVERLAY})
+        {
+            AddTestCase(new OncacheVxlanPortTestCase(mode), TestCase::QUICK);
+        }
         AddTestCase(new OncacheNodeRemovalTestCase, TestCase::QUICK);
         AddTestCase(new OncacheCpuTestCase, TestCase::QUICK);
         AddTestCase(new OncacheLatencyTestCase, TestCase::QUICK);
