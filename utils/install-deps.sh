@@ -5,7 +5,8 @@
 #   utils/install-deps.sh            # build, test and plot dependencies
 #
 # Why each package:
-#   libns3-dev                 ns-3.37 headers, libraries and CMake config
+#   libns3-dev ns3             ns-3.37 headers, libraries and CMake config; Debian's exported
+#                              targets name ns3's raw-sock-creator helper, which only ns3 ships
 #   libgsl-dev libsqlite3-dev  named by absolute path in Debian's exported ns-3 targets:
 #   libxml2-dev                without them CMake fails on "non-existent path" or the link
 #   libpython3.11-dev          fails on a missing .so
@@ -17,7 +18,7 @@
 #   tshark                     the test that Wireshark's dissectors read the oncache pcap as VXLAN
 set -euo pipefail
 
-packages=(libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
+packages=(libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
           cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark)
 
 missing=()
