@@ -66,6 +66,13 @@ SuiteCommandLine::Parse(int argc, char* argv[])
     }
 }
 
+bool
+SuiteCommandLine::SetString(std::string* target, std::string value)
+{
+    *target = value;
+    return true;
+}
+
 std::string
 SuiteCommandLine::CheckBool(const std::string& text)
 {

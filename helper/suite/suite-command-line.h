@@ -7,6 +7,7 @@
 #include "suite-number-parser.h"
 #include "suite-unit-parser.h"
 
+#include "ns3/callback.h"
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -31,7 +32,7 @@ namespace ns3
  * known and pass SuiteCheckValueText(). Anything else prints one line,
  * "error: --name=value: <what was expected>", on stderr and exits with status 1 (ns-3 would
  * print its whole usage, or abort). --PrintHelp and ns-3's other --Print* options work as
- * before.
+ * before. String options keep their spaces (ns-3 would cut them at the first).
  */
 class SuiteCommandLine
 {
@@ -51,7 +52,15 @@ class SuiteCommandLine
     template <typename T>
     void AddValue(const std::string& name, const std::string& help, T& value)
     {
-        m_cmd.AddValue(name, help, value);
+        if constexpr (std::is_same_v<T, std::string>)
+        {
+            // ns-3.37 reads strings with operator>>, which stops at the first space.
+            m_cmd.AddValue(name, help, MakeBoundCallback(&SetString, &value), value);
+        }
+        else
+        {
+            m_cmd.AddValue(name, help, value);
+        }
         m_checks[name] = ValueCheck<T>();
     }
 
@@ -151,6 +160,11 @@ class SuiteCommandLine
         }
         return [](const std::string&) { return std::string(); };
     }
+
+    /// \param target the string option's variable
+    /// \param value its whole value, spaces included
+    /// \return true
+    static bool SetString(std::string* target, std::string value);
 
     /// \param text a flag's value ("" for the bare --flag)
     /// \return "" when it is true, false, t, f, 1, 0 (any case) or empty
