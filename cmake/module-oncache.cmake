@@ -51,7 +51,7 @@ suite_module(
     helper/oncache/oncache-kv-helper.h
     helper/oncache/oncache-kv-tracker.h
   LIBRARIES
-    ns3::libinternet ns3::libcsma ns3::libbridge ns3::libpoint-to-point ns3::libapplications
+    ns3-suite ns3::libinternet ns3::libcsma ns3::libbridge ns3::libpoint-to-point ns3::libapplications
     ns3::libtraffic-control)
 
 if(SUITE_ENABLE_EXAMPLES)

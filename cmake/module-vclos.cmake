@@ -47,7 +47,7 @@ suite_module(
     helper/vclos/vclos-scheduler-tracker.h
     helper/vclos/vclos-scenario.h
   LIBRARIES
-    ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
+    ns3-suite ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
 # Scenario files are JSON (Debian's nlohmann-json3-dev, header-only, private to the library).
 find_package(nlohmann_json 3.10 REQUIRED)

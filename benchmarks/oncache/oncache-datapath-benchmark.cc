@@ -16,6 +16,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/oncache-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/suite-module.h"
 
 #include <chrono>
 #include <functional>
@@ -116,7 +117,7 @@ int
 main(int argc, char* argv[])
 {
     Time duration = MilliSeconds(50);
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("duration", "Simulated time of each run", duration);
     cmd.Parse(argc, argv);
     if (duration < MilliSeconds(1))

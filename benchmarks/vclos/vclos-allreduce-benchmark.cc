@@ -10,6 +10,7 @@
 //   vclos-allreduce-benchmark --leaves=16     # 128 GPUs
 
 #include "ns3/core-module.h"
+#include "ns3/suite-module.h"
 #include "ns3/vclos-module.h"
 
 #include <chrono>
@@ -34,7 +35,7 @@ Run(int argc, char* argv[])
     uint64_t messageBytes = 100ull << 20;
     std::string algorithm = "ring";
     bool pinned = false;
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", leaves);
     cmd.AddValue("gpusPerLeaf", "GPUs (one per host) under each leaf", gpusPerLeaf);
     cmd.AddValue("spines", "Spines", spines);

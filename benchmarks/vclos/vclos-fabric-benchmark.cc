@@ -21,6 +21,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/suite-module.h"
 #include "ns3/traffic-control-module.h"
 #include "ns3/vclos-module.h"
 
@@ -401,7 +402,7 @@ Run(int argc, char* argv[])
     Job job;
     uint32_t runs = 1;
     std::string only = "both";
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.Usage("Simulator speed of the vclos fabric (per-flow ECMP) against the same 32-GPU "
               "cross-leaf permutation as a stock ns-3 program (global routing, random ECMP).");
     cmd.AddValue("simTime", "Simulated time of each run", job.simTime);

@@ -13,7 +13,7 @@
 // same job list is used for every policy. Prints a table and a CSV block on stdout.
 // No simulation is run.
 
-#include "ns3/command-line.h"
+#include "ns3/suite-command-line.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-cluster-state.h"
 #include "ns3/vclos-placement.h"
@@ -133,7 +133,7 @@ main(int argc, char* argv[])
     std::string policies = "vclos,ecmp-first-fit,ecmp-best-fit";
     std::string workload = "spec-8192";
 
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "leaves", leaves);
     cmd.AddValue("serversPerLeaf", "servers per leaf", serversPerLeaf);
     cmd.AddValue("gpusPerServer", "GPUs per server", gpusPerServer);

@@ -19,8 +19,8 @@
 #include "ns3/gnuplot.h"
 #include "ns3/internet-module.h"
 #include "ns3/oncache-module.h"
+#include "ns3/suite-module.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -297,11 +297,12 @@ Plot(const std::string& prefix,
      const std::vector<uint32_t>& flows,
      const std::map<std::pair<std::string, OncacheMode>, std::map<uint32_t, Result>>& sweep)
 {
-    Gnuplot plot(prefix + ".png", "Stream throughput vs flows (one pod pair per flow)");
+    Gnuplot plot("", "Stream throughput vs flows (one pod pair per flow)");
     plot.SetTerminal("pngcairo size 900,600");
     plot.SetLegend("flows (pod pairs)", "goodput (Gbit/s)");
     plot.AppendExtra("set key top left");
     plot.AppendExtra("set logscale x 2");
+    SuitePlotBounds bounds;
     for (const auto& [key, results] : sweep)
     {
         Gnuplot2dDataset data(key.first + " " + OncacheModeToString(key.second));
@@ -309,21 +310,13 @@ Plot(const std::string& prefix,
         for (uint32_t n : flows)
         {
             data.Add(n, results.at(n).value);
+            bounds.Add(n, results.at(n).value);
         }
         plot.AddDataset(data);
     }
-    std::ofstream out(prefix + ".plt");
-    plot.GenerateOutput(out);
-    out.close();
-    if (std::system("command -v gnuplot > /dev/null 2>&1") != 0)
+    plot.AppendExtra(bounds.XRange() + bounds.YRange());
+    if (!SuiteRenderPlot(plot, prefix))
     {
-        std::cout << "note: gnuplot not found; " << prefix << ".plt written, PNG not rendered\n";
-        return;
-    }
-    std::string command = "gnuplot " + prefix + ".plt";
-    if (std::system(command.c_str()) != 0)
-    {
-        std::cout << "note: gnuplot failed on " << prefix << ".plt\n";
         return;
     }
     std::cout << "plot: " << prefix << ".png\n";
@@ -339,7 +332,7 @@ main(int argc, char* argv[])
     std::string plot = "oncache-micro-benchmark";
     std::string flows = "1,2,4,8";
     bool progress = true;
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("duration", "Simulated time of each run (the first fifth is warm-up)", o.duration);
     cmd.AddValue("flows", "Comma-separated flow counts of the stream sweep", flows);
     cmd.AddValue("udpDatagram",
@@ -348,8 +341,10 @@ main(int argc, char* argv[])
     cmd.AddValue("kvConcurrency",
                  "Connections of the memcached-like key-value client",
                  o.kvConcurrency);
-    cmd.AddValue("csv", "Output CSV file", csv);
-    cmd.AddValue("plot", "Output prefix of the sweep plot (.plt, .png); none: no plot", plot);
+    cmd.AddOutputPrefix("csv", "Output CSV file", csv);
+    cmd.AddOutputPrefix("plot",
+                        "Output prefix of the sweep plot (.plt, .png); none: no plot",
+                        plot);
     cmd.AddValue("progress", "Print a progress line per run on stderr", progress);
     cmd.Parse(argc, argv);
     try

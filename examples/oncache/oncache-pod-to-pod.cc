@@ -10,6 +10,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/oncache-module.h"
+#include "ns3/suite-module.h"
 
 #include <iostream>
 #include <stdexcept>
@@ -24,7 +25,7 @@ main(int argc, char* argv[])
     std::string mode = "Oncache";
     uint32_t bytes = 1000000;
     bool pcap = false;
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("mode", "Data path: BareMetal, Overlay, Oncache or OncacheRpeer", mode);
     cmd.AddValue("bytes", "Bytes to transfer", bytes);
     cmd.AddValue("pcap", "Write oncache-pod-to-pod-*.pcap of the hosts' NICs", pcap);

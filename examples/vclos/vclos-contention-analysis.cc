@@ -20,6 +20,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/gnuplot.h"
+#include "ns3/suite-module.h"
 #include "ns3/vclos-module.h"
 
 #include <algorithm>
@@ -191,14 +192,14 @@ Run(int argc, char* argv[])
     uint32_t salts = 5;
     std::string output = "vclos-contention";
     bool progress = true;
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.Usage("Slowdown of co-located training jobs from ECMP collisions, against each job "
               "alone and against pinned paths. Fabric via --ns3::VclosFabricHelper::<Attr>.");
     cmd.AddValue("jobs", "Jobs: model:gpus:algorithm,... (models from the zoo)", jobsText);
     cmd.AddValue("scale", "Factor on gradient bytes and compute time (0 < scale <= 1)", scale);
     cmd.AddValue("iterations", "Iterations per job", iterations);
     cmd.AddValue("salts", "Co-located ECMP trials, each with fresh per-switch salts", salts);
-    cmd.AddValue("output", "Prefix of the output files", output);
+    cmd.AddOutputPrefix("output", "Prefix of the output files", output);
     cmd.AddValue("progress", "Show a progress line on stderr", progress);
     cmd.Parse(argc, argv);
     VCLOS_REQUIRE(scale > 0 && scale <= 1,
@@ -342,7 +343,7 @@ Run(int argc, char* argv[])
               << csv.str();
     Simulator::Destroy();
 
-    Gnuplot plot(output + "-slowdown.png");
+    Gnuplot plot;
     plot.SetTerminal("pngcairo size 900,520 noenhanced");
     plot.SetTitle("Iteration time of co-located jobs: alone, with per-flow ECMP, pinned");
     plot.SetLegend("job", "iteration time (ms)");
@@ -351,8 +352,7 @@ Run(int argc, char* argv[])
                   "set key top left\nset xtics nomirror\n"
                   "plot '-' using 2:xtic(1) title 'alone', '-' using 2 title 'co-located, ECMP', "
                   "'-' using 2 title 'co-located, pinned'");
-    std::ofstream plt(output + "-slowdown.plt");
-    plot.GenerateOutput(plt);
+    std::ostringstream plt;
     for (const auto* series : {&alone, &ecmp, &pinned})
     {
         for (uint32_t j = 0; j < jobs.size(); ++j)
@@ -361,8 +361,7 @@ Run(int argc, char* argv[])
         }
         plt << "e\n";
     }
-    plt.close();
-    VclosRenderPlot(output + "-slowdown.plt");
+    SuiteRenderPlot(plot, output + "-slowdown", plt.str());
     return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "ns3/flow-monitor-helper.h"
 #include "ns3/gnuplot.h"
 #include "ns3/internet-module.h"
+#include "ns3/suite-module.h"
 #include "ns3/vclos-module.h"
 
 #include <algorithm>
@@ -197,7 +198,7 @@ Expectation(uint32_t k, uint32_t n, uint32_t groups)
 void
 WritePlot(const Options& opt, const std::vector<Trial>& trials)
 {
-    Gnuplot plot(opt.output + "-throughput.png");
+    Gnuplot plot;
     plot.SetTerminal("pngcairo size 900,560 noenhanced");
     plot.SetTitle("Per-flow TCP goodput, cross-leaf permutation (CDF over flows and salts)");
     plot.SetLegend("goodput (Gbit/s)", "fraction of flows");
@@ -210,7 +211,7 @@ WritePlot(const Options& opt, const std::vector<Trial>& trials)
         }
     }
     plot.AppendExtra("set key bottom right\nset grid\nset yrange [0:1]\nset xrange [0:" +
-                     std::to_string(std::ceil(most * 1.05)) + "]");
+                     std::to_string(std::max(1.0, std::ceil(most * 1.05))) + "]");
     for (const char* routing : {"ecmp", "pinned"})
     {
         std::vector<double> g;
@@ -234,10 +235,7 @@ WritePlot(const Options& opt, const std::vector<Trial>& trials)
         }
         plot.AddDataset(d);
     }
-    std::ofstream plt(opt.output + "-throughput.plt");
-    plot.GenerateOutput(plt);
-    plt.close();
-    VclosRenderPlot(opt.output + "-throughput.plt");
+    SuiteRenderPlot(plot, opt.output + "-throughput");
 }
 
 /// Aggregates of the trials of one routing.
@@ -349,14 +347,14 @@ int
 Run(int argc, char* argv[])
 {
     Options opt;
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.Usage("ECMP hash collisions versus pinned paths for a cross-leaf permutation of long "
               "TCP flows. Fabric and traffic via --ns3::VclosFabricHelper::<Attr> and "
               "--ns3::VclosPermutationHelper::<Attr> (e.g. FlowBytes).");
     cmd.AddValue("shift", "Leaves between a sender and its receiver (1 .. leaves-1)", opt.shift);
     cmd.AddValue("salts", "Number of ECMP trials, each with fresh per-switch salts", opt.salts);
     cmd.AddValue("hash", "ECMP hash: crc32 or xor-fold", opt.hash);
-    cmd.AddValue("output", "Prefix of the output files", opt.output);
+    cmd.AddOutputPrefix("output", "Prefix of the output files", opt.output);
     cmd.AddValue("flowMonitor", "Write FlowMonitor XML of the first ECMP trial", opt.flowMonitor);
     cmd.AddValue("pcap", "Write pcap files of the first ECMP trial", opt.pcap);
     cmd.AddValue("progress", "Show a progress line on stderr", opt.progress);

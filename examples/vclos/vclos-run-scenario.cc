@@ -19,6 +19,7 @@
 #include "ns3/core-module.h"
 #include "ns3/flow-monitor-helper.h"
 #include "ns3/gnuplot.h"
+#include "ns3/suite-module.h"
 #include "ns3/vclos-module.h"
 
 #include <chrono>
@@ -194,7 +195,8 @@ AloneRunTimes(const VclosScenario& s,
     return out;
 }
 
-/// Render one gnuplot figure, with the scenario's time scaling stated under it.
+/// Render one gnuplot figure, with the scenario's time scaling stated under it. User text
+/// (the scenario's name, the output prefix) goes in single-quoted gnuplot strings only.
 void
 Plot(const VclosScenario& s,
      const std::string& file,
@@ -204,20 +206,18 @@ Plot(const VclosScenario& s,
      const std::vector<Gnuplot2dDataset>& data,
      const std::string& extra)
 {
-    Gnuplot plot(file + ".png");
+    Gnuplot plot;
     plot.SetTerminal("pngcairo size 900,540 noenhanced");
-    plot.SetTitle(s.name + ": " + title);
     plot.SetLegend(xLabel, yLabel);
-    plot.AppendExtra("set grid\nset bmargin 5\nset label 1 '" + VclosDescribeScaling(s) +
-                     "' at screen 0.01, screen 0.025 font ',8'\n" + extra);
+    plot.AppendExtra("set title " + SuiteGnuplotQuote(s.name + ": " + title) +
+                     "\nset grid\nset bmargin 5\nset label 1 " +
+                     SuiteGnuplotQuote(VclosDescribeScaling(s)) +
+                     " at screen 0.01, screen 0.025 font ',8'\n" + extra);
     for (const auto& d : data)
     {
         plot.AddDataset(d);
     }
-    std::ofstream plt(file + ".plt");
-    plot.GenerateOutput(plt);
-    plt.close();
-    VclosRenderPlot(file + ".plt");
+    SuiteRenderPlot(plot, file);
 }
 
 int
@@ -240,7 +240,7 @@ Run(int argc, char* argv[])
     std::string policies = Join(s.scheduler.policies);
     std::string models = Join(s.workload.models);
     std::string algorithms = Join(s.workload.algorithms);
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.Usage("Run a vclos scheduling scenario file; flags override its fields.");
     cmd.AddValue("scenario", "Scenario file (JSON; see scenarios/vclos/)", path);
     cmd.AddValue("leaves", "ns3::VclosFabricHelper::Leaves");
@@ -285,6 +285,10 @@ Run(int argc, char* argv[])
     s.workload.models = Split(models);
     s.workload.algorithms = Split(algorithms);
     VclosValidateScenario(s, zoo);
+    std::string unusable = SuiteCheckOutputPrefix(s.output.prefix);
+    VCLOS_REQUIRE(unusable.empty(),
+                  std::invalid_argument,
+                  "scenario: output.prefix: '" << s.output.prefix << "': " << unusable);
     std::vector<VclosJobRequest> jobs = VclosBuildScenarioJobs(s, zoo);
     uint32_t gpus = CreateObject<VclosFabricHelper>()->Install()->GetGpuCount();
     Simulator::Destroy();
@@ -328,6 +332,9 @@ Run(int argc, char* argv[])
     std::vector<Gnuplot2dDataset> cdf;
     std::vector<Gnuplot2dDataset> queue;
     std::vector<Gnuplot2dDataset> utilisation;
+    SuitePlotBounds cdfBounds;
+    SuitePlotBounds queueBounds;
+    SuitePlotBounds utilisationBounds;
     double firstMean = 0;
     std::ostringstream reductions;
     auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
@@ -409,6 +416,7 @@ Run(int argc, char* argv[])
         for (std::size_t i = 0; i < jct.size(); ++i)
         {
             d.Add(jct[i], (i + 1.0) / jct.size());
+            cdfBounds.Add(jct[i], (i + 1.0) / jct.size());
         }
         cdf.push_back(d);
         Gnuplot2dDataset q(run.policy);
@@ -418,10 +426,12 @@ Run(int argc, char* argv[])
         for (const auto& p : t.GetQueueLength())
         {
             q.Add(ms(p.time), p.value);
+            queueBounds.Add(ms(p.time), p.value);
         }
         for (const auto& p : t.GetBusyGpus())
         {
             u.Add(ms(p.time), 100.0 * p.value / gpus);
+            utilisationBounds.Add(ms(p.time), 100.0 * p.value / gpus);
         }
         queue.push_back(q);
         utilisation.push_back(u);
@@ -440,21 +450,21 @@ Run(int argc, char* argv[])
              "JCT (ms, scaled)",
              "fraction of jobs",
              cdf,
-             "set key bottom right\nset yrange [0:1]");
+             "set key bottom right\nset yrange [0:1]\n" + cdfBounds.XRange());
         Plot(s,
              s.output.prefix + "-queue",
              "jobs waiting",
              "time (ms, scaled)",
              "queue length",
              queue,
-             "set key top right");
+             "set key top right\n" + queueBounds.XRange() + queueBounds.YRange());
         Plot(s,
              s.output.prefix + "-gpu-utilisation",
              "busy GPUs",
              "time (ms, scaled)",
              "GPU utilisation (%)",
              utilisation,
-             "set key bottom right\nset yrange [0:105]");
+             "set key bottom right\nset yrange [0:105]\n" + utilisationBounds.XRange());
     }
     return 0;
 }

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <numeric>
@@ -24,21 +23,6 @@ VclosRunProgram(int argc, char* argv[], int (*body)(int, char*[]))
     {
         std::cerr << "error: " << e.what() << std::endl;
         return 1;
-    }
-}
-
-void
-VclosRenderPlot(const std::string& script)
-{
-    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    {
-        std::cerr << "warning: gnuplot is not installed; " << script << " was not rendered\n";
-        return;
-    }
-    std::string command = "gnuplot '" + script + "'";
-    if (std::system(command.c_str()) != 0)
-    {
-        std::cerr << "warning: gnuplot failed on " << script << "\n";
     }
 }
 

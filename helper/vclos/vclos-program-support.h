@@ -23,14 +23,6 @@ int VclosRunProgram(int argc, char* argv[], int (*body)(int, char*[]));
 
 /**
  * \ingroup vclos
- * \brief Render a gnuplot script into the image it names, when gnuplot is installed (a
- *        warning on stderr otherwise; the script stays for later).
- * \param script the .plt file
- */
-void VclosRenderPlot(const std::string& script);
-
-/**
- * \ingroup vclos
  * \param values numbers
  * \return their mean (0 for none)
  */

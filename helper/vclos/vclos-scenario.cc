@@ -5,6 +5,7 @@
 
 #include "ns3/config.h"
 #include "ns3/string.h"
+#include "ns3/suite-attribute-text.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-job-trace.h"
@@ -181,8 +182,8 @@ class FieldReader
     VCLOS_REQUIRE(condition, std::invalid_argument, "scenario: " << field << ": " << message)
 
 /**
- * Check that a value's text suits its attribute's type before ns-3 parses it: ns-3.37
- * aborts (instead of failing) on text that is not an integer for an integer attribute.
+ * Check that a value's text suits its attribute before ns-3 parses it (see
+ * SuiteCheckAttributeText: ns-3.37 aborts on some bad text and overflows on other).
  * \param field the scenario field, for messages
  * \param info the attribute
  * \param value the text
@@ -192,22 +193,10 @@ CheckAttributeText(const std::string& field,
                    const TypeId::AttributeInformation& info,
                    const std::string& value)
 {
-    std::string type = info.checker->GetValueTypeName();
-    bool integer = type == "ns3::UintegerValue" || type == "ns3::IntegerValue";
-    if (!integer && type != "ns3::DoubleValue")
-    {
-        return;
-    }
-    std::istringstream in(value);
-    long double number = 0;
-    in >> number;
-    bool ok = !in.fail() && in.peek() == std::char_traits<char>::eof() &&
-              (!integer || number == static_cast<long double>(static_cast<int64_t>(number))) &&
-              (type != "ns3::UintegerValue" || number >= 0);
-    VCLOS_REQUIRE(ok,
+    std::string problem = SuiteCheckAttributeText(info, value);
+    VCLOS_REQUIRE(problem.empty(),
                   std::invalid_argument,
-                  "scenario: " << field << ": invalid value '" << value << "' (expected "
-                               << (integer ? "an integer" : "a number") << ")");
+                  "scenario: " << field << ": invalid value '" << value << "' (" << problem << ")");
 }
 
 /// The trace path, relative to the scenario's folder unless absolute.

@@ -1,0 +1,23 @@
+# The suite module: what every program of the other modules shares (strict text-to-number
+# and attribute-text parsing, the command-line wrapper, gnuplot without a shell, plot ranges,
+# output prefix checks).
+suite_module(
+  NAME suite
+  SOURCES
+    helper/suite/suite-number-parser.cc
+    helper/suite/suite-unit-parser.cc
+    helper/suite/suite-attribute-text.cc
+    helper/suite/suite-command-line.cc
+    helper/suite/suite-gnuplot.cc
+    helper/suite/suite-plot-bounds.cc
+    helper/suite/suite-output-prefix.cc
+  HEADERS
+    helper/suite/suite-number-parser.h
+    helper/suite/suite-unit-parser.h
+    helper/suite/suite-attribute-text.h
+    helper/suite/suite-command-line.h
+    helper/suite/suite-gnuplot.h
+    helper/suite/suite-plot-bounds.h
+    helper/suite/suite-output-prefix.h
+  LIBRARIES
+    ns3::libcore ns3::libnetwork ns3::libstats)
