@@ -15,6 +15,8 @@
 // reduction against the first policy. Files: <prefix>-jobs.csv, <prefix>-summary.csv,
 // <prefix>-timeseries.csv, PNGs <prefix>-jct-cdf.png, <prefix>-queue.png,
 // <prefix>-gpu-utilisation.png, and with output.flowMonitor <prefix>-<policy>-flowmon.xml.
+// Each job's row goes to <prefix>-jobs.csv as it finishes; SIGINT, SIGTERM or --wallLimit
+// stop the run with one line, keeping those rows (exit 128 + signal, or 124).
 
 #include "ns3/core-module.h"
 #include "ns3/flow-monitor-helper.h"

@@ -107,6 +107,12 @@ VclosCollectiveApp::Configure(uint32_t rank,
                               const std::map<uint32_t, uint32_t>& rankOfAddress)
 {
     NS_LOG_FUNCTION(this << rank << schedule.size());
+    for (const VclosCollectiveStep& s : schedule)
+    {
+        VCLOS_REQUIRE(s.sendPeer < static_cast<int64_t>(peerAddresses.size()),
+                      std::out_of_range,
+                      "collective rank " << rank << ": peer " << s.sendPeer << " has no address");
+    }
     m_rank = rank;
     m_schedule = schedule;
     m_peerAddresses = peerAddresses;
