@@ -13,6 +13,7 @@ suite_module(
     model/vclos/vclos-placement.cc
     model/vclos/vclos-csv-reader.cc
     model/vclos/vclos-job-trace.cc
+    model/vclos/vclos-run-status.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -36,6 +37,7 @@ suite_module(
     model/vclos/vclos-placement.h
     model/vclos/vclos-csv-reader.h
     model/vclos/vclos-job-trace.h
+    model/vclos/vclos-run-status.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h

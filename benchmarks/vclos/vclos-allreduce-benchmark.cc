@@ -89,6 +89,7 @@ Run(int argc, char* argv[])
     }
     auto runStart = std::chrono::steady_clock::now();
     Simulator::Run();
+    VclosCheckRunStatus(); // a run that could not go on: "error: <cause>"
     double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     VCLOS_REQUIRE(tracker->IsComplete(0), std::runtime_error, "the all-reduce did not complete");

@@ -162,6 +162,7 @@ RunJobs(const std::vector<JobSpec>& jobs,
     Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
     links->Install(fabric);
     Simulator::Run();
+    VclosCheckRunStatus(); // a run that could not go on: "error: <cause>"
 
     RunResult result;
     result.jobs = which;

@@ -15,6 +15,8 @@
 // reduction against the first policy. Files: <prefix>-jobs.csv, <prefix>-summary.csv,
 // <prefix>-timeseries.csv, PNGs <prefix>-jct-cdf.png, <prefix>-queue.png,
 // <prefix>-gpu-utilisation.png, and with output.flowMonitor <prefix>-<policy>-flowmon.xml.
+// Each job's row goes to <prefix>-jobs.csv as it finishes; SIGINT, SIGTERM or --wallLimit
+// stop the run with one line, keeping those rows (exit 128 + signal, or 124).
 
 #include "ns3/core-module.h"
 #include "ns3/flow-monitor-helper.h"
@@ -24,6 +26,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -81,12 +84,105 @@ Split(const std::string& list)
     return out;
 }
 
+/// The signal that asks the run to stop (0: none). The handler only sets it.
+volatile std::sig_atomic_t g_stopSignal = 0;
+
+/// SIGINT/SIGTERM handler: async-signal-safe, it only records the signal.
+extern "C" void
+RequestStop(int signal)
+{
+    g_stopSignal = signal;
+    std::signal(signal, SIG_DFL); // a second one ends the program at once
+}
+
+/// Stops a run at the next check once a signal arrived or the wall-clock limit passed.
+struct Interruption
+{
+    std::chrono::steady_clock::time_point deadline; //!< wall-clock limit
+    bool limited = false;                           //!< a limit is set
+    std::string cause;                              //!< why the run stopped ("" if it did not)
+    int status = 0;                                 //!< exit status it asks for
+    uint64_t checks = 0;                            //!< check events run (not the model's)
+    Time stoppedAt;                                 //!< simulated time of the stop
+
+    /// How often, in simulated time, a run looks at the flag and the clock.
+    static constexpr int64_t PERIOD_NS = 10000;
+
+    /// \return whether the run must stop now (and why, in cause and status)
+    bool Due()
+    {
+        if (!cause.empty())
+        {
+            return true;
+        }
+        if (g_stopSignal != 0)
+        {
+            cause = g_stopSignal == SIGINT ? "SIGINT" : "SIGTERM";
+            status = 128 + g_stopSignal;
+        }
+        else if (limited && std::chrono::steady_clock::now() >= deadline)
+        {
+            cause = "the wall-clock limit (--wallLimit)";
+            status = 124;
+        }
+        return !cause.empty();
+    }
+
+    /// Periodic check event; it ends when nothing else is left to simulate.
+    static void Check(Interruption* self)
+    {
+        ++self->checks;
+        if (self->Due())
+        {
+            self->stoppedAt = Simulator::Now();
+            Simulator::Stop();
+        }
+        else if (!Simulator::IsFinished())
+        {
+            Simulator::Schedule(NanoSeconds(PERIOD_NS), &Interruption::Check, self);
+        }
+    }
+};
+
+Interruption g_interruption; //!< the program's
+
+/// Write one job's row of <prefix>-jobs.csv (aloneMs <= 0: no alone-run columns).
+void
+WriteJobRow(std::ostream& out,
+            const std::string& policy,
+            uint32_t id,
+            const VclosSchedulerTracker::JobRecord& r,
+            double aloneMs)
+{
+    auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
+    double jct = ms(r.finish - r.arrival);
+    double ran = ms(r.finish - r.start);
+    out << policy << "," << id << "," << r.gpus << "," << r.leaves << ","
+        << VclosCollectiveAlgorithmName(r.algorithm) << "," << ms(r.arrival) << "," << ms(r.start)
+        << "," << ms(r.finish) << "," << ms(r.start - r.arrival) << "," << ran << "," << jct << ",";
+    if (aloneMs > 0)
+    {
+        out << aloneMs << "," << jct / aloneMs << "," << ran / aloneMs;
+    }
+    else
+    {
+        out << ",,";
+    }
+    out << "\n";
+}
+
+/// The header of <prefix>-jobs.csv.
+const char* const JOBS_CSV_HEADER =
+    "policy,job,gpus,leaves,algorithm,arrival_ms,start_ms,finish_ms,wait_ms,run_ms,"
+    "jct_ms,alone_ms,slowdown,run_stretch\n";
+
 /// Run jobs under one policy on a fresh fabric.
 PolicyRun
 RunPolicy(const VclosScenario& s,
           const std::string& policy,
           const std::vector<VclosJobRequest>& jobs,
-          bool outputs)
+          bool outputs,
+          std::ostream* finishedRows = nullptr)
 {
     Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
     Ptr<VclosFabric> fabric = fabricHelper->Install();
@@ -138,19 +234,38 @@ RunPolicy(const VclosScenario& s,
                 Simulator::Stop();
             }
         }));
+    if (finishedRows)
+    {
+        // Each finished job's row goes out at once, so an interrupted run keeps them.
+        scheduler->TraceConnectWithoutContext(
+            "JobFinished",
+            Callback<void, const VclosJobRequest&>(
+                [tracker, finishedRows, policy](const VclosJobRequest& job) {
+                    WriteJobRow(*finishedRows, policy, job.id, tracker->GetJobs().at(job.id), 0);
+                    finishedRows->flush();
+                }));
+    }
     scheduler->Submit(jobs);
     uint64_t eventsBefore = Simulator::GetEventCount();
+    uint64_t checksBefore = g_interruption.checks;
+    Simulator::ScheduleNow(&Interruption::Check, &g_interruption);
     Simulator::Run();
     run.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    run.events = Simulator::GetEventCount() - eventsBefore;
-    for (const auto& [id, r] : run.jobs->GetJobs())
-    {
-        run.end = std::max(run.end, r.finish);
-    }
+    run.events = Simulator::GetEventCount() - eventsBefore - (g_interruption.checks - checksBefore);
     if (outputs && s.output.progress)
     {
         std::cerr << "\n";
+    }
+    VclosCheckRunStatus(); // a model that could not go on: "error: <cause>"
+    if (g_interruption.Due())
+    {
+        Simulator::Destroy();
+        return run;
+    }
+    for (const auto& [id, r] : run.jobs->GetJobs())
+    {
+        run.end = std::max(run.end, r.finish);
     }
     VCLOS_REQUIRE(run.jobs->GetFinishedJobs() == jobs.size(),
                   std::runtime_error,
@@ -187,6 +302,10 @@ AloneRunTimes(const VclosScenario& s,
             VclosJobRequest alone = job;
             alone.submit = Seconds(0);
             PolicyRun run = RunPolicy(s, policy, {alone}, false);
+            if (g_interruption.Due())
+            {
+                return out;
+            }
             const auto& r = run.jobs->GetJobs().at(job.id);
             it = byShape.emplace(shape, (r.finish - r.start).GetSeconds() * 1e3).first;
         }
@@ -279,11 +398,19 @@ Run(int argc, char* argv[])
     cmd.AddValue("flowMonitor", "output.flowMonitor", s.output.flowMonitor);
     cmd.AddValue("pcap", "output.pcap", s.output.pcap);
     cmd.AddValue("progress", "output.progress", s.output.progress);
+    double wallLimit = 0;
+    cmd.AddValue("wallLimit",
+                 "Stop after this many wall-clock seconds (0: no limit), as on SIGINT/SIGTERM: "
+                 "<prefix>-jobs.csv keeps the finished jobs, exit status 124",
+                 wallLimit);
     cmd.Parse(argc, argv); // --RngRun overrides seeds.rngRun
     s.seeds.rngRun = RngSeedManager::GetRun();
     s.scheduler.policies = Split(policies);
     s.workload.models = Split(models);
     s.workload.algorithms = Split(algorithms);
+    VCLOS_REQUIRE(std::isfinite(wallLimit) && wallLimit >= 0,
+                  std::invalid_argument,
+                  "--wallLimit=" << wallLimit << " must be a number of seconds >= 0");
     VclosValidateScenario(s, zoo);
     std::string unusable = SuiteCheckOutputPrefix(s.output.prefix);
     VCLOS_REQUIRE(unusable.empty(),
@@ -307,20 +434,56 @@ Run(int argc, char* argv[])
               << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; "
               << VclosDescribeScaling(s) << "\n";
 
+    // SIGINT, SIGTERM or the wall-clock limit stop the run at its next check (every 10 us of
+    // simulated time): <prefix>-jobs.csv then holds the rows of the jobs that finished.
+    std::signal(SIGINT, RequestStop);
+    std::signal(SIGTERM, RequestStop);
+    if (wallLimit > 0)
+    {
+        g_interruption.limited = true;
+        g_interruption.deadline = std::chrono::steady_clock::now() +
+                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(wallLimit));
+    }
+    std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
+    VCLOS_REQUIRE(jobCsv, std::runtime_error, "cannot write " << s.output.prefix << "-jobs.csv");
+    jobCsv << JOBS_CSV_HEADER << std::flush;
     std::vector<PolicyRun> runs;
     std::map<std::string, std::map<uint32_t, double>> alone;
     for (const auto& policy : s.scheduler.policies)
     {
-        runs.push_back(RunPolicy(s, policy, jobs, true));
-        if (s.metrics.slowdown)
+        runs.push_back(RunPolicy(s, policy, jobs, true, &jobCsv));
+        uint32_t fallbacks = 0;
+        for (const auto& job : jobs)
+        {
+            auto it = runs.back().jobs->GetJobs().find(job.id);
+            bool ran = it != runs.back().jobs->GetJobs().end() && it->second.IsFinished();
+            fallbacks += ran && it->second.algorithm != job.algorithm ? 1 : 0;
+        }
+        if (fallbacks > 0)
+        {
+            std::cout << "# " << policy << ": " << fallbacks << " hierarchical-ring jobs placed "
+                      << "on unequal servers ran the flat ring (jobs.csv: algorithm)\n";
+        }
+        if (s.metrics.slowdown && !g_interruption.Due())
         {
             alone[policy] = AloneRunTimes(s, policy, jobs);
         }
+        if (g_interruption.Due())
+        {
+            jobCsv.close();
+            std::cerr << "interrupted by " << g_interruption.cause << " in policy " << policy
+                      << " at " << g_interruption.stoppedAt.GetSeconds() * 1e3
+                      << " ms simulated: " << s.output.prefix
+                      << "-jobs.csv holds the finished jobs, no summary\n";
+            return g_interruption.status;
+        }
     }
 
-    std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
-    jobCsv << "policy,job,gpus,leaves,algorithm,arrival_ms,start_ms,finish_ms,wait_ms,run_ms,"
-              "jct_ms,alone_ms,slowdown,run_stretch\n";
+    // Complete: the rows again, in job order, with their alone-run columns.
+    jobCsv.close();
+    jobCsv.open(s.output.prefix + "-jobs.csv", std::ios::trunc);
+    jobCsv << JOBS_CSV_HEADER;
     std::ofstream summary(s.output.prefix + "-summary.csv");
     summary << "policy,jobs,mean_jct_ms,p50_jct_ms,p99_jct_ms,mean_wait_ms,mean_run_ms,"
                "waiting_ratio,mean_slowdown,mean_run_stretch,conflicting_share,mean_queue,"
@@ -359,19 +522,7 @@ Run(int argc, char* argv[])
                 slowdown.push_back(jct.back() / aloneMs);
                 stretch.push_back(ran.back() / aloneMs);
             }
-            jobCsv << run.policy << "," << job.id << "," << job.gpus << "," << r.leaves << ","
-                   << VclosCollectiveAlgorithmName(job.algorithm) << "," << ms(r.arrival) << ","
-                   << ms(r.start) << "," << ms(r.finish) << "," << wait.back() << "," << ran.back()
-                   << "," << jct.back() << ",";
-            if (aloneMs > 0)
-            {
-                jobCsv << aloneMs << "," << slowdown.back() << "," << stretch.back();
-            }
-            else
-            {
-                jobCsv << ",,";
-            }
-            jobCsv << "\n";
+            WriteJobRow(jobCsv, run.policy, job.id, r, aloneMs);
         }
         const auto& t = *run.jobs;
         double mean = VclosMean(jct);

@@ -135,6 +135,7 @@ VclosCollectiveHelper::GetTypeId()
 
 VclosCollectiveHelper::VclosCollectiveHelper()
     : m_algorithm(VCLOS_RING),
+      m_installedAlgorithm(VCLOS_RING),
       m_messageBytes(0),
       m_chunkBytes(0),
       m_iterations(0),
@@ -153,6 +154,35 @@ VclosCollectiveHelper::AssignStreams(int64_t stream)
     return 1;
 }
 
+VclosCollectiveAlgorithm
+VclosCollectiveHelper::GetInstalledAlgorithm() const
+{
+    return m_installedAlgorithm;
+}
+
+uint32_t
+VclosCollectiveHelper::EqualServerRuns(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus)
+{
+    uint32_t perServer = 0;
+    uint32_t run = 1;
+    for (std::size_t r = 1; r <= gpus.size(); ++r)
+    {
+        if (r < gpus.size() &&
+            fabric->GetServerOfGpu(gpus[r]) == fabric->GetServerOfGpu(gpus[r - 1]))
+        {
+            ++run;
+            continue;
+        }
+        if (perServer != 0 && perServer != run)
+        {
+            return 0;
+        }
+        perServer = run;
+        run = 1;
+    }
+    return perServer;
+}
+
 const std::vector<uint32_t>&
 VclosCollectiveHelper::GetRankGpus() const
 {
@@ -163,6 +193,9 @@ ApplicationContainer
 VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus)
 {
     NS_LOG_FUNCTION(this << fabric << gpus.size());
+    VCLOS_REQUIRE(m_port >= 1,
+                  std::out_of_range,
+                  "no TCP port left for another job (the last one took 65535); set Port lower");
     VCLOS_REQUIRE(gpus.size() >= 2,
                   std::invalid_argument,
                   "a collective job needs at least 2 GPUs (got " << gpus.size() << ")");
@@ -192,29 +225,23 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
     }
     const auto ranks = static_cast<uint32_t>(m_rankGpus.size());
 
-    // A hierarchical ring needs runs of consecutive ranks per server, all of one size.
+    // A hierarchical ring needs runs of consecutive ranks per server, all of one size;
+    // other jobs (a packing remainder such as 4 + 2 GPUs) run the flat ring instead.
     uint32_t perServer = ranks;
+    m_installedAlgorithm = m_algorithm;
     if (m_algorithm == VCLOS_HIERARCHICAL_RING)
     {
-        uint32_t run = 1;
-        perServer = 0;
-        for (uint32_t r = 1; r <= ranks; ++r)
+        perServer = EqualServerRuns(fabric, m_rankGpus);
+        if (perServer == 0)
         {
-            if (r < ranks &&
-                fabric->GetServerOfGpu(m_rankGpus[r]) == fabric->GetServerOfGpu(m_rankGpus[r - 1]))
-            {
-                ++run;
-                continue;
-            }
-            VCLOS_REQUIRE(perServer == 0 || perServer == run,
-                          std::invalid_argument,
-                          "hierarchical ring needs the same number of GPUs on every server of "
-                          "the job, each server's GPUs consecutive in rank order");
-            perServer = run;
-            run = 1;
+            NS_LOG_WARN("hierarchical ring over unequal servers: job on port "
+                        << m_port << " (" << ranks << " GPUs) runs the flat ring instead");
+            m_installedAlgorithm = VCLOS_RING;
+            perServer = ranks;
         }
     }
-    auto schedule = VclosBuildCollectiveSchedule(m_algorithm, ranks, m_messageBytes, perServer);
+    auto schedule =
+        VclosBuildCollectiveSchedule(m_installedAlgorithm, ranks, m_messageBytes, perServer);
 
     std::vector<Ipv4Address> addresses;
     std::map<uint32_t, uint32_t> rankOfAddress;
@@ -235,8 +262,8 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
             VCLOS_REQUIRE(steps.size() == schedule.front().size(),
                           std::invalid_argument,
                           "StepBarrier needs the same number of steps on every rank, which "
-                              << VclosCollectiveAlgorithmName(m_algorithm) << " over " << ranks
-                              << " ranks does not have");
+                              << VclosCollectiveAlgorithmName(m_installedAlgorithm) << " over "
+                              << ranks << " ranks does not have");
         }
         barrier = Create<StepBarrier>();
     }
@@ -262,7 +289,7 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
         }
         apps.Add(app);
     }
-    ++m_port;
+    m_port = m_port == 65535 ? 0 : m_port + 1; // 0: none left (checked above)
     return apps;
 }
 

@@ -23,9 +23,14 @@ namespace ns3
  *
  * The job's GPUs are ordered into ranks by RankOrder: topology-aware by default (leaf,
  * then server, then GPU: ascending GPU id), as given, or random. Each Install() uses the
- * next port (Port, Port + 1, ...) so jobs can share GPUs. Bad input (fewer than 2 GPUs, a
- * GPU outside the fabric or listed twice, a hierarchical ring over unequal servers, M = 0)
- * throws std::invalid_argument or std::out_of_range with one line naming it.
+ * next port (Port, Port + 1, ..., 65535; then it refuses) so jobs can share GPUs. Bad
+ * input (fewer than 2 GPUs, a GPU outside the fabric or listed twice, M = 0) throws
+ * std::invalid_argument or std::out_of_range with one line naming it.
+ *
+ * A hierarchical ring needs the same number of GPUs on every server of the job, each
+ * server's GPUs consecutive in rank order. A job that does not have them (a packing
+ * remainder such as 4 + 2 GPUs, or a job split 3 + 1) runs the flat ring instead: a
+ * warning is logged and GetInstalledAlgorithm() says which ran.
  */
 class VclosCollectiveHelper : public Object
 {
@@ -57,6 +62,19 @@ class VclosCollectiveHelper : public Object
     /// \return the GPU of each rank of the last job installed
     const std::vector<uint32_t>& GetRankGpus() const;
 
+    /// \return the collective the last job installed runs (Algorithm, or the flat ring when
+    /// a hierarchical ring does not fit its servers)
+    VclosCollectiveAlgorithm GetInstalledAlgorithm() const;
+
+    /**
+     * \brief The server group size of a hierarchical ring over a rank order, if it has one.
+     * \param fabric the fabric
+     * \param gpus GPUs in rank order
+     * \return the length of the runs of consecutive ranks on one server when all runs have
+     *         the same length; 0 otherwise
+     */
+    static uint32_t EqualServerRuns(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus);
+
     /**
      * \param stream first random stream (RankOrder RANDOM)
      * \return streams used
@@ -64,17 +82,18 @@ class VclosCollectiveHelper : public Object
     int64_t AssignStreams(int64_t stream);
 
   private:
-    VclosCollectiveAlgorithm m_algorithm; //!< the collective
-    uint64_t m_messageBytes;              //!< M
-    uint64_t m_chunkBytes;                //!< pipelining unit
-    uint32_t m_iterations;                //!< iterations
-    Time m_computeTime;                   //!< compute per iteration
-    uint16_t m_port;                      //!< port of the next job
-    Time m_startTime;                     //!< connection set-up begins
-    RankOrder m_rankOrder;                //!< GPU list -> ranks
-    bool m_stepBarrier;                   //!< barrier per step
-    std::vector<uint32_t> m_rankGpus;     //!< last job's ranks
-    Ptr<UniformRandomVariable> m_rng;     //!< RANDOM order
+    VclosCollectiveAlgorithm m_algorithm;          //!< the collective
+    VclosCollectiveAlgorithm m_installedAlgorithm; //!< what the last job runs
+    uint64_t m_messageBytes;                       //!< M
+    uint64_t m_chunkBytes;                         //!< pipelining unit
+    uint32_t m_iterations;                         //!< iterations
+    Time m_computeTime;                            //!< compute per iteration
+    uint16_t m_port;                               //!< port of the next job
+    Time m_startTime;                              //!< connection set-up begins
+    RankOrder m_rankOrder;                         //!< GPU list -> ranks
+    bool m_stepBarrier;                            //!< barrier per step
+    std::vector<uint32_t> m_rankGpus;              //!< last job's ranks
+    Ptr<UniformRandomVariable> m_rng;              //!< RANDOM order
 };
 
 } // namespace ns3

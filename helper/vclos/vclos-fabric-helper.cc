@@ -307,6 +307,13 @@ VclosFabricHelper::ConfigureTransport() const
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(m_tcpBufferSize));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(m_tcpBufferSize));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_tcpMinRto));
+    // A lost SYN or SYN-ACK is resent after ConnTimeout (then 2x, 4x, ... ConnCount times):
+    // the same scale as a lost data segment, not ns-3's 3 s.
+    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(m_tcpMinRto));
+    // TIME_WAIT (2 MSL) holds a closed connection's endpoint for 4 minimum RTOs rather than
+    // ns-3's 240 s, so a long run of short jobs does not accumulate closed sockets.
+    Config::SetDefault("ns3::TcpSocketBase::MaxSegLifetime",
+                       DoubleValue(2 * m_tcpMinRto.GetSeconds()));
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(m_tcpDelAckTimeout));
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(m_tcpPacing));
     Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_nicRate));

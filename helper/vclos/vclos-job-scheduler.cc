@@ -11,6 +11,7 @@
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-helper.h"
 #include "ns3/vclos-placement.h"
+#include "ns3/vclos-run-status.h"
 
 #include <chrono>
 
@@ -36,9 +37,11 @@ VclosJobScheduler::GetTypeId()
                           MakeBooleanAccessor(&VclosJobScheduler::m_backfill),
                           MakeBooleanChecker())
             .AddAttribute("BasePort",
-                          "Port of the first job's connections; each job takes the next.",
+                          "Port of the first job's connections. Each job of 2 or more GPUs "
+                          "takes the next port not held by a running job, cycling through "
+                          "BasePort..65535 (never 0); a job waits while every port is held.",
                           UintegerValue(20000),
-                          MakeUintegerAccessor(&VclosJobScheduler::m_nextPort),
+                          MakeUintegerAccessor(&VclosJobScheduler::m_basePort),
                           MakeUintegerChecker<uint16_t>(1))
             .AddTraceSource("QueueLength",
                             "Jobs waiting.",
@@ -53,7 +56,9 @@ VclosJobScheduler::GetTypeId()
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_arrivedTrace),
                             "ns3::VclosJobScheduler::JobTracedCallback")
             .AddTraceSource("JobStarted",
-                            "A job got room and started, with where it runs.",
+                            "A job got room and started, with where it runs. Its algorithm is the "
+                            "one its ranks run (the flat ring for a hierarchical ring on "
+                            "unequal servers).",
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_startedTrace),
                             "ns3::VclosJobScheduler::JobStartedTracedCallback")
             .AddTraceSource("JobFinished",
@@ -70,6 +75,7 @@ VclosJobScheduler::GetTypeId()
 
 VclosJobScheduler::VclosJobScheduler()
     : m_backfill(false),
+      m_basePort(20000),
       m_nextPort(0),
       m_finished(0),
       m_queueLength(0),
@@ -176,10 +182,29 @@ void
 VclosJobScheduler::Arrive(const VclosJobRequest& job)
 {
     NS_LOG_FUNCTION(this << job.id);
-    m_arrivedTrace(job);
-    m_queue.push_back(job);
-    m_queueLength = static_cast<uint32_t>(m_queue.size());
-    Schedule();
+    VclosGuardEvent("job scheduler", [this, &job]() {
+        m_arrivedTrace(job);
+        m_queue.push_back(job);
+        m_queueLength = static_cast<uint32_t>(m_queue.size());
+        Schedule();
+    });
+}
+
+std::optional<uint16_t>
+VclosJobScheduler::TakePort()
+{
+    const uint32_t span = 65536 - m_basePort;
+    const uint32_t first = m_nextPort < m_basePort ? m_basePort : m_nextPort;
+    for (uint32_t i = 0; i < span; ++i)
+    {
+        auto port = static_cast<uint16_t>(m_basePort + (first - m_basePort + i) % span);
+        if (m_portsInUse.insert(port).second)
+        {
+            m_nextPort = port + 1u; // 65536 wraps to BasePort on the next call
+            return port;
+        }
+    }
+    return std::nullopt;
 }
 
 void
@@ -204,6 +229,17 @@ VclosJobScheduler::Schedule()
 bool
 VclosJobScheduler::TryStart(const VclosJobRequest& job)
 {
+    std::optional<uint16_t> port;
+    if (job.gpus > 1)
+    {
+        port = TakePort();
+        if (!port)
+        {
+            NS_LOG_INFO("job " << job.id << " waits: every port from " << m_basePort
+                               << " to 65535 is held by a running job");
+            return false;
+        }
+    }
     auto start = std::chrono::steady_clock::now();
     std::optional<VclosJobAllocation> allocation = m_place(job);
     Time decision =
@@ -211,6 +247,11 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
     m_decisionTrace(job, allocation.has_value(), decision);
     if (!allocation)
     {
+        if (port)
+        {
+            m_portsInUse.erase(*port);
+            m_nextPort = *port; // the next job takes it, as if it had not been taken
+        }
         return false;
     }
     VCLOS_REQUIRE(allocation->gpus.size() == job.gpus && allocation->uplinkSpine.size() == job.gpus,
@@ -229,9 +270,7 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
     Running running;
     running.request = job;
     running.allocation = *allocation;
-    m_running[job.id] = running;
-    m_busyGpus = m_busyGpus + job.gpus;
-    m_startedTrace(job, *allocation);
+    running.port = port;
     if (job.gpus == 1)
     {
         // One GPU: no collective, only compute.
@@ -239,23 +278,29 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
                             &VclosJobScheduler::Finish,
                             this,
                             job.id);
-        return true;
     }
-    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
-    helper->SetAttribute("Algorithm", EnumValue(job.algorithm));
-    helper->SetAttribute("MessageBytes", UintegerValue(job.messageBytes));
-    helper->SetAttribute("ComputeTime", TimeValue(job.computeTime));
-    helper->SetAttribute("Iterations", UintegerValue(job.iterations));
-    helper->SetAttribute("Port", UintegerValue(m_nextPort++));
-    helper->SetAttribute("RankOrder", EnumValue(VclosCollectiveHelper::AS_GIVEN));
-    ApplicationContainer apps = helper->Install(m_fabric, allocation->gpus);
-    Ptr<VclosJobScheduler> self(this);
-    for (uint32_t r = 0; r < apps.GetN(); ++r)
+    else
     {
-        apps.Get(r)->TraceConnectWithoutContext(
-            "IterationEnd",
-            MakeBoundCallback(&VclosJobScheduler::RankIterationEnded, self, job.id));
+        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+        helper->SetAttribute("Algorithm", EnumValue(job.algorithm));
+        helper->SetAttribute("MessageBytes", UintegerValue(job.messageBytes));
+        helper->SetAttribute("ComputeTime", TimeValue(job.computeTime));
+        helper->SetAttribute("Iterations", UintegerValue(job.iterations));
+        helper->SetAttribute("Port", UintegerValue(*port));
+        helper->SetAttribute("RankOrder", EnumValue(VclosCollectiveHelper::AS_GIVEN));
+        ApplicationContainer apps = helper->Install(m_fabric, allocation->gpus);
+        running.request.algorithm = helper->GetInstalledAlgorithm();
+        Ptr<VclosJobScheduler> self(this);
+        for (uint32_t r = 0; r < apps.GetN(); ++r)
+        {
+            apps.Get(r)->TraceConnectWithoutContext(
+                "IterationEnd",
+                MakeBoundCallback(&VclosJobScheduler::RankIterationEnded, self, job.id));
+        }
     }
+    m_running[job.id] = running;
+    m_busyGpus = m_busyGpus + job.gpus;
+    m_startedTrace(running.request, *allocation);
     return true;
 }
 
@@ -265,19 +310,33 @@ VclosJobScheduler::RankIterationEnded(Ptr<VclosJobScheduler> scheduler,
                                       uint32_t rank,
                                       uint32_t iteration)
 {
-    Running& running = scheduler->m_running.at(job);
-    if (iteration + 1 == running.request.iterations && ++running.ranksDone == running.request.gpus)
-    {
-        Simulator::ScheduleNow(&VclosJobScheduler::Finish, scheduler, job);
-    }
+    VclosGuardEvent("job scheduler", [&]() {
+        Running& running = scheduler->m_running.at(job);
+        if (iteration + 1 == running.request.iterations &&
+            ++running.ranksDone == running.request.gpus)
+        {
+            Simulator::ScheduleNow(&VclosJobScheduler::Finish, scheduler, job);
+        }
+    });
 }
 
 void
 VclosJobScheduler::Finish(uint32_t job)
 {
     NS_LOG_FUNCTION(this << job);
+    VclosGuardEvent("job scheduler", [this, job]() { DoFinish(job); });
+}
+
+void
+VclosJobScheduler::DoFinish(uint32_t job)
+{
     Running running = m_running.at(job);
     m_running.erase(job);
+    if (running.port)
+    {
+        // Its ranks closed their listeners when their last iteration ended.
+        m_portsInUse.erase(*running.port);
+    }
     for (uint32_t r = 0; r < running.request.gpus; ++r)
     {
         if (running.allocation.uplinkSpine[r] >= 0)

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,11 @@ struct VclosJobAllocation
  * first that does not fit. With Backfill, every queued job is tried. The policy is two
  * functions: place (or decline) a job, and release it. Every transition is a trace source;
  * statistics are for trackers.
+ *
+ * Each job of 2 or more GPUs holds a TCP port (BasePort, BasePort + 1, ...) while it runs;
+ * after 65535 the ports of finished jobs are reused in the same cyclic order, never 0, and a
+ * job waits rather than share a port. An error inside an event (a placement that breaks its
+ * contract, say) stops the run with VclosStopRun instead of throwing out of it.
  */
 class VclosJobScheduler : public Object
 {
@@ -145,6 +151,7 @@ class VclosJobScheduler : public Object
         VclosJobRequest request;       //!< the job
         VclosJobAllocation allocation; //!< where it runs
         uint32_t ranksDone = 0;        //!< ranks that ended the last iteration
+        std::optional<uint16_t> port;  //!< its connections' port (jobs of 2 or more GPUs)
     };
 
     /// \param job a job that just arrived
@@ -169,13 +176,19 @@ class VclosJobScheduler : public Object
                                    uint32_t iteration);
     /// \param job a job whose ranks all finished
     void Finish(uint32_t job);
+    /// \param job a job whose ranks all finished (Finish without the event guard)
+    void DoFinish(uint32_t job);
+    /// \return the next port no running job holds, now held (nothing when all are held)
+    std::optional<uint16_t> TakePort();
 
     Ptr<VclosFabric> m_fabric;                  //!< where jobs run
     std::shared_ptr<VclosClusterState> m_state; //!< booked room, with a named policy
     PlaceFunction m_place;                      //!< policy
     ReleaseFunction m_release;                  //!< policy
     bool m_backfill;                            //!< try every queued job, not only the head
-    uint16_t m_nextPort;                        //!< port of the next job
+    uint16_t m_basePort;                        //!< first port of the cycle
+    uint32_t m_nextPort;                        //!< where the search for a port starts
+    std::set<uint16_t> m_portsInUse;            //!< ports of running jobs
     std::deque<VclosJobRequest> m_queue;        //!< waiting jobs, in arrival order
     std::map<uint32_t, Running> m_running;      //!< by job id
     uint32_t m_finished;                        //!< finished jobs

@@ -58,6 +58,7 @@ VclosSchedulerTracker::Install(Ptr<VclosJobScheduler> scheduler)
             [self](const VclosJobRequest& job, const VclosJobAllocation& allocation) {
                 JobRecord& r = self->m_jobs[job.id];
                 r.start = Simulator::Now();
+                r.algorithm = job.algorithm;
                 std::set<uint32_t> leaves;
                 for (uint32_t gpu : allocation.gpus)
                 {

@@ -38,11 +38,12 @@ class VclosSchedulerTracker : public Object
     /// One job's life.
     struct JobRecord
     {
-        uint32_t gpus = 0;      //!< GPUs
-        uint32_t leaves = 0;    //!< leaves it ran on (0 until it starts)
-        Time arrival;           //!< submit
-        Time start = Time(-1);  //!< placement (-1 until then)
-        Time finish = Time(-1); //!< last iteration ended (-1 until then)
+        uint32_t gpus = 0;                               //!< GPUs
+        uint32_t leaves = 0;                             //!< leaves it ran on (0 until it starts)
+        VclosCollectiveAlgorithm algorithm = VCLOS_RING; //!< what it ran (set when it starts)
+        Time arrival;                                    //!< submit
+        Time start = Time(-1);                           //!< placement (-1 until then)
+        Time finish = Time(-1);                          //!< last iteration ended (-1 until then)
 
         /// \return whether the job finished
         bool IsFinished() const

@@ -4,6 +4,7 @@
 #include "vclos-collective-app.h"
 
 #include "vclos-check.h"
+#include "vclos-run-status.h"
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
@@ -14,6 +15,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
+#include <string>
 
 namespace ns3
 {
@@ -104,6 +107,12 @@ VclosCollectiveApp::Configure(uint32_t rank,
                               const std::map<uint32_t, uint32_t>& rankOfAddress)
 {
     NS_LOG_FUNCTION(this << rank << schedule.size());
+    for (const VclosCollectiveStep& s : schedule)
+    {
+        VCLOS_REQUIRE(s.sendPeer < static_cast<int64_t>(peerAddresses.size()),
+                      std::out_of_range,
+                      "collective rank " << rank << ": peer " << s.sendPeer << " has no address");
+    }
     m_rank = rank;
     m_schedule = schedule;
     m_peerAddresses = peerAddresses;
@@ -176,14 +185,22 @@ VclosCollectiveApp::StartApplication()
 {
     NS_LOG_FUNCTION(this);
     m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-    m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+    if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
+    {
+        Fail("cannot listen on port " + std::to_string(m_port) + " (in use on its node)");
+        return;
+    }
     m_listener->Listen();
     m_listener->SetAcceptCallback(MakeCallback(&VclosCollectiveApp::AcceptRequest, this),
                                   MakeCallback(&VclosCollectiveApp::Accepted, this));
     for (auto& [peer, out] : m_out)
     {
         out.socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-        out.socket->Bind();
+        if (out.socket->Bind() != 0)
+        {
+            Fail("no free local port for a connection to rank " + std::to_string(peer));
+            return;
+        }
         out.socket->SetConnectCallback(MakeCallback(&VclosCollectiveApp::Connected, this),
                                        MakeCallback(&VclosCollectiveApp::ConnectFailed, this));
         out.socket->SetSendCallback(MakeCallback(&VclosCollectiveApp::SendSpace, this));
@@ -197,21 +214,51 @@ VclosCollectiveApp::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_computeEvent.Cancel();
+    m_collectiveRunning = false;
+    ReleaseSockets();
+}
+
+void
+VclosCollectiveApp::ReleaseSockets()
+{
+    NS_LOG_FUNCTION(this);
+    // Each socket closes gracefully (TCP delivers what it holds, then FIN) and frees its
+    // ns-3 endpoint when the close completes; TcpL4Protocol holds it until then.
     for (auto& [peer, out] : m_out)
     {
         if (out.socket)
         {
+            out.socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
+                                           MakeNullCallback<void, Ptr<Socket>>());
+            out.socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
             out.socket->Close();
+            out.socket = nullptr;
         }
+        out.connected = false;
     }
     for (auto& [socket, peer] : m_inSockets)
     {
+        socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         socket->Close();
     }
+    m_inSockets.clear();
     if (m_listener)
     {
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
         m_listener->Close();
+        m_listener = nullptr;
     }
+}
+
+void
+VclosCollectiveApp::Fail(const std::string& cause)
+{
+    m_computeEvent.Cancel();
+    m_collectiveRunning = false;
+    ReleaseSockets();
+    VclosStopRun("collective rank " + std::to_string(m_rank) + " (port " + std::to_string(m_port) +
+                 "): " + cause);
 }
 
 void
@@ -231,9 +278,18 @@ VclosCollectiveApp::Connected(Ptr<Socket> socket)
 void
 VclosCollectiveApp::ConnectFailed(Ptr<Socket> socket)
 {
-    VCLOS_REQUIRE(false,
-                  std::runtime_error,
-                  "collective rank " << m_rank << ": a connection to a peer failed");
+    NS_LOG_FUNCTION(this << socket);
+    for (const auto& [peer, out] : m_out)
+    {
+        if (out.socket == socket)
+        {
+            std::ostringstream cause;
+            cause << "the connection to rank " << peer << " (" << m_peerAddresses.at(peer)
+                  << ") failed (refused, or no answer to its SYNs)";
+            Fail(cause.str());
+            return;
+        }
+    }
 }
 
 bool
@@ -444,10 +500,7 @@ VclosCollectiveApp::Progress()
         BeginIteration();
         return;
     }
-    for (auto& [peer, out] : m_out)
-    {
-        out.socket->Close(); // graceful: TCP delivers what it holds, then FIN
-    }
+    ReleaseSockets(); // the job is over for this rank: every socket closes
 }
 
 void

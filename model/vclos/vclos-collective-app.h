@@ -14,6 +14,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -33,6 +34,12 @@ class Packet;
  * bytes are told apart by their offset in its connection's byte stream, so a fast peer may
  * already send the next iteration. The helper (VclosCollectiveHelper) gives each rank its
  * schedule and peers, and starts all ranks once every connection is up.
+ *
+ * When its last iteration ends (or the application stops), the rank closes every socket it
+ * holds: listener, accepted and connected ones, so a long run of many jobs holds no socket
+ * or ns-3 endpoint of a finished job once TCP's close completes. A connection that fails
+ * (refused, or no answer to ConnCount SYNs) stops the run with one line naming the rank
+ * and peer (VclosStopRun); nothing throws out of a simulator event.
  */
 class VclosCollectiveApp : public Application
 {
@@ -146,6 +153,13 @@ class VclosCollectiveApp : public Application
     void Write(uint32_t peer);
     /// Check whether this rank's connections are all up.
     void CheckReady();
+    /// Close every socket (listener, accepted, connected) and drop this rank's hold on them.
+    void ReleaseSockets();
+    /**
+     * \brief The rank cannot go on: release its sockets and stop the run (VclosStopRun).
+     * \param cause what went wrong
+     */
+    void Fail(const std::string& cause);
 
     // Socket callbacks.
     void Connected(Ptr<Socket> socket);

@@ -5,7 +5,14 @@
 // exact bytes per rank, completion of every algorithm, bad input.
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/error-model.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4.h"
+#include "ns3/pointer.h"
+#include "ns3/ppp-header.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-l4-protocol.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-collective-app.h"
@@ -13,8 +20,11 @@
 #include "ns3/vclos-collective-tracker.h"
 #include "ns3/vclos-fabric-helper.h"
 #include "ns3/vclos-link-load-tracker.h"
+#include "ns3/vclos-run-status.h"
 
+#include <map>
 #include <numeric>
+#include <optional>
 
 using namespace ns3;
 
@@ -276,9 +286,6 @@ class VclosCollectiveHelperTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(refuses({1, 1}, "twice"), true, "duplicate GPU");
         helper->SetAttribute("MessageBytes", UintegerValue(0));
         NS_TEST_EXPECT_MSG_EQ(refuses({1, 2}, "MessageBytes"), true, "M = 0");
-        helper->SetAttribute("MessageBytes", UintegerValue(1000));
-        helper->SetAttribute("Algorithm", EnumValue(VCLOS_HIERARCHICAL_RING));
-        NS_TEST_EXPECT_MSG_EQ(refuses({0, 1, 2, 4}, "same number of GPUs"), true, "uneven servers");
 
         Simulator::Run();
         const auto& its = tracker->GetIterations(0);
@@ -296,6 +303,186 @@ class VclosCollectiveHelperTestCase : public TestCase
                                             "iterations follow each other");
             }
         }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A hierarchical ring on unequal servers (4 + 2 GPUs, 3 + 1 GPUs) runs the flat ring: every
+ * rank sends 2(N-1) steps of M/N bytes, and the job completes. Equal servers keep the
+ * hierarchical ring. (It threw when installed, inside Simulator::Run under the scheduler.)
+ */
+class VclosHierarchicalFallbackTestCase : public TestCase
+{
+  public:
+    VclosHierarchicalFallbackTestCase()
+        : TestCase("hierarchical ring on unequal servers runs the flat ring")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            std::vector<uint32_t> gpus;    //!< the job (4 GPUs per server)
+            VclosCollectiveAlgorithm runs; //!< what it must run
+        };
+
+        for (const Case& c : {Case{{0, 1, 2, 3, 4, 5}, VCLOS_RING},
+                              Case{{0, 1, 2, 4}, VCLOS_RING},
+                              Case{{0, 1, 4, 5}, VCLOS_HIERARCHICAL_RING}})
+        {
+            Ptr<VclosFabric> fabric = PinnedFabric(4);
+            const auto n = static_cast<uint32_t>(c.gpus.size());
+            const uint64_t m = 100000 * n;
+            Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+            helper->SetAttribute("Algorithm", EnumValue(VCLOS_HIERARCHICAL_RING));
+            helper->SetAttribute("MessageBytes", UintegerValue(m));
+            ApplicationContainer apps;
+            try
+            {
+                apps = helper->Install(fabric, c.gpus);
+            }
+            catch (const std::exception& e)
+            {
+                NS_TEST_EXPECT_MSG_EQ(true, false, "N=" << n << " refused: " << e.what());
+                Simulator::Destroy();
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(helper->GetInstalledAlgorithm(), c.runs, "N=" << n);
+            Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+            tracker->Track("job", apps);
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(tracker->IsComplete(0), true, "N=" << n << " completes");
+            if (c.runs == VCLOS_RING)
+            {
+                for (uint32_t r = 0; r < n; ++r)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(
+                        DynamicCast<VclosCollectiveApp>(apps.Get(r))->GetBytesSent(),
+                        2 * (n - 1) * (m / n),
+                        "N=" << n << " rank " << r << " sends the flat ring's bytes");
+                }
+            }
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * A connection that cannot be made (the peer listens on another port) stops the run, once
+ * its SYNs go unanswered, with one line naming the rank and the peer; nothing throws out of
+ * Simulator::Run (it did).
+ */
+class VclosConnectionFailureTestCase : public TestCase
+{
+  public:
+    VclosConnectionFailureTestCase()
+        : TestCase("a refused connection stops the run with its cause")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabric> fabric = PinnedFabric(4);
+        auto schedule = VclosBuildCollectiveSchedule(VCLOS_RING, 2, 1000, 2);
+        std::vector<Ipv4Address> addresses = {fabric->GetGpuAddress(0), fabric->GetGpuAddress(8)};
+        std::map<uint32_t, uint32_t> rankOf = {{addresses[0].Get(), 0}, {addresses[1].Get(), 1}};
+        for (uint32_t r = 0; r < 2; ++r)
+        {
+            Ptr<VclosCollectiveApp> app = CreateObject<VclosCollectiveApp>();
+            app->SetAttribute("Port", UintegerValue(7000 + r)); // the peer listens elsewhere
+            app->Configure(r, schedule[r], addresses, rankOf);
+            fabric->GetGpus().Get(r == 0 ? 0 : 8)->AddApplication(app);
+        }
+        bool threw = false;
+        try
+        {
+            Simulator::Run();
+        }
+        catch (const std::exception&)
+        {
+            threw = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, false, "no exception out of Simulator::Run");
+        std::optional<std::string> failure = VclosTakeRunFailure();
+        NS_TEST_ASSERT_MSG_EQ(failure.has_value(), true, "the run failed");
+        NS_TEST_EXPECT_MSG_NE(failure->find("the connection to rank"),
+                              std::string::npos,
+                              "names the connection: " << *failure);
+        NS_TEST_EXPECT_MSG_EQ(failure->find('\n'), std::string::npos, "one line");
+        // ns-3 resends the SYN ConnCount (6) times, 1 + 2 + ... + 32 minimum RTOs apart.
+        NS_TEST_EXPECT_MSG_LT(Simulator::Now(), MilliSeconds(100), "gave up after 63 ms");
+        Simulator::Destroy();
+    }
+};
+
+/// Drops the first TCP SYN (without ACK) a device receives.
+class DropFirstSyn : public ErrorModel
+{
+  public:
+    uint32_t dropped = 0; //!< SYNs dropped
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        Ptr<Packet> copy = p->Copy();
+        PppHeader ppp;
+        Ipv4Header ip;
+        TcpHeader tcp;
+        copy->RemoveHeader(ppp);
+        copy->RemoveHeader(ip);
+        if (dropped > 0 || ip.GetProtocol() != TcpL4Protocol::PROT_NUMBER)
+        {
+            return false;
+        }
+        copy->PeekHeader(tcp);
+        bool syn = (tcp.GetFlags() & TcpHeader::SYN) && !(tcp.GetFlags() & TcpHeader::ACK);
+        dropped += syn ? 1 : 0;
+        return syn;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+/**
+ * A job whose first SYN is lost still finishes at millisecond scale: the SYN is resent after
+ * the fabric's minimum RTO (1 ms), not ns-3's 3 s ConnTimeout.
+ */
+class VclosLostSynTestCase : public TestCase
+{
+  public:
+    VclosLostSynTestCase()
+        : TestCase("a lost SYN costs about one minimum RTO, not 3 s")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabric> fabric = PinnedFabric(4);
+        Ptr<Node> receiver = fabric->GetGpus().Get(8);
+        Ptr<Ipv4> ipv4 = receiver->GetObject<Ipv4>();
+        Ptr<NetDevice> nic =
+            ipv4->GetNetDevice(ipv4->GetInterfaceForAddress(fabric->GetGpuAddress(8)));
+        Ptr<DropFirstSyn> drop = CreateObject<DropFirstSyn>();
+        nic->SetAttribute("ReceiveErrorModel", PointerValue(drop));
+        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+        helper->SetAttribute("MessageBytes", UintegerValue(10000));
+        ApplicationContainer apps = helper->Install(fabric, {0, 8});
+        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+        tracker->Track("job", apps);
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(drop->dropped, 1, "one SYN was lost");
+        NS_TEST_ASSERT_MSG_EQ(tracker->IsComplete(0), true, "the job completes");
+        Time end = tracker->GetIterations(0).back().end;
+        NS_TEST_EXPECT_MSG_GT(end, MilliSeconds(1), "the SYN was resent after the minimum RTO");
+        NS_TEST_EXPECT_MSG_LT(end, MilliSeconds(3), "and not after seconds");
         Simulator::Destroy();
     }
 };
@@ -323,6 +510,9 @@ class VclosCollectiveTestSuite : public TestSuite
             AddTestCase(new VclosBalancedStepsTestCase(algorithm), TestCase::QUICK);
         }
         AddTestCase(new VclosCollectiveHelperTestCase, TestCase::QUICK);
+        AddTestCase(new VclosHierarchicalFallbackTestCase, TestCase::QUICK);
+        AddTestCase(new VclosConnectionFailureTestCase, TestCase::QUICK);
+        AddTestCase(new VclosLostSynTestCase, TestCase::QUICK);
     }
 };
 

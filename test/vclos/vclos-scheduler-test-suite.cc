@@ -4,13 +4,18 @@
 // The job scheduler on the packet-level fabric: FIFO with head-of-line blocking, backfilling,
 // every job runs as real traffic and finishes, its room comes back, runs repeat.
 #include "ns3/boolean.h"
+#include "ns3/object-vector.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-l4-protocol.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 #include "ns3/vclos-fabric-helper.h"
 #include "ns3/vclos-job-scheduler.h"
 #include "ns3/vclos-link-load-tracker.h"
+#include "ns3/vclos-run-status.h"
 #include "ns3/vclos-scheduler-tracker.h"
 
+#include <iostream>
 #include <map>
 #include <set>
 
@@ -278,6 +283,229 @@ class VclosSchedulerBadInputTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/// A 2-GPU job of one tiny iteration.
+VclosJobRequest
+TinyJob(uint32_t id, Time submit)
+{
+    VclosJobRequest r;
+    r.id = id;
+    r.gpus = 2;
+    r.submit = submit;
+    r.messageBytes = 2000;
+    r.iterations = 1;
+    return r;
+}
+
+/// \return the most sockets TcpL4Protocol holds (its SocketList) on any GPU of the fabric
+uint32_t
+MostSockets(Ptr<VclosFabric> fabric)
+{
+    uint32_t most = 0;
+    for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
+    {
+        ObjectVectorValue sockets;
+        fabric->GetGpus().Get(g)->GetObject<TcpL4Protocol>()->GetAttribute("SocketList", sockets);
+        most = std::max(most, static_cast<uint32_t>(sockets.GetN()));
+    }
+    return most;
+}
+
+/// A fabric of 4 GPUs: 2 leaves of 1 server of 2 GPUs, 1 spine.
+Ptr<VclosFabric>
+SmallFabric()
+{
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    helper->SetAttribute("Leaves", UintegerValue(2));
+    helper->SetAttribute("ServersPerLeaf", UintegerValue(1));
+    helper->SetAttribute("GpusPerServer", UintegerValue(2));
+    helper->SetAttribute("Spines", UintegerValue(1));
+    return helper->Install();
+}
+
+/// A scheduler with first-fit placement on a fabric.
+Ptr<VclosJobScheduler>
+FirstFitScheduler(Ptr<VclosFabric> fabric)
+{
+    auto policy = std::make_shared<FirstFit>(fabric->GetGpuCount());
+    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    scheduler->Setup(
+        fabric,
+        [policy](const VclosJobRequest& j) { return policy->Place(j); },
+        [policy](const VclosJobRequest& j) { policy->Release(j); });
+    return scheduler;
+}
+
+} // namespace
+
+/**
+ * Thousands of short jobs: the sockets (and ns-3 endpoints: a socket leaves SocketList when
+ * its endpoint is freed) on every GPU stay bounded while they run and are all gone after,
+ * and the job ports go past 65535 back to BasePort (which, before, became port 0 and
+ * aborted). Before, every job left its listener and accepted sockets open: thousands.
+ */
+class VclosSchedulerManyJobsTestCase : public TestCase
+{
+  public:
+    VclosSchedulerManyJobsTestCase()
+        : TestCase("2000 short jobs: sockets stay bounded, ports wrap past 65535")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t jobs = 2000;
+        Ptr<VclosFabric> fabric = SmallFabric();
+        Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
+        scheduler->SetAttribute("BasePort", UintegerValue(64500)); // wraps after 1036 jobs
+        std::vector<VclosJobRequest> requests;
+        for (uint32_t i = 0; i < jobs; ++i)
+        {
+            requests.push_back(TinyJob(i, MicroSeconds(300 * i)));
+        }
+        uint32_t most = 0;
+        uint32_t finished = 0;
+        scheduler->TraceConnectWithoutContext(
+            "JobFinished",
+            Callback<void, const VclosJobRequest&>([&](const VclosJobRequest&) {
+                most = std::max(most, MostSockets(fabric));
+                if (++finished == jobs)
+                {
+                    Simulator::Stop(MilliSeconds(20)); // past every TIME_WAIT
+                }
+            }));
+        scheduler->Submit(requests);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(finished, jobs, "every job finished");
+        std::cout << jobs << " jobs: at most " << most << " sockets on a GPU\n";
+        // A job spans 2 GPUs; each holds a listener, a connected and an accepted socket while
+        // it runs, and its closed connections for TIME_WAIT (4 minimum RTOs: ~14 jobs).
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(most, 64, "sockets per GPU while jobs run");
+        NS_TEST_EXPECT_MSG_EQ(MostSockets(fabric), 0, "sockets per GPU after the last job");
+        Simulator::Destroy();
+    }
+};
+
+/// With one port left, a second job waits for the first to finish rather than share it.
+class VclosSchedulerPortsTestCase : public TestCase
+{
+  public:
+    VclosSchedulerPortsTestCase()
+        : TestCase("a job waits for a free port rather than collide")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabric> fabric = SmallFabric();
+        Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
+        scheduler->SetAttribute("BasePort", UintegerValue(65535)); // one port
+        std::map<uint32_t, Time> start;
+        std::map<uint32_t, Time> finish;
+        scheduler->TraceConnectWithoutContext(
+            "JobStarted",
+            Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
+                [&](const VclosJobRequest& j, const VclosJobAllocation&) {
+                    start[j.id] = Simulator::Now();
+                }));
+        scheduler->TraceConnectWithoutContext(
+            "JobFinished",
+            Callback<void, const VclosJobRequest&>(
+                [&](const VclosJobRequest& j) { finish[j.id] = Simulator::Now(); }));
+        scheduler->Submit({TinyJob(0, Seconds(0)), TinyJob(1, Seconds(0))}); // room for both
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(finish.size(), 2, "both jobs finished");
+        NS_TEST_EXPECT_MSG_EQ(start[1],
+                              finish[0],
+                              "the second starts when the first frees its port");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Errors inside events end the run with one line instead of an exception out of
+ * Simulator::Run: a placement that breaks its contract. And a hierarchical ring placed 3 + 1
+ * on servers of 4 GPUs runs the flat ring, which JobStarted reports (it threw).
+ */
+class VclosSchedulerInRunErrorsTestCase : public TestCase
+{
+  public:
+    VclosSchedulerInRunErrorsTestCase()
+        : TestCase("errors inside the run stop it with one line; unequal servers fall back")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A placement that gives 1 GPU to a job of 2.
+        Ptr<VclosFabric> fabric = SmallFabric();
+        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        scheduler->Setup(
+            fabric,
+            [](const VclosJobRequest&) {
+                return std::optional<VclosJobAllocation>(VclosJobAllocation{{0}, {-1}});
+            },
+            [](const VclosJobRequest&) {});
+        scheduler->Submit({TinyJob(5, MicroSeconds(10))});
+        bool threw = false;
+        try
+        {
+            Simulator::Run();
+        }
+        catch (const std::exception&)
+        {
+            threw = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, false, "no exception out of Simulator::Run");
+        std::optional<std::string> failure = VclosTakeRunFailure();
+        NS_TEST_ASSERT_MSG_EQ(failure.has_value(), true, "the run stopped on a failure");
+        NS_TEST_EXPECT_MSG_NE(failure->find("placement gave job 5 1 GPUs for 2"),
+                              std::string::npos,
+                              *failure);
+        NS_TEST_EXPECT_MSG_EQ(Simulator::Now(), MicroSeconds(10), "at the job's arrival");
+        Simulator::Destroy();
+
+        // A hierarchical ring on 3 + 1 GPUs (servers of 4).
+        Ptr<VclosFabric> big = CreateObject<VclosFabricHelper>()->Install();
+        scheduler = CreateObject<VclosJobScheduler>();
+        scheduler->Setup(
+            big,
+            [](const VclosJobRequest&) {
+                return std::optional<VclosJobAllocation>(
+                    VclosJobAllocation{{0, 1, 2, 4}, {-1, -1, -1, -1}});
+            },
+            [](const VclosJobRequest&) {});
+        VclosJobRequest job = TinyJob(6, Seconds(0));
+        job.gpus = 4;
+        job.algorithm = VCLOS_HIERARCHICAL_RING;
+        std::optional<VclosCollectiveAlgorithm> ran;
+        scheduler->TraceConnectWithoutContext(
+            "JobStarted",
+            Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
+                [&](const VclosJobRequest& j, const VclosJobAllocation&) { ran = j.algorithm; }));
+        scheduler->Submit({job});
+        threw = false;
+        try
+        {
+            Simulator::Run();
+        }
+        catch (const std::exception&)
+        {
+            threw = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, false, "no exception out of Simulator::Run");
+        NS_TEST_EXPECT_MSG_EQ(VclosTakeRunFailure().has_value(), false, "no failure");
+        NS_TEST_EXPECT_MSG_EQ(scheduler->GetFinishedJobs(), 1, "the job finished");
+        NS_TEST_EXPECT_MSG_EQ((ran == VCLOS_RING), true, "it ran the flat ring");
+        Simulator::Destroy();
+    }
+};
+
 /// \ingroup vclos-tests
 class VclosSchedulerTestSuite : public TestSuite
 {
@@ -291,6 +519,9 @@ class VclosSchedulerTestSuite : public TestSuite
             AddTestCase(new VclosSchedulerPolicyTestCase(policy), TestCase::QUICK);
         }
         AddTestCase(new VclosSchedulerBadInputTestCase, TestCase::QUICK);
+        AddTestCase(new VclosSchedulerManyJobsTestCase, TestCase::QUICK);
+        AddTestCase(new VclosSchedulerPortsTestCase, TestCase::QUICK);
+        AddTestCase(new VclosSchedulerInRunErrorsTestCase, TestCase::QUICK);
     }
 };
 
