@@ -312,42 +312,71 @@ VclosFlowEngine::RecomputeEqualShare()
 void
 VclosFlowEngine::RecomputeMaxMin()
 {
-    // The components holding the dirty links: links joined by a flow crossing both.
-    m_compLinks.clear();
-    for (uint32_t l : m_dirtyLinks)
+    // Each connected component holding a dirty link (links joined by a flow crossing both)
+    // is refilled on its own: components do not interact, and small heaps are cheap.
+    for (uint32_t seed : m_dirtyLinks)
     {
-        if (m_links[l].mark != m_epoch)
+        if (m_links[seed].mark == m_epoch)
         {
-            m_links[l].mark = m_epoch;
-            m_compLinks.push_back(l);
+            continue;
         }
-    }
-    for (std::size_t next = 0; next < m_compLinks.size(); ++next)
-    {
-        for (FlowId id : m_links[m_compLinks[next]].flows)
+        m_links[seed].mark = m_epoch;
+        m_compLinks.clear();
+        m_compLinks.push_back(seed);
+        const std::size_t firstFlow = m_compFlows.size();
+        for (std::size_t next = 0; next < m_compLinks.size(); ++next)
         {
-            Flow& f = m_flows[id];
-            if (f.mark == m_epoch)
+            for (FlowId id : m_links[m_compLinks[next]].flows)
             {
-                continue;
-            }
-            f.mark = m_epoch;
-            f.newRate = -1; // unfrozen
-            m_compFlows.push_back(id);
-            for (uint32_t i = 0; i < f.count; ++i)
-            {
-                Link& other = m_links[f.links[i]];
-                if (other.mark != m_epoch)
+                Flow& f = m_flows[id];
+                if (f.mark == m_epoch)
                 {
-                    other.mark = m_epoch;
-                    m_compLinks.push_back(f.links[i]);
+                    continue;
+                }
+                f.mark = m_epoch;
+                f.newRate = -1; // unfrozen
+                m_compFlows.push_back(id);
+                for (uint32_t i = 0; i < f.count; ++i)
+                {
+                    Link& other = m_links[f.links[i]];
+                    if (other.mark != m_epoch)
+                    {
+                        other.mark = m_epoch;
+                        m_compLinks.push_back(f.links[i]);
+                    }
                 }
             }
         }
+        FillComponent(m_compFlows.size() - firstFlow);
+    }
+}
+
+void
+VclosFlowEngine::FillComponent(std::size_t flowCount)
+{
+    // One flow alone on all its links (a contention-free path): its slowest link.
+    if (flowCount == 0)
+    {
+        return;
+    }
+    if (flowCount == 1)
+    {
+        Flow& f = m_flows[m_compFlows.back()];
+        double rate = INF;
+        for (uint32_t i = 0; i < f.count; ++i)
+        {
+            rate = std::min(rate, m_links[f.links[i]].capacity);
+        }
+        f.newRate = rate;
+        return;
     }
 
     // Progressive filling: raise every unfrozen flow's rate together; the link whose share
     // (residual / unfrozen flows) is smallest saturates first and freezes its flows there.
+    // Freezing a flow at level s never lowers the share of another link of its path
+    // ((r - s) / (n - 1) >= r / n when s <= r / n), so keys only grow: a popped entry whose
+    // link's share has grown since is pushed back with the new share (lazy update) instead
+    // of pushing every link at every freeze.
     std::vector<FillEntry>& heap = m_fillHeap;
     heap.clear();
     for (uint32_t l : m_compLinks)
@@ -355,10 +384,9 @@ VclosFlowEngine::RecomputeMaxMin()
         Link& link = m_links[l];
         link.residual = link.capacity;
         link.unfrozen = static_cast<uint32_t>(link.flows.size());
-        ++link.version;
         if (link.unfrozen > 0)
         {
-            heap.push_back(FillEntry{link.residual / link.unfrozen, l, link.version});
+            heap.push_back(FillEntry{link.residual / link.unfrozen, l});
         }
     }
     std::make_heap(heap.begin(), heap.end(), FillLater());
@@ -369,12 +397,19 @@ VclosFlowEngine::RecomputeMaxMin()
         const FillEntry e = heap.back();
         heap.pop_back();
         Link& bottleneck = m_links[e.link];
-        if (e.version != bottleneck.version || bottleneck.unfrozen == 0)
+        if (bottleneck.unfrozen == 0)
         {
             continue;
         }
+        const double share = bottleneck.residual / bottleneck.unfrozen;
+        if (share > e.share)
+        {
+            heap.push_back(FillEntry{share, e.link});
+            std::push_heap(heap.begin(), heap.end(), FillLater());
+            continue;
+        }
         // The filling level never decreases; max() keeps rounding from breaking that.
-        level = std::max(level, bottleneck.residual / bottleneck.unfrozen);
+        level = std::max(level, share);
         for (FlowId id : bottleneck.flows)
         {
             Flow& f = m_flows[id];
@@ -388,13 +423,6 @@ VclosFlowEngine::RecomputeMaxMin()
                 Link& link = m_links[f.links[i]];
                 link.residual = std::max(0.0, link.residual - level);
                 --link.unfrozen;
-                ++link.version;
-                if (link.unfrozen > 0 && f.links[i] != e.link)
-                {
-                    heap.push_back(
-                        FillEntry{link.residual / link.unfrozen, f.links[i], link.version});
-                    std::push_heap(heap.begin(), heap.end(), FillLater());
-                }
             }
         }
     }

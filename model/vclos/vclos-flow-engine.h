@@ -203,7 +203,6 @@ class VclosFlowEngine
         double residual = 0;       //!< scratch: capacity left in progressive filling
         uint32_t unfrozen = 0;     //!< scratch: flows without a rate yet
         uint64_t mark = 0;         //!< scratch: visit epoch
-        uint64_t version = 0;      //!< scratch: invalidates stale filling-heap entries
         bool dirty = false;        //!< its flow set changed in this instant
     };
 
@@ -228,9 +227,8 @@ class VclosFlowEngine
     /// An entry of the progressive-filling heap: a link's fair share when it was pushed.
     struct FillEntry
     {
-        double share;     //!< residual / unfrozen flows
-        uint32_t link;    //!< the link
-        uint64_t version; //!< the link's version when pushed
+        double share;  //!< residual / unfrozen flows (a lower bound of the current share)
+        uint32_t link; //!< the link
     };
 
     /// Orders the filling heap: smallest share first, then lowest link id (deterministic).
@@ -249,8 +247,14 @@ class VclosFlowEngine
     void MarkDirty(uint32_t link);
     /// Recompute the rates touched by this instant's starts and finishes.
     void Recompute();
-    /// Max-min: refill the components holding the dirty links.
+    /// Max-min: refill, one by one, the components holding the dirty links.
     void RecomputeMaxMin();
+    /**
+     * \brief Progressive filling of one component: its links in m_compLinks, its flows the
+     *        last `flowCount` of m_compFlows (marked unfrozen).
+     * \param flowCount number of flows of the component
+     */
+    void FillComponent(std::size_t flowCount);
     /// Equal share: re-rate the flows on the dirty links.
     void RecomputeEqualShare();
     /// \param id a flow whose newRate is computed: settle it and update its completion
