@@ -319,14 +319,26 @@ struct Observed
 /// A random workload; after every instant compare every active flow's rate with the
 /// reference computed from scratch, and integrate the rates to check bytes.
 Observed
-RandomRun(uint32_t seed, Sharing sharing)
+RandomRun(uint32_t seed, Sharing sharing, bool onFabric = false)
 {
     std::mt19937_64 rng(seed);
-    const uint32_t links = 24;
-    std::vector<double> caps;
-    for (uint32_t l = 0; l < links; ++l)
+    // Either 24 links of random capacities with random paths, or a small oversubscribed
+    // fabric (4 leaves x 2 servers x 2 GPUs, 2 spines) with random GPU pairs and spines.
+    VclosTopologyConfig config;
+    config.leaves = 4;
+    config.serversPerLeaf = 2;
+    config.gpusPerServer = 2;
+    config.spines = 2;
+    const VclosTopology topo(config);
+    const uint32_t links = onFabric ? topo.GetLinkCount() : 24;
+    std::vector<double> caps = topo.GetLinkCapacities();
+    if (!onFabric)
     {
-        caps.push_back(std::uniform_int_distribution<int>(1, 8)(rng) * 12.5 * G);
+        caps.clear();
+        for (uint32_t l = 0; l < links; ++l)
+        {
+            caps.push_back(std::uniform_int_distribution<int>(1, 8)(rng) * 12.5 * G);
+        }
     }
     VclosFlowEngine engine(caps, sharing);
 
@@ -342,14 +354,27 @@ RandomRun(uint32_t seed, Sharing sharing)
     uint64_t nextTag = 0;
     Observed obs;
     auto start = [&](std::mt19937_64& r) {
-        const uint32_t len = std::uniform_int_distribution<uint32_t>(1, 4)(r);
-        std::vector<uint32_t> all(links);
-        for (uint32_t l = 0; l < links; ++l)
+        std::vector<uint32_t> path;
+        if (onFabric)
         {
-            all[l] = l;
+            std::uniform_int_distribution<uint32_t> gpu(0, topo.GetGpus() - 1);
+            const uint32_t src = gpu(r);
+            uint32_t dst = gpu(r);
+            dst = dst == src ? (dst + 1) % topo.GetGpus() : dst;
+            const VclosPath p = topo.GetPath(src, dst, r() % 2);
+            path.assign(p.begin(), p.end());
         }
-        std::shuffle(all.begin(), all.end(), r);
-        std::vector<uint32_t> path(all.begin(), all.begin() + len);
+        else
+        {
+            const uint32_t len = std::uniform_int_distribution<uint32_t>(1, 4)(r);
+            std::vector<uint32_t> all(links);
+            for (uint32_t l = 0; l < links; ++l)
+            {
+                all[l] = l;
+            }
+            std::shuffle(all.begin(), all.end(), r);
+            path.assign(all.begin(), all.begin() + len);
+        }
         const double bytes = std::uniform_real_distribution<double>(1e6, 1e9)(r);
         const uint64_t tag = nextTag++;
         active[tag] = Rec{path, bytes};
@@ -442,6 +467,23 @@ TEST(VclosFlowEngine, IncrementalEqualsGlobalProgressiveFilling)
         // Negative control: the check can fail; the equal-share formula differs at many
         // instants from max-min on the same flows.
         EXPECT_GT(o.wrongCaught, o.instants / 4) << "seed " << seed;
+    }
+}
+
+TEST(VclosFlowEngine, IncrementalEqualsGlobalOnAFabric)
+{
+    // The same comparison with the fabric's structure: NICs, oversubscribed core links and
+    // 10x faster intra-server links, random pairs and spines (ECMP-like collisions).
+    for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
+    {
+        for (uint32_t seed = 1; seed <= 3; ++seed)
+        {
+            Observed o = RandomRun(seed, sharing, true);
+            EXPECT_GT(o.instants, 300u) << "seed " << seed;
+            EXPECT_EQ(o.mismatches, 0u) << "seed " << seed;
+            EXPECT_GT(o.wrongCaught, o.instants / 4) << "seed " << seed;
+            EXPECT_LT(o.worstBytesError, 1e-9) << "seed " << seed;
+        }
     }
 }
 
