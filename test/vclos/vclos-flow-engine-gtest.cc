@@ -14,6 +14,7 @@
 #include <map>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -186,6 +187,49 @@ TEST(VclosFlowEngine, CompletionTimesByHand)
         EXPECT_EQ(engine.GetStats().bytesFinished, 6e9);
         EXPECT_EQ(engine.GetActiveFlowCount(), 0u);
     }
+}
+
+TEST(VclosFlowEngine, OrderAtOneInstantAndSlotReuse)
+{
+    // Link 0: 8 Gbit/s = 1e9 B/s. Flows X (tag 1) and Y (tag 2), 1e9 B each, end together at
+    // 2 s; timers T1 then T2 are due at 2 s too. Documented order: finishes by ascending id,
+    // then timers in scheduling order.
+    VclosFlowEngine engine({8 * G}, Sharing::MAX_MIN);
+    std::vector<std::string> order;
+    std::vector<VclosFlowEngine::FlowId> startedInHandler;
+    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t tag) {
+        order.push_back("flow" + std::to_string(tag));
+        // The finishing flow's id is not handed out again while its handler runs.
+        if (tag == 1)
+        {
+            const VclosFlowEngine::FlowId z = engine.StartFlow({0}, 1e9, 3);
+            EXPECT_NE(z, id);
+            startedInHandler.push_back(z);
+            // Started at t = 2: no rate until the instant ends.
+            EXPECT_EQ(engine.GetRate(z), 0.0);
+        }
+    });
+    const VclosFlowEngine::FlowId x = engine.StartFlow({0}, 1e9, 1);
+    const VclosFlowEngine::FlowId y = engine.StartFlow({0}, 1e9, 2);
+    ASSERT_LT(x, y);
+    engine.Schedule(2.0, [&] { order.push_back("T1"); });
+    engine.Schedule(2.0, [&] { order.push_back("T2"); });
+    engine.UpdateRates();
+    EXPECT_EQ(engine.GetRate(x), 4 * G);
+    EXPECT_EQ(engine.GetFinishTime(y), 2.0);
+    ASSERT_TRUE(engine.Step());
+    EXPECT_EQ(engine.GetNow(), 2.0);
+    EXPECT_EQ(order, (std::vector<std::string>{"flow1", "flow2", "T1", "T2"}));
+    // After the instant, the flow started in the handler runs alone at the full 8 Gbit/s,
+    // and finished flows' ids are free again.
+    ASSERT_EQ(startedInHandler.size(), 1u);
+    EXPECT_EQ(engine.GetRate(startedInHandler[0]), 8 * G);
+    EXPECT_FALSE(engine.IsActive(y));
+    const VclosFlowEngine::FlowId reused = engine.StartFlow({0}, 1e9, 4);
+    EXPECT_TRUE(reused == x || reused == y);
+    engine.Run();
+    EXPECT_EQ(engine.GetNow(), 4.0); // two flows of 1e9 B at 5e8 B/s each from t = 2
+    EXPECT_EQ(engine.GetActiveFlowCount(), 0u);
 }
 
 TEST(VclosFlowEngine, RecomputesOnlyTheTouchedComponent)
