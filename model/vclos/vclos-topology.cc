@@ -247,6 +247,22 @@ VclosTopology::GetIndexInLeaf(uint32_t gpu) const
 }
 
 uint32_t
+VclosTopology::GetLocalIndex(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetLocalIndex");
+    return gpu % m_config.gpusPerServer;
+}
+
+uint32_t
+VclosTopology::GetGpuAt(uint32_t leaf, uint32_t indexInLeaf) const
+{
+    VCLOS_REQUIRE(leaf < m_config.leaves && indexInLeaf < GetGpusPerLeaf(),
+                  std::out_of_range,
+                  "VclosTopology::GetGpuAt: no GPU " << indexInLeaf << " under leaf " << leaf);
+    return leaf * GetGpusPerLeaf() + indexInLeaf;
+}
+
+uint32_t
 VclosTopology::GetNicUp(uint32_t gpu) const
 {
     CheckGpu(gpu, "GetNicUp");

@@ -178,6 +178,10 @@ class VclosTopology
     uint32_t GetServerOfGpu(uint32_t gpu) const;
     /// \param gpu a GPU \return its index among the GPUs of its leaf
     uint32_t GetIndexInLeaf(uint32_t gpu) const;
+    /// \param gpu a GPU \return its index inside its server
+    uint32_t GetLocalIndex(uint32_t gpu) const;
+    /// \param leaf a leaf \param indexInLeaf a position under it \return the GPU there
+    uint32_t GetGpuAt(uint32_t leaf, uint32_t indexInLeaf) const;
 
     /// \param gpu a GPU \return its NIC uplink id
     uint32_t GetNicUp(uint32_t gpu) const;

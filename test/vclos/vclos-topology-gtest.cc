@@ -116,6 +116,15 @@ TEST(VclosTopology, IdsAndPathsByHand)
     EXPECT_EQ(t.GetLinkName(14), "leaf1->gpu6");
     EXPECT_EQ(t.GetLinkName(33), "server0->gpu1");
 
+    // GPU 6 = leaf 1, server 3 (1 in its leaf), local 0, index 2 under leaf 1.
+    EXPECT_EQ(t.GetLeafOfGpu(6), 1u);
+    EXPECT_EQ(t.GetServerOfGpu(6), 3u);
+    EXPECT_EQ(t.GetLocalIndex(6), 0u);
+    EXPECT_EQ(t.GetLocalIndex(7), 1u);
+    EXPECT_EQ(t.GetIndexInLeaf(6), 2u);
+    EXPECT_EQ(t.GetGpuAt(1, 2), 6u);
+    EXPECT_EQ(t.GetGpuAt(0, 3), 3u);
+
     // Same server: the intra-server links.
     VclosPath p = t.GetPath(0, 1, 7);
     EXPECT_EQ(p.kind, VclosPathKind::INTRA_SERVER);
@@ -247,6 +256,7 @@ TEST(VclosTopology, BadInputRefusedWithOneLine)
     EXPECT_NE(ErrorOf<std::out_of_range>([&] { t.GetPath(0, 6, 2); }), "");
     EXPECT_NE(ErrorOf<std::out_of_range>([&] { t.GetLink(40); }), "");
     EXPECT_NE(ErrorOf<std::out_of_range>([&] { t.GetLeafUp(2, 0); }), "");
+    EXPECT_NE(ErrorOf<std::out_of_range>([&] { t.GetGpuAt(0, 4); }), "");
     VclosTopologyConfig one = Small();
     one.gpusPerServer = 1;
     VclosTopology t1(one);
