@@ -436,6 +436,11 @@ VclosFlowEngine::ApplyRate(FlowId id)
     {
         return;
     }
+    // Every flow of a refilled component gets a positive rate (capacities are > 0 and the
+    // filling level never decreases); anything else is a bug, not an input error.
+    VCLOS_REQUIRE(f.newRate > 0,
+                  std::logic_error,
+                  "VclosFlowEngine: internal error, flow " << id << " got rate " << f.newRate);
     f.remaining = std::max(0.0, f.remaining - f.rate * (m_now - f.since));
     f.since = m_now;
     f.rate = f.newRate;
