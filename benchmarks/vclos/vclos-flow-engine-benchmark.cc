@@ -21,9 +21,11 @@
 // Sharing: --sharing=maxmin (progressive filling) or equal (the authors' capacity / flows on the
 // most loaded link).
 //
-// Prints one table and one CSV line: flows, instants, rate recomputations and flows re-rated,
-// wall and CPU time of the run (placement and topology excluded), flows and events (flow
-// starts + finishes + timers) per wall second, simulated time and peak RSS (getrusage).
+// Prints one table and one CSV line: flows, the share of conflicting flows (flows that
+// shared a link with another flow at some instant, VclosFlowEngine::GetMaxSharing > 1), instants,
+// rate recomputations and flows re-rated, wall and CPU time of the run (placement and topology
+// excluded), flows and events (flow starts + finishes + timers) per wall second, simulated time and
+// peak RSS (getrusage).
 
 #include "ns3/command-line.h"
 #include "ns3/vclos-check.h"
@@ -216,7 +218,9 @@ Body(int argc, char* argv[])
             startStep(j);
         });
     };
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
+    uint64_t conflicting = 0; // flows that shared a link with another flow (spec section 6)
+    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t tag) {
+        conflicting += engine.GetMaxSharing(id) > 1;
         const uint32_t j = static_cast<uint32_t>(tag);
         Job& job = jobs[j];
         if (--job.outstanding > 0)
@@ -263,6 +267,7 @@ Body(int argc, char* argv[])
                 sharing.c_str());
     std::printf("  flows             %12llu\n", static_cast<unsigned long long>(s.flowsFinished));
     std::printf("  bytes (rel. err)  %12.3e\n", (s.bytesFinished - expectedBytes) / expectedBytes);
+    std::printf("  conflicting flows %12.4f %%\n", 100.0 * conflicting / s.flowsFinished);
     std::printf("  instants          %12llu\n", static_cast<unsigned long long>(s.instants));
     std::printf("  recomputations    %12llu\n", static_cast<unsigned long long>(s.recomputations));
     std::printf("  flows re-rated    %12llu\n", static_cast<unsigned long long>(s.flowsRerated));
@@ -273,9 +278,9 @@ Body(int argc, char* argv[])
     std::printf("  flows / wall s    %12.0f\n", s.flowsFinished / wall);
     std::printf("  events / wall s   %12.0f\n", events / wall);
     std::printf("  peak RSS          %12.1f MB\n", u.ru_maxrss / 1024.0);
-    std::printf("csv,gpus,jobs,iterations,order,routing,sharing,flows,instants,recomputations,"
-                "rerated,wall_s,cpu_s,flows_per_s,events_per_s,sim_s,peak_rss_mb\n");
-    std::printf("csv,%u,%zu,%u,%s,%s,%s,%llu,%llu,%llu,%llu,%.3f,%.3f,%.0f,%.0f,%.3f,%.1f\n",
+    std::printf("csv,gpus,jobs,iterations,order,routing,sharing,flows,conflicting_pct,instants,"
+                "recomputations,rerated,wall_s,cpu_s,flows_per_s,events_per_s,sim_s,peak_rss_mb\n");
+    std::printf("csv,%u,%zu,%u,%s,%s,%s,%llu,%.4f,%llu,%llu,%llu,%.3f,%.3f,%.0f,%.0f,%.3f,%.1f\n",
                 topo.GetGpus(),
                 jobs.size(),
                 iterations,
@@ -283,6 +288,7 @@ Body(int argc, char* argv[])
                 routing.c_str(),
                 sharing.c_str(),
                 static_cast<unsigned long long>(s.flowsFinished),
+                100.0 * conflicting / s.flowsFinished,
                 static_cast<unsigned long long>(s.instants),
                 static_cast<unsigned long long>(s.recomputations),
                 static_cast<unsigned long long>(s.flowsRerated),

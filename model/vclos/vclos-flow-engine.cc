@@ -102,6 +102,8 @@ VclosFlowEngine::StartFlow(const uint32_t* links, uint32_t count, double bytes, 
     f.since = m_now;
     f.rate = 0;
     f.newRate = 0;
+    f.start = m_now;
+    f.maxSharing = 0;
     for (uint32_t i = 0; i < count; ++i)
     {
         Link& link = m_links[links[i]];
@@ -249,7 +251,9 @@ VclosFlowEngine::Finish(FlowId id)
     m_stats.bytesFinished += f.bytes;
     if (m_onFinish)
     {
+        m_finishing = id;
         m_onFinish(id, f.tag);
+        m_finishing = -1;
     }
     m_freeSlots.push_back(id);
 }
@@ -304,6 +308,7 @@ VclosFlowEngine::RecomputeEqualShare()
                 rate = std::min(rate, link.capacity / static_cast<double>(link.flows.size()));
             }
             f.newRate = rate;
+            NoteSharing(f);
             m_compFlows.push_back(id);
         }
     }
@@ -335,6 +340,7 @@ VclosFlowEngine::RecomputeMaxMin()
                 }
                 f.mark = m_epoch;
                 f.newRate = -1; // unfrozen
+                NoteSharing(f);
                 m_compFlows.push_back(id);
                 for (uint32_t i = 0; i < f.count; ++i)
                 {
@@ -455,6 +461,39 @@ VclosFlowEngine::ApplyRate(FlowId id)
         f.inHeap = true;
     }
     ++m_stats.heapUpdates;
+}
+
+void
+VclosFlowEngine::NoteSharing(Flow& f)
+{
+    for (uint32_t i = 0; i < f.count; ++i)
+    {
+        f.maxSharing =
+            std::max(f.maxSharing, static_cast<uint32_t>(m_links[f.links[i]].flows.size()));
+    }
+}
+
+void
+VclosFlowEngine::CheckKnown(FlowId id, const char* what) const
+{
+    VCLOS_REQUIRE(id < m_flows.size() && (m_flows[id].active || m_finishing == int64_t{id}),
+                  std::invalid_argument,
+                  "VclosFlowEngine::" << what << ": flow " << id
+                                      << " is neither active nor finishing");
+}
+
+double
+VclosFlowEngine::GetStartTime(FlowId id) const
+{
+    CheckKnown(id, "GetStartTime");
+    return m_flows[id].start;
+}
+
+uint32_t
+VclosFlowEngine::GetMaxSharing(FlowId id) const
+{
+    CheckKnown(id, "GetMaxSharing");
+    return m_flows[id].maxSharing;
 }
 
 void

@@ -147,6 +147,17 @@ class VclosFlowEngine
     double GetRemainingBytes(FlowId id) const;
     /// \param id an active flow \return its scheduled finish time, seconds
     double GetFinishTime(FlowId id) const;
+    /// \param id an active flow, or the flow whose finish handler is running
+    /// \return the time it started, seconds
+    double GetStartTime(FlowId id) const;
+    /**
+     * \brief The conflicting-flow measure of a flow: the largest number of flows (itself
+     *        included) seen on one link of its path at the end of any instant of its life.
+     * 1 means it never shared a link; the spec's "conflicting flows" are those above 1.
+     * \param id an active flow, or the flow whose finish handler is running
+     * \return the count
+     */
+    uint32_t GetMaxSharing(FlowId id) const;
     /// \param link a link \return the number of active flows on it
     uint32_t GetLinkFlowCount(uint32_t link) const;
     /// \return the number of links
@@ -189,6 +200,8 @@ class VclosFlowEngine
         double since = 0;                   //!< time `remaining` was settled
         double rate = 0;                    //!< bytes/s
         double newRate = 0;                 //!< scratch: rate being computed
+        double start = 0;                   //!< start time
+        uint32_t maxSharing = 0;            //!< most flows seen on one of its links
         uint64_t mark = 0;                  //!< scratch: visit epoch
         Heap::handle_type handle;           //!< completion entry
     };
@@ -241,6 +254,10 @@ class VclosFlowEngine
 
     /// \param id a flow id \param what the caller, for the error
     void CheckActive(FlowId id, const char* what) const;
+    /// \param id an active flow or the finishing one \param what the caller, for the error
+    void CheckKnown(FlowId id, const char* what) const;
+    /// \param f a flow being re-rated: raise its maxSharing to its links' current counts
+    void NoteSharing(Flow& f);
     /// \param link a link whose flow set changed
     void MarkDirty(uint32_t link);
     /// Recompute the rates touched by this instant's starts and finishes.
@@ -275,6 +292,7 @@ class VclosFlowEngine
     FinishHandler m_onFinish; //!< finish handler
     double m_now = 0;         //!< current time, s
     uint32_t m_active = 0;    //!< active flows
+    int64_t m_finishing = -1; //!< the flow whose finish handler runs, or -1
     uint64_t m_epoch = 0;     //!< visit epoch for scratch marks
     Stats m_stats;            //!< counters
     // Scratch buffers, kept to avoid allocation per recomputation.

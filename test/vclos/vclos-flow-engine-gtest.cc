@@ -232,6 +232,57 @@ TEST(VclosFlowEngine, OrderAtOneInstantAndSlotReuse)
     EXPECT_EQ(engine.GetActiveFlowCount(), 0u);
 }
 
+TEST(VclosFlowEngine, ConflictingFlowMeasure)
+{
+    for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
+    {
+        // On the small fabric: three flows through spine 0 share leaf 0's uplink 0 (3), GPU
+        // 0's NIC carries 0->4 and 0->2 (2 for 0->2), 3->7 through spine 1 shares nothing.
+        VclosTopologyConfig c;
+        c.leaves = 2;
+        c.spines = 2;
+        c.serversPerLeaf = 2;
+        c.gpusPerServer = 2;
+        VclosTopology topo(c);
+        VclosFlowEngine engine(topo.GetLinkCapacities(), sharing);
+        auto start = [&](uint32_t s, uint32_t d, uint32_t spine) {
+            VclosPath p = topo.GetPath(s, d, spine);
+            return engine.StartFlow(p.links.data(), p.size, 1e9, 0);
+        };
+        std::vector<VclosFlowEngine::FlowId> ids = {start(0, 4, 0),
+                                                    start(1, 5, 0),
+                                                    start(2, 6, 0),
+                                                    start(3, 7, 1),
+                                                    start(0, 2, 0)};
+        engine.UpdateRates();
+        std::vector<uint32_t> got;
+        for (auto id : ids)
+        {
+            got.push_back(engine.GetMaxSharing(id));
+        }
+        EXPECT_EQ(got, (std::vector<uint32_t>{3, 3, 3, 1, 2}));
+    }
+    for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
+    {
+        // Over time: A (1e9 B) alone on link 0 from 0; B (1e8 B) joins at 0.5 s and leaves;
+        // C alone on link 1. Read in the finish handlers.
+        VclosFlowEngine engine({8 * G, 8 * G}, sharing);
+        std::map<uint64_t, std::pair<double, uint32_t>> seen; // tag -> (start, max sharing)
+        engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t tag) {
+            seen[tag] = {engine.GetStartTime(id), engine.GetMaxSharing(id)};
+        });
+        engine.StartFlow({0}, 1e9, 1);
+        engine.StartFlow({1}, 1e9, 3);
+        engine.Schedule(0.5, [&] { engine.StartFlow({0}, 1e8, 2); });
+        engine.Run();
+        EXPECT_EQ(seen[1], std::make_pair(0.0, 2u));
+        EXPECT_EQ(seen[2], std::make_pair(0.5, 2u));
+        EXPECT_EQ(seen[3], std::make_pair(0.0, 1u));
+        // Outside its handler a finished flow is refused.
+        EXPECT_NE(ErrorOf<std::invalid_argument>([&] { engine.GetMaxSharing(0); }), "");
+    }
+}
+
 TEST(VclosFlowEngine, RecomputesOnlyTheTouchedComponent)
 {
     // Links 0 and 1 each carry 10 flows; no flow crosses both, so they are two components.
