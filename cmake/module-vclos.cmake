@@ -14,6 +14,8 @@ suite_module(
     model/vclos/vclos-csv-reader.cc
     model/vclos/vclos-job-trace.cc
     model/vclos/vclos-run-status.cc
+    model/vclos/vclos-topology.cc
+    model/vclos/vclos-flow-engine.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -38,6 +40,8 @@ suite_module(
     model/vclos/vclos-csv-reader.h
     model/vclos/vclos-job-trace.h
     model/vclos/vclos-run-status.h
+    model/vclos/vclos-topology.h
+    model/vclos/vclos-flow-engine.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -71,6 +75,8 @@ if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-placement-benchmark benchmarks/vclos/vclos-placement-benchmark.cc
+                LIBRARIES ns3-vclos)
+  suite_program(vclos-flow-engine-benchmark benchmarks/vclos/vclos-flow-engine-benchmark.cc
                 LIBRARIES ns3-vclos)
 endif()
 
