@@ -71,6 +71,10 @@ std::vector<VclosPermutationHelper::Pair>
 VclosPermutationHelper::LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift)
 {
     uint32_t leaves = fabric->GetLeafCount();
+    VCLOS_REQUIRE(leaves >= 2,
+                  std::invalid_argument,
+                  "the leaf-shift permutation needs at least 2 leaves (the fabric has " << leaves
+                                                                                        << ")");
     VCLOS_REQUIRE(shift >= 1 && shift < leaves,
                   std::invalid_argument,
                   "shift must be 1 to " << leaves - 1 << " for " << leaves << " leaves (got "
@@ -85,6 +89,31 @@ VclosPermutationHelper::LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift)
         }
     }
     return pairs;
+}
+
+VclosPermutationHelper::LinkLoad
+VclosPermutationHelper::PinnedLinkLoad(uint32_t flowsPerLeaf, uint32_t spines)
+{
+    VCLOS_REQUIRE(flowsPerLeaf >= 1 && spines >= 1,
+                  std::invalid_argument,
+                  "PinnedLinkLoad needs at least 1 flow per leaf and 1 spine");
+    const uint32_t k = flowsPerLeaf;
+    const uint32_t n = spines;
+    LinkLoad load;
+    load.maxFlowsPerLink = (k + n - 1) / n;
+    if (k <= n)
+    {
+        load.conflictingShare = 0;
+    }
+    else if (k >= 2 * n)
+    {
+        load.conflictingShare = 1;
+    }
+    else
+    {
+        load.conflictingShare = 2.0 * (k % n) / k;
+    }
+    return load;
 }
 
 uint32_t
