@@ -33,6 +33,9 @@ class VclosPermutationHelper : public Object
      */
     static TypeId GetTypeId();
 
+    static constexpr uint64_t MAX_FLOW_BYTES = 10000000000ULL; //!< FlowBytes: 10 GB
+    static constexpr uint32_t MAX_SEND_SIZE = 16u << 20;       //!< SendSize: 16 MiB
+
     VclosPermutationHelper();
 
     /// (source GPU, destination GPU)

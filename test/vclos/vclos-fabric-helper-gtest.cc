@@ -12,6 +12,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-permutation-helper.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -152,4 +153,24 @@ TEST(VclosFabricHelper, AFabricBeyondTheNodeCapIsRefusedBeforeBuilding)
     EXPECT_TRUE(large->SetAttributeFailSafe("Spines", UintegerValue(128)));
     EXPECT_TRUE(large->SetAttributeFailSafe("ServersPerLeaf", UintegerValue(8)));
     Config::Reset();
+}
+
+TEST(VclosPermutationHelper, AttributesOutOfRangeAreRefused)
+{
+    Ptr<VclosPermutationHelper> helper = CreateObject<VclosPermutationHelper>();
+    // "-1" used to wrap to 2^64 - 1 bytes (a run without end), a huge SendSize allocated
+    // that much per write, and a negative start time broke the plots.
+    for (const auto& [attribute, value] : {std::make_pair("FlowBytes", "-1"),
+                                           std::make_pair("FlowBytes", "10000000001"),
+                                           std::make_pair("FlowBytes", "0"),
+                                           std::make_pair("SendSize", "4294967295"),
+                                           std::make_pair("StartTime", "-1s"),
+                                           std::make_pair("StartTime", "3601s")})
+    {
+        EXPECT_FALSE(helper->SetAttributeFailSafe(attribute, StringValue(value)))
+            << attribute << " accepted " << value;
+    }
+    EXPECT_TRUE(helper->SetAttributeFailSafe("FlowBytes", StringValue("10000000000")));
+    EXPECT_TRUE(helper->SetAttributeFailSafe("SendSize", StringValue("16777216")));
+    EXPECT_TRUE(helper->SetAttributeFailSafe("StartTime", StringValue("0s")));
 }
