@@ -92,7 +92,7 @@ class VclosCsvReader
 
     std::string m_path;                           //!< the file
     std::ifstream m_in;                           //!< its stream
-    uint32_t m_line;                              //!< current line number
+    uint64_t m_line;                              //!< current line number
     std::map<std::string, std::size_t> m_columns; //!< header name -> index
     std::vector<std::string> m_fields;            //!< current record
 };

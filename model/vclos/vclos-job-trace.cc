@@ -124,6 +124,9 @@ VclosReadHeliosTrace(const std::string& path)
         }
         VclosTraceJob job;
         job.where = csv.Where();
+        VCLOS_REQUIRE(index < UINT32_MAX,
+                      std::runtime_error,
+                      csv.Where() << ": more than " << UINT32_MAX << " jobs");
         job.id = index++;
         job.gpus = static_cast<uint32_t>(csv.Integer("gpu_num", 1, UINT32_MAX));
         int64_t submit = ParseTimestamp(csv, "submit_time");
