@@ -61,7 +61,8 @@ target_link_libraries(ns3-vclos PRIVATE nlohmann_json::nlohmann_json)
 # The model zoo is data in the source tree; $VCLOS_MODEL_ZOO overrides its path at run time.
 target_compile_definitions(ns3-vclos PRIVATE
   VCLOS_MODEL_ZOO_SOURCE_PATH="${CMAKE_CURRENT_SOURCE_DIR}/model/vclos/vclos-model-zoo.csv")
-install(FILES model/vclos/vclos-model-zoo.csv DESTINATION share/ns3-suite)
+install(FILES model/vclos/vclos-model-zoo.csv model/vclos/vclos-model-aliases.csv
+        DESTINATION share/ns3-suite)
 
 if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-permutation-contention examples/vclos/vclos-permutation-contention.cc

@@ -18,6 +18,7 @@
 #include <iostream>
 #include <memory>
 #include <sys/resource.h>
+#include <tuple>
 
 using namespace ns3;
 
@@ -49,10 +50,18 @@ Run(int argc, char* argv[])
                   "algorithm: unknown '" << algorithm << "'");
     auto setupStart = std::chrono::steady_clock::now();
     Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-    fabricHelper->SetAttribute("Leaves", UintegerValue(leaves));
-    fabricHelper->SetAttribute("Spines", UintegerValue(spines));
-    fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(gpusPerLeaf));
-    fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
+    // The attributes' checkers bound them (SetAttribute would abort on a value out of range).
+    for (const auto& [argument, attribute, value] :
+         {std::make_tuple("leaves", "Leaves", leaves),
+          std::make_tuple("spines", "Spines", spines),
+          std::make_tuple("gpusPerLeaf", "ServersPerLeaf", gpusPerLeaf),
+          std::make_tuple("", "GpusPerServer", 1u)})
+    {
+        VCLOS_REQUIRE(fabricHelper->SetAttributeFailSafe(attribute, UintegerValue(value)),
+                      std::invalid_argument,
+                      argument << ": " << value << " is out of range for ns3::VclosFabricHelper::"
+                               << attribute << " (doc/vclos/vclos.rst lists the ranges)");
+    }
     Ptr<VclosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 0);
     std::vector<uint32_t> gpus;

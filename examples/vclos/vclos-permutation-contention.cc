@@ -293,6 +293,8 @@ PrintSummary(const Options& opt, const std::vector<Trial>& trials)
     const Trial& first = trials.front();
     const auto flowsPerLeaf = static_cast<uint32_t>(first.flows.size() / first.leaves);
     BallsIntoBins expected = Expectation(flowsPerLeaf, first.spines, first.leaves);
+    VclosPermutationHelper::LinkLoad pinnedExpected =
+        VclosPermutationHelper::PinnedLinkLoad(flowsPerLeaf, first.spines);
     Summary pinned = Summarize(trials, "pinned");
     Summary ecmp = Summarize(trials, "ecmp");
 
@@ -326,6 +328,11 @@ PrintSummary(const Options& opt, const std::vector<Trial>& trials)
               << expected.conflictShare << ", measured " << ecmp.conflictingShare
               << "; expected busiest link " << expected.meanMaxLoad << " flows, measured "
               << ecmp.meanMaxFlowsPerLink << "\n";
+    std::cout << "# pinned (flow i of a leaf on spine i mod " << first.spines
+              << "): expected conflicting share " << pinnedExpected.conflictingShare
+              << ", measured " << pinned.conflictingShare << "; expected busiest link "
+              << pinnedExpected.maxFlowsPerLink << " flows, measured " << pinned.meanMaxFlowsPerLink
+              << "\n";
     std::cout << "# per-flow results: " << opt.output << "-flows.csv; per trial: " << opt.output
               << "-trials.csv; plot: " << opt.output << "-throughput.png\n";
 
@@ -338,8 +345,9 @@ PrintSummary(const Options& opt, const std::vector<Trial>& trials)
         std::cout << std::setprecision(4) << name << "," << s.trials << "," << s.flows << ","
                   << s.completed << "," << s.meanCompletionUs << "," << s.meanGoodputGbps << ","
                   << s.minGoodputGbps << "," << s.meanMaxFlowsPerLink << "," << s.maxFlowsPerLink
-                  << "," << s.conflictingShare << "," << (isEcmp ? expected.conflictShare : 0.0)
-                  << "," << (isEcmp ? expected.meanMaxLoad : 1.0) << "\n";
+                  << "," << s.conflictingShare << ","
+                  << (isEcmp ? expected.conflictShare : pinnedExpected.conflictingShare) << ","
+                  << (isEcmp ? expected.meanMaxLoad : pinnedExpected.maxFlowsPerLink) << "\n";
     }
 }
 

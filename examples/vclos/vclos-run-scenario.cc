@@ -368,6 +368,7 @@ Run(int argc, char* argv[])
     cmd.AddValue("spines", "ns3::VclosFabricHelper::Spines");
     cmd.AddValue("source", "workload.source: synthetic, tiresias or helios", s.workload.source);
     cmd.AddValue("trace", "workload.trace: trace file", s.workload.trace);
+    cmd.AddValue("traceTimeUnit", "workload.traceTimeUnit: s or ms", s.workload.traceTimeUnit);
     cmd.AddValue("firstJob", "workload.firstJob: trace jobs skipped", s.workload.firstJob);
     cmd.AddValue("jobs", "workload.jobs: job count (trace: 0 = all)", s.workload.jobs);
     cmd.AddValue("meanInterArrivalMs",

@@ -29,6 +29,14 @@ namespace
 {
 constexpr uint32_t TCP_IP_HEADER_BYTES = 52; //!< IPv4 20 + TCP 20 + timestamp option 12
 
+/// Bounds of every link delay, 1 ns to 1 s (a delay text beyond ns-3's Time range wraps,
+/// often to 0). A function: GetTypeId runs during static initialisation.
+Ptr<const AttributeChecker>
+MakeDelayChecker()
+{
+    return MakeTimeChecker(NanoSeconds(1), Seconds(1));
+}
+
 /// Hands out the addresses of switch-side interfaces: 100.64.0.1, 100.64.0.2, ...
 class SwitchAddressPool
 {
@@ -80,73 +88,75 @@ VclosFabricHelper::GetTypeId()
                           "Number of leaf (top-of-rack) switches, 1 to 256.",
                           UintegerValue(4),
                           MakeUintegerAccessor(&VclosFabricHelper::m_leaves),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(1, MAX_LEAVES))
             .AddAttribute("Spines",
-                          "Number of spine switches; each leaf has one uplink to each spine, so "
-                          "fewer spines than GPUs per leaf oversubscribe the fabric.",
+                          "Number of spine switches, 1 to 256; each leaf has one uplink to each "
+                          "spine, so fewer spines than GPUs per leaf oversubscribe the fabric.",
                           UintegerValue(8),
                           MakeUintegerAccessor(&VclosFabricHelper::m_spines),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(1, MAX_SPINES))
             .AddAttribute("ServersPerLeaf",
                           "Servers attached to each leaf, 1 to 256.",
                           UintegerValue(2),
                           MakeUintegerAccessor(&VclosFabricHelper::m_serversPerLeaf),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(1, MAX_SERVERS_PER_LEAF))
             .AddAttribute("GpusPerServer",
                           "GPUs in each server, 1 to 64; each GPU has its own NIC to the leaf.",
                           UintegerValue(4),
                           MakeUintegerAccessor(&VclosFabricHelper::m_gpusPerServer),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(1, MAX_GPUS_PER_SERVER))
             .AddAttribute("LeafPorts",
                           "Ports of a leaf switch (0: exactly as many as needed). Must cover "
                           "the GPU downlinks plus one uplink per spine.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&VclosFabricHelper::m_leafPorts),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(0, MAX_PORTS))
             .AddAttribute("SpinePorts",
                           "Ports of a spine switch (0: exactly as many as needed). Must cover "
                           "one downlink per leaf.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&VclosFabricHelper::m_spinePorts),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(0, MAX_PORTS))
             .AddAttribute("NicDataRate",
-                          "Rate of a GPU NIC and of its leaf port.",
+                          "Rate of a GPU NIC and of its leaf port (at least 1Mbps).",
                           DataRateValue(DataRate("100Gbps")),
                           MakeDataRateAccessor(&VclosFabricHelper::m_nicRate),
                           MakeDataRateChecker())
             .AddAttribute("NicDelay",
-                          "Propagation delay of a GPU-leaf link.",
+                          "Propagation delay of a GPU-leaf link, 1ns to 1s.",
                           TimeValue(NanoSeconds(500)),
                           MakeTimeAccessor(&VclosFabricHelper::m_nicDelay),
-                          MakeTimeChecker())
+                          MakeDelayChecker())
             .AddAttribute("FabricDataRate",
-                          "Rate of a leaf-spine link.",
+                          "Rate of a leaf-spine link (at least 1Mbps).",
                           DataRateValue(DataRate("100Gbps")),
                           MakeDataRateAccessor(&VclosFabricHelper::m_fabricRate),
                           MakeDataRateChecker())
             .AddAttribute("FabricDelay",
-                          "Propagation delay of a leaf-spine link.",
+                          "Propagation delay of a leaf-spine link, 1ns to 1s.",
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&VclosFabricHelper::m_fabricDelay),
-                          MakeTimeChecker())
+                          MakeDelayChecker())
             .AddAttribute("IntraServerDataRate",
                           "Rate of the NVLink-like links between a GPU and its server's "
-                          "switch (10x a NIC by default, as in the vClos authors' simulator).",
+                          "switch (10x a NIC by default, as in the vClos authors' simulator; at "
+                          "least 1Mbps).",
                           DataRateValue(DataRate("1000Gbps")),
                           MakeDataRateAccessor(&VclosFabricHelper::m_intraServerRate),
                           MakeDataRateChecker())
             .AddAttribute("IntraServerDelay",
-                          "Propagation delay of an intra-server link.",
+                          "Propagation delay of an intra-server link, 1ns to 1s.",
                           TimeValue(NanoSeconds(100)),
                           MakeTimeAccessor(&VclosFabricHelper::m_intraServerDelay),
-                          MakeTimeChecker())
+                          MakeDelayChecker())
             .AddAttribute("Mtu",
-                          "IP MTU of every link in bytes. The default, 9000, is the jumbo frame "
+                          "IP MTU of every link in bytes, 576 to 65535. The default, 9000, is the "
+                          "jumbo frame "
                           "GPU fabrics run (and SimAI's packet size); it also needs 6x fewer "
                           "packets, hence events, than 1500.",
                           UintegerValue(9000),
                           MakeUintegerAccessor(&VclosFabricHelper::m_mtu),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(576, 65535))
             .AddAttribute("QueueSize",
                           "Queue limit of every port; packets beyond it are dropped.",
                           QueueSizeValue(QueueSize("1MB")),
@@ -244,16 +254,19 @@ VclosFabricHelper::DrawSalts(Ptr<VclosFabric> fabric)
 void
 VclosFabricHelper::Validate() const
 {
-    VCLOS_REQUIRE(m_leaves >= 1 && m_leaves <= 256,
+    // Attribute checkers bound each value; these are the fabric's own limits.
+    const uint64_t gpus = uint64_t{m_leaves} * m_serversPerLeaf * m_gpusPerServer;
+    const uint64_t nodes = gpus + m_leaves + m_spines +
+                           (m_gpusPerServer > 1 ? uint64_t{m_leaves} * m_serversPerLeaf : 0);
+    const uint64_t links =
+        2 * (gpus + uint64_t{m_leaves} * m_spines + (m_gpusPerServer > 1 ? gpus : 0));
+    VCLOS_REQUIRE(nodes <= MAX_NODES && links <= MAX_LINKS,
                   std::invalid_argument,
-                  "Leaves must be 1 to 256 (got " << m_leaves << ")");
-    VCLOS_REQUIRE(m_spines >= 1, std::invalid_argument, "Spines must be at least 1 (got 0)");
-    VCLOS_REQUIRE(m_serversPerLeaf >= 1 && m_serversPerLeaf <= 256,
-                  std::invalid_argument,
-                  "ServersPerLeaf must be 1 to 256 (got " << m_serversPerLeaf << ")");
-    VCLOS_REQUIRE(m_gpusPerServer >= 1 && m_gpusPerServer <= 64,
-                  std::invalid_argument,
-                  "GpusPerServer must be 1 to 64 (got " << m_gpusPerServer << ")");
+                  "Leaves=" << m_leaves << ", Spines=" << m_spines << ", ServersPerLeaf="
+                            << m_serversPerLeaf << ", GpusPerServer=" << m_gpusPerServer << " make "
+                            << nodes << " nodes and " << links
+                            << " directed links; the packet-level fabric holds at most "
+                            << MAX_NODES << " and " << MAX_LINKS);
     uint32_t downlinks = m_serversPerLeaf * m_gpusPerServer;
     VCLOS_REQUIRE(m_leafPorts == 0 || m_leafPorts >= downlinks + m_spines,
                   std::invalid_argument,
@@ -263,20 +276,14 @@ VclosFabricHelper::Validate() const
                   std::invalid_argument,
                   "SpinePorts=" << m_spinePorts << " cannot hold one downlink to each of the "
                                 << m_leaves << " leaves");
-    VCLOS_REQUIRE(m_mtu >= 576 && m_mtu <= 65535,
-                  std::invalid_argument,
-                  "Mtu must be 576 to 65535 bytes (got " << m_mtu << ")");
-    VCLOS_REQUIRE(m_nicRate.GetBitRate() > 0, std::invalid_argument, "NicDataRate must be > 0");
-    VCLOS_REQUIRE(m_fabricRate.GetBitRate() > 0,
-                  std::invalid_argument,
-                  "FabricDataRate must be > 0");
-    VCLOS_REQUIRE(m_intraServerRate.GetBitRate() > 0,
-                  std::invalid_argument,
-                  "IntraServerDataRate must be > 0");
-    VCLOS_REQUIRE(!m_nicDelay.IsNegative() && !m_fabricDelay.IsNegative() &&
-                      !m_intraServerDelay.IsNegative(),
-                  std::invalid_argument,
-                  "NicDelay, FabricDelay and IntraServerDelay must not be negative");
+    for (const auto& [name, rate] : {std::make_pair("NicDataRate", m_nicRate),
+                                     std::make_pair("FabricDataRate", m_fabricRate),
+                                     std::make_pair("IntraServerDataRate", m_intraServerRate)})
+    {
+        VCLOS_REQUIRE(rate.GetBitRate() >= MIN_DATA_RATE_BPS,
+                      std::invalid_argument,
+                      name << " must be at least 1Mbps (got " << rate.GetBitRate() << "bps)");
+    }
     VCLOS_REQUIRE(m_queueSize.GetValue() > 0, std::invalid_argument, "QueueSize must be > 0");
     VCLOS_REQUIRE(
         m_ecnThreshold.GetValue() == 0 || (m_ecnThreshold.GetUnit() == m_queueSize.GetUnit() &&

@@ -38,11 +38,22 @@ namespace ns3
  * TcpSocket::DelAckTimeout = TcpDelAckTimeout, TcpSocketState::EnablePacing = TcpPacing and
  * TcpSocketState::MaxPacingRate = NicDataRate.
  *
- * Invalid attributes make Install() throw std::invalid_argument naming the attribute.
+ * Every attribute's checker bounds it (an out-of-range value is refused when it is set);
+ * inconsistent attributes, and a fabric larger than MAX_NODES nodes or MAX_LINKS directed
+ * links, make Install() throw std::invalid_argument naming the attribute.
  */
 class VclosFabricHelper : public Object
 {
   public:
+    static constexpr uint32_t MAX_LEAVES = 256;            //!< Leaves (the 10.<leaf>/16 plan)
+    static constexpr uint32_t MAX_SPINES = 256;            //!< Spines
+    static constexpr uint32_t MAX_SERVERS_PER_LEAF = 256;  //!< ServersPerLeaf (10.l.<s>/24)
+    static constexpr uint32_t MAX_GPUS_PER_SERVER = 64;    //!< GpusPerServer
+    static constexpr uint32_t MAX_PORTS = 65535;           //!< LeafPorts, SpinePorts
+    static constexpr uint32_t MAX_NODES = 16384;           //!< GPUs + switches Install builds
+    static constexpr uint32_t MAX_LINKS = 131072;          //!< directed links Install builds
+    static constexpr uint64_t MIN_DATA_RATE_BPS = 1000000; //!< every data rate: 1 Mbps
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId

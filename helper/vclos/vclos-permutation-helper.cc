@@ -31,27 +31,29 @@ VclosPermutationHelper::GetTypeId()
             .SetGroupName("Vclos")
             .AddConstructor<VclosPermutationHelper>()
             .AddAttribute("FlowBytes",
-                          "Bytes each flow carries.",
+                          "Bytes each flow carries, 1 to 10^10 (10 GB: about 0.8 s at 100 Gbps, "
+                          "hours of packet-level simulation).",
                           UintegerValue(4000000),
                           MakeUintegerAccessor(&VclosPermutationHelper::m_flowBytes),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeUintegerChecker<uint64_t>(1, MAX_FLOW_BYTES))
             .AddAttribute("SendSize",
                           "Bytes a sender writes to its socket at a time; 0 means 8 TCP "
                           "segments (a write that is not a whole number of segments makes "
-                          "ns-3's send buffer split and merge, which costs CPU).",
+                          "ns-3's send buffer split and merge, which costs CPU). At most 16 MiB "
+                          "(each write allocates that much).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&VclosPermutationHelper::m_sendSize),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(0, MAX_SEND_SIZE))
             .AddAttribute("BasePort",
                           "TCP port of the first flow's sink; flow i listens on BasePort + i.",
                           UintegerValue(5000),
                           MakeUintegerAccessor(&VclosPermutationHelper::m_basePort),
                           MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("StartTime",
-                          "When every sender starts.",
+                          "When every sender starts, 0 to 1 hour.",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&VclosPermutationHelper::m_startTime),
-                          MakeTimeChecker())
+                          MakeTimeChecker(Seconds(0), Seconds(3600)))
             .AddTraceSource("FlowCompleted",
                             "A flow's last byte arrived (flow index, in Install order).",
                             MakeTraceSourceAccessor(&VclosPermutationHelper::m_flowCompleted),
@@ -71,6 +73,10 @@ std::vector<VclosPermutationHelper::Pair>
 VclosPermutationHelper::LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift)
 {
     uint32_t leaves = fabric->GetLeafCount();
+    VCLOS_REQUIRE(leaves >= 2,
+                  std::invalid_argument,
+                  "the leaf-shift permutation needs at least 2 leaves (the fabric has " << leaves
+                                                                                        << ")");
     VCLOS_REQUIRE(shift >= 1 && shift < leaves,
                   std::invalid_argument,
                   "shift must be 1 to " << leaves - 1 << " for " << leaves << " leaves (got "
@@ -85,6 +91,31 @@ VclosPermutationHelper::LeafShift(Ptr<const VclosFabric> fabric, uint32_t shift)
         }
     }
     return pairs;
+}
+
+VclosPermutationHelper::LinkLoad
+VclosPermutationHelper::PinnedLinkLoad(uint32_t flowsPerLeaf, uint32_t spines)
+{
+    VCLOS_REQUIRE(flowsPerLeaf >= 1 && spines >= 1,
+                  std::invalid_argument,
+                  "PinnedLinkLoad needs at least 1 flow per leaf and 1 spine");
+    const uint32_t k = flowsPerLeaf;
+    const uint32_t n = spines;
+    LinkLoad load;
+    load.maxFlowsPerLink = (k + n - 1) / n;
+    if (k <= n)
+    {
+        load.conflictingShare = 0;
+    }
+    else if (k >= 2 * n)
+    {
+        load.conflictingShare = 1;
+    }
+    else
+    {
+        load.conflictingShare = 2.0 * (k % n) / k;
+    }
+    return load;
 }
 
 uint32_t

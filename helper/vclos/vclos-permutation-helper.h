@@ -33,6 +33,9 @@ class VclosPermutationHelper : public Object
      */
     static TypeId GetTypeId();
 
+    static constexpr uint64_t MAX_FLOW_BYTES = 10000000000ULL; //!< FlowBytes: 10 GB
+    static constexpr uint32_t MAX_SEND_SIZE = 16u << 20;       //!< SendSize: 16 MiB
+
     VclosPermutationHelper();
 
     /// (source GPU, destination GPU)
@@ -52,10 +55,29 @@ class VclosPermutationHelper : public Object
         double goodputBps = 0;        //!< bytes after the first delivery over (lastRx - firstRx)
     };
 
+    /// How flows load the fabric's links.
+    struct LinkLoad
+    {
+        uint32_t maxFlowsPerLink = 0; //!< flows on the busiest link
+        double conflictingShare = 0;  //!< share of flows that share a link with another
+    };
+
+    /**
+     * \brief The link load PinBalanced gives the leaf-shift permutation, derived from the
+     *        fabric's shape alone: flow i of a leaf is on spine i mod n, so a spine carries
+     *        floor(k/n) or ceil(k/n) of a leaf's k flows, on its uplink and (all k go to
+     *        one leaf) on its downlink alike; a NIC link carries one flow.
+     * \param flowsPerLeaf k, the flows leaving a leaf (its GPUs), at least 1
+     * \param spines n, at least 1
+     * \return busiest link ceil(k/n); conflicting share 0 when k <= n, 1 when k >= 2n,
+     *         else 2(k mod n)/k (the spines holding two flows)
+     */
+    static LinkLoad PinnedLinkLoad(uint32_t flowsPerLeaf, uint32_t spines);
+
     /**
      * \brief The cross-leaf shift permutation: the GPU at position i under leaf l sends to
      *        the GPU at position i under leaf (l + shift) mod leaves.
-     * \param fabric the fabric
+     * \param fabric the fabric (at least 2 leaves)
      * \param shift leaves to shift by, 1 .. leaves - 1
      * \return the pairs
      */
@@ -64,7 +86,7 @@ class VclosPermutationHelper : public Object
     /**
      * \brief Pin every pair to the spine of its source's index in its leaf modulo the
      *        spines: no two pairs of a shift permutation then share a fabric link when
-     *        spines >= GPUs per leaf.
+     *        spines >= GPUs per leaf (PinnedLinkLoad gives the load otherwise).
      * \param fabric the fabric
      * \param pairs the permutation
      */

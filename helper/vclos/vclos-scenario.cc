@@ -8,12 +8,15 @@
 #include "ns3/suite-attribute-text.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-schedule.h"
+#include "ns3/vclos-csv-reader.h"
 #include "ns3/vclos-job-trace.h"
 #include "ns3/vclos-placement.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -77,8 +80,11 @@ class FieldReader
         }
         else if constexpr (std::is_integral_v<T>)
         {
-            ok = it->is_number_unsigned() ||
-                 (it->is_number_integer() && it->template get<int64_t>() >= 0);
+            // Within T: a larger value would be cut to T's width by get<T>().
+            ok = (it->is_number_unsigned() &&
+                  it->template get<uint64_t>() <=
+                      static_cast<uint64_t>(std::numeric_limits<T>::max())) ||
+                 (it->is_number_integer() && it->template get<int64_t>() == 0);
         }
         else if constexpr (std::is_floating_point_v<T>)
         {
@@ -150,7 +156,7 @@ class FieldReader
   private:
     /// \return what a type expects, for messages
     template <typename T>
-    static const char* Expected()
+    static std::string Expected()
     {
         if constexpr (std::is_same_v<T, bool>)
         {
@@ -162,7 +168,7 @@ class FieldReader
         }
         else if constexpr (std::is_integral_v<T>)
         {
-            return "a non-negative integer";
+            return "a non-negative integer up to " + std::to_string(std::numeric_limits<T>::max());
         }
         else if constexpr (std::is_floating_point_v<T>)
         {
@@ -199,6 +205,75 @@ CheckAttributeText(const std::string& field,
                   "scenario: " << field << ": invalid value '" << value << "' (" << problem << ")");
 }
 
+/**
+ * Refuse JSON nested deeper than VclosScenario::MAX_JSON_DEPTH before it is parsed (deep
+ * nesting would exhaust the stack when a value is printed or destroyed).
+ * \param path the file, for messages
+ * \param text its contents
+ */
+void
+CheckJsonDepth(const std::string& path, const std::string& text)
+{
+    int depth = 0;
+    uint32_t line = 1;
+    uint32_t column = 1;
+
+    enum
+    {
+        VALUE,
+        STRING,
+        ESCAPE,
+        LINE_COMMENT,
+        BLOCK_COMMENT
+    } state = VALUE;
+
+    for (std::size_t i = 0; i < text.size(); ++i)
+    {
+        char c = text[i];
+        char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        switch (state)
+        {
+        case STRING:
+            state = c == '\\' ? ESCAPE : (c == '"' ? VALUE : STRING);
+            break;
+        case ESCAPE:
+            state = STRING;
+            break;
+        case LINE_COMMENT:
+            state = c == '\n' ? VALUE : LINE_COMMENT;
+            break;
+        case BLOCK_COMMENT:
+            if (c == '*' && next == '/')
+            {
+                state = VALUE;
+                ++i; // the '/'
+                ++column;
+            }
+            break;
+        case VALUE:
+            if (c == '"')
+            {
+                state = STRING;
+            }
+            else if (c == '/' && (next == '/' || next == '*'))
+            {
+                state = next == '/' ? LINE_COMMENT : BLOCK_COMMENT;
+                ++i; // the second character
+                ++column;
+            }
+            depth += c == '{' || c == '[' ? 1 : (c == '}' || c == ']' ? -1 : 0);
+            VCLOS_REQUIRE(depth <= VclosScenario::MAX_JSON_DEPTH,
+                          std::runtime_error,
+                          "scenario " << path << ": line " << line << ", column " << column
+                                      << ": nested deeper than " << VclosScenario::MAX_JSON_DEPTH
+                                      << " levels");
+            break;
+        }
+        column = c == '\n' ? 1 : column + 1;
+        line += c == '\n' ? 1 : 0;
+    }
+}
+
 /// The trace path, relative to the scenario's folder unless absolute.
 std::string
 TracePath(const VclosScenario& s)
@@ -210,6 +285,32 @@ TracePath(const VclosScenario& s)
     return s.directory + "/" + s.workload.trace;
 }
 
+/// The zoo with the scenario's workload.modelAliases added.
+VclosModelZoo
+ScenarioZoo(const VclosScenario& s, const VclosModelZoo& zoo)
+{
+    VclosModelZoo out = zoo;
+    for (const auto& [alias, model] : s.workload.modelAliases)
+    {
+        try
+        {
+            out.AddAlias(alias, model);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            SCENARIO_CHECK(false, "workload.modelAliases." << alias, e.what());
+        }
+    }
+    return out;
+}
+
+/// \return seconds per unit of workload.traceTimeUnit, or 0 if it is not a known unit
+double
+TraceUnitSeconds(const std::string& unit)
+{
+    return unit == "s" ? 1.0 : (unit == "ms" ? 1e-3 : 0.0);
+}
+
 } // namespace
 
 VclosScenario
@@ -217,10 +318,12 @@ VclosReadScenario(const std::string& path)
 {
     std::ifstream in(path);
     VCLOS_REQUIRE(in, std::runtime_error, "scenario " << path << ": cannot open the file");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CheckJsonDepth(path, text);
     Json root;
     try
     {
-        root = Json::parse(in, nullptr, true, true); // comments allowed
+        root = Json::parse(text, nullptr, true, true); // comments allowed
     }
     catch (const Json::parse_error& e)
     {
@@ -248,6 +351,8 @@ VclosReadScenario(const std::string& path)
     w.Read("maxGpus", s.workload.maxGpus);
     w.Read("models", s.workload.models);
     w.Read("algorithms", s.workload.algorithms);
+    w.Read("traceTimeUnit", s.workload.traceTimeUnit);
+    w.ReadMap("modelAliases", s.workload.modelAliases);
     w.RejectUnknown();
     FieldReader c = top.Child("scaling");
     c.Read("gradientBytes", s.scaling.gradientBytes);
@@ -322,21 +427,36 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
     SCENARIO_CHECK(w.source == "synthetic" || !w.trace.empty(),
                    "workload.trace",
                    "a " << w.source << " workload needs a trace file");
-    SCENARIO_CHECK(w.source != "synthetic" || w.jobs >= 1, "workload.jobs", "must be at least 1");
-    SCENARIO_CHECK(w.meanInterArrivalMs >= 1e-6,
+    SCENARIO_CHECK(TraceUnitSeconds(w.traceTimeUnit) > 0,
+                   "workload.traceTimeUnit",
+                   "'" << w.traceTimeUnit << "' is not s or ms");
+    SCENARIO_CHECK(w.source == "tiresias" || w.traceTimeUnit == "s",
+                   "workload.traceTimeUnit",
+                   "'" << w.traceTimeUnit << "' applies only to tiresias traces (helios logs "
+                       << "carry dates)");
+    SCENARIO_CHECK((w.source != "synthetic" || w.jobs >= 1) && w.jobs <= VclosScenario::MAX_JOBS,
+                   "workload.jobs",
+                   "must be 1 to " << VclosScenario::MAX_JOBS << " (trace: 0 for all) (got "
+                                   << w.jobs << ")");
+    SCENARIO_CHECK(w.meanInterArrivalMs >= 1e-6 &&
+                       w.meanInterArrivalMs <= VclosScenario::MAX_MEAN_INTER_ARRIVAL_MS,
                    "workload.meanInterArrivalMs",
-                   "must be at least 1e-6 (1 ns)");
-    SCENARIO_CHECK(w.maxGpus >= 1, "workload.maxGpus", "must be at least 1");
+                   "must be 1e-6 (1 ns) to " << VclosScenario::MAX_MEAN_INTER_ARRIVAL_MS << " (got "
+                                             << w.meanInterArrivalMs << ")");
+    SCENARIO_CHECK(w.maxGpus >= 1 && w.maxGpus <= VclosScenario::MAX_JOB_GPUS,
+                   "workload.maxGpus",
+                   "must be 1 to " << VclosScenario::MAX_JOB_GPUS << " (got " << w.maxGpus << ")");
     SCENARIO_CHECK(w.minGpus >= 1 && (w.source != "synthetic" || w.minGpus <= w.maxGpus),
                    "workload.minGpus",
                    "must be at least 1 and at most workload.maxGpus");
     SCENARIO_CHECK(!w.models.empty(), "workload.models", "needs at least one model");
-    const auto names = zoo.GetNames();
+    const VclosModelZoo aliased = ScenarioZoo(s, zoo);
     for (const auto& model : w.models)
     {
-        SCENARIO_CHECK(std::find(names.begin(), names.end(), model) != names.end(),
+        SCENARIO_CHECK(aliased.Has(model),
                        "workload.models",
-                       "unknown model '" << model << "'");
+                       "unknown model '" << model << "' (known: " << aliased.DescribeNames()
+                                         << ")");
     }
     SCENARIO_CHECK(!w.algorithms.empty(), "workload.algorithms", "needs at least one algorithm");
     for (const auto& name : w.algorithms)
@@ -354,8 +474,16 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
     SCENARIO_CHECK(s.scaling.computeTime >= 0 && s.scaling.computeTime <= 1,
                    "scaling.computeTime",
                    "must be in [0, 1]");
-    SCENARIO_CHECK(s.scaling.arrivalTime > 0, "scaling.arrivalTime", "must be > 0");
-    SCENARIO_CHECK(s.scaling.maxIterations >= 1, "scaling.maxIterations", "must be at least 1");
+    SCENARIO_CHECK(s.scaling.arrivalTime > 0 &&
+                       s.scaling.arrivalTime <= VclosScenario::MAX_ARRIVAL_SCALE,
+                   "scaling.arrivalTime",
+                   "must be > 0 and at most " << VclosScenario::MAX_ARRIVAL_SCALE << " (got "
+                                              << s.scaling.arrivalTime << ")");
+    SCENARIO_CHECK(s.scaling.maxIterations >= 1 &&
+                       s.scaling.maxIterations <= VclosScenario::MAX_ITERATIONS,
+                   "scaling.maxIterations",
+                   "must be 1 to " << VclosScenario::MAX_ITERATIONS << " (got "
+                                   << s.scaling.maxIterations << ")");
     SCENARIO_CHECK(!s.scheduler.policies.empty(), "scheduler.policies", "needs a policy");
     for (const auto& policy : s.scheduler.policies)
     {
@@ -369,10 +497,16 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
         }
     }
     SCENARIO_CHECK(s.seeds.rngRun >= 1, "seeds.rngRun", "must be at least 1");
-    SCENARIO_CHECK(s.metrics.waitThresholdMs >= 0, "metrics.waitThresholdMs", "must be >= 0");
-    SCENARIO_CHECK(s.metrics.idleGapUs >= 0.001,
+    SCENARIO_CHECK(s.metrics.waitThresholdMs >= 0 &&
+                       s.metrics.waitThresholdMs <= VclosScenario::MAX_WAIT_THRESHOLD_MS,
+                   "metrics.waitThresholdMs",
+                   "must be 0 to " << VclosScenario::MAX_WAIT_THRESHOLD_MS << " (got "
+                                   << s.metrics.waitThresholdMs << ")");
+    SCENARIO_CHECK(s.metrics.idleGapUs >= 0.001 &&
+                       s.metrics.idleGapUs <= VclosScenario::MAX_IDLE_GAP_US,
                    "metrics.idleGapUs",
-                   "must be at least 0.001 (1 ns)");
+                   "must be at least 0.001 (1 ns) and at most "
+                       << VclosScenario::MAX_IDLE_GAP_US << " (got " << s.metrics.idleGapUs << ")");
     SCENARIO_CHECK(!s.output.prefix.empty(), "output.prefix", "must not be empty");
 }
 
@@ -404,7 +538,9 @@ VclosScenarioToJson(const VclosScenario& s)
                         {"minGpus", w.minGpus},
                         {"maxGpus", w.maxGpus},
                         {"models", w.models},
-                        {"algorithms", w.algorithms}};
+                        {"algorithms", w.algorithms},
+                        {"traceTimeUnit", w.traceTimeUnit},
+                        {"modelAliases", w.modelAliases}};
     root["scaling"] = {{"gradientBytes", s.scaling.gradientBytes},
                        {"computeTime", s.scaling.computeTime},
                        {"arrivalTime", s.scaling.arrivalTime},
@@ -439,13 +575,19 @@ VclosBuildScenarioJobs(const VclosScenario& s, const VclosModelZoo& zoo)
     }
     else
     {
-        workload = w.source == "tiresias" ? VclosReadTiresiasTrace(TracePath(s))
-                                          : VclosReadHeliosTrace(TracePath(s));
+        workload = w.source == "tiresias"
+                       ? VclosReadTiresiasTrace(TracePath(s), TraceUnitSeconds(w.traceTimeUnit))
+                       : VclosReadHeliosTrace(TracePath(s));
         SCENARIO_CHECK(w.firstJob < workload.size(),
                        "workload.firstJob",
                        w.firstJob << " skips all " << workload.size() << " jobs of the trace");
         auto end = w.jobs == 0 ? workload.size()
                                : std::min<std::size_t>(workload.size(), w.firstJob + w.jobs);
+        SCENARIO_CHECK(end - w.firstJob <= VclosScenario::MAX_JOBS,
+                       "workload.jobs",
+                       "the trace gives " << end - w.firstJob << " jobs, more than "
+                                          << VclosScenario::MAX_JOBS
+                                          << " (set workload.jobs to take fewer)");
         workload =
             std::vector<VclosTraceJob>(workload.begin() + w.firstJob, workload.begin() + end);
         Time first = workload.front().submit;
@@ -454,6 +596,7 @@ VclosBuildScenarioJobs(const VclosScenario& s, const VclosModelZoo& zoo)
             job.submit -= first;
         }
     }
+    const VclosModelZoo aliased = ScenarioZoo(s, zoo);
     std::mt19937_64 rng(s.seeds.workload ^ 0x5eedULL);
     std::vector<VclosJobRequest> jobs;
     std::set<uint32_t> ids;
@@ -463,7 +606,18 @@ VclosBuildScenarioJobs(const VclosScenario& s, const VclosModelZoo& zoo)
                        "workload.trace",
                        "job id " << t.id << " appears twice in " << TracePath(s));
         std::string modelName = t.model.empty() ? w.models[rng() % w.models.size()] : t.model;
-        const VclosModel& model = zoo.Get(modelName);
+        VCLOS_REQUIRE(aliased.Has(modelName),
+                      std::invalid_argument,
+                      t.where << ": field 'model_name': job " << t.id << " names unknown model '"
+                              << modelName << "' (known: " << aliased.DescribeNames()
+                              << "; map it onto one with workload.modelAliases)");
+        const VclosModel& model = aliased.Get(modelName);
+        double arrival = t.submit.GetSeconds() * s.scaling.arrivalTime;
+        SCENARIO_CHECK(VclosFitsInTime(arrival),
+                       "scaling.arrivalTime",
+                       "job " << t.id << " (" << (t.where.empty() ? "synthetic" : t.where)
+                              << ") would arrive at " << arrival << " s, beyond the "
+                              << VCLOS_MAX_TIME_SECONDS << " s a simulated time can hold");
         VclosJobRequest r;
         r.id = t.id;
         r.gpus = std::min(t.gpus, w.maxGpus);

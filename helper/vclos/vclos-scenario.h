@@ -25,6 +25,15 @@ namespace ns3
  */
 struct VclosScenario
 {
+    static constexpr uint32_t MAX_JOBS = 1000000;            //!< workload.jobs and jobs taken
+    static constexpr uint32_t MAX_ITERATIONS = 100000;       //!< scaling.maxIterations
+    static constexpr uint32_t MAX_JOB_GPUS = 65536;          //!< workload.minGpus, maxGpus
+    static constexpr double MAX_MEAN_INTER_ARRIVAL_MS = 1e6; //!< workload.meanInterArrivalMs
+    static constexpr double MAX_ARRIVAL_SCALE = 1e6;         //!< scaling.arrivalTime
+    static constexpr double MAX_IDLE_GAP_US = 1e9;           //!< metrics.idleGapUs (1000 s)
+    static constexpr double MAX_WAIT_THRESHOLD_MS = 1e12;    //!< metrics.waitThresholdMs
+    static constexpr int MAX_JSON_DEPTH = 64;                //!< nesting of the file
+
     std::string name = "scenario"; //!< shown in the output
     std::string description;       //!< free text
     std::string directory = ".";   //!< the file's folder: relative trace paths start here
@@ -46,7 +55,10 @@ struct VclosScenario
         uint32_t maxGpus = 32;            //!< size cap (synthetic: redraw; trace: cap)
         std::vector<std::string> models{"resnet50", "vgg16", "bert-large", "resnet101"};
         std::vector<std::string> algorithms{"ring"}; //!< collective, drawn per job
-    } workload;                                      //!< the workload
+        std::string traceTimeUnit = "s"; //!< tiresias: unit of submit_time and duration (s, ms)
+        /// trace model name -> zoo model, added to (or replacing) the zoo's alias file
+        std::map<std::string, std::string> modelAliases;
+    } workload; //!< the workload
 
     /// How trace time becomes packet-level time (written into every output).
     struct Scaling
@@ -93,7 +105,9 @@ struct VclosScenario
 /**
  * \ingroup vclos
  * \brief Read a scenario file. Throws std::runtime_error with one line naming the file and
- *        the field for malformed JSON, an unknown field or a value of the wrong type.
+ *        the field for malformed JSON, an unknown field or a value of the wrong type (an
+ *        integer beyond its field's type included), and naming the line and column for
+ *        nesting deeper than VclosScenario::MAX_JSON_DEPTH.
  * \param path the JSON file
  * \return the scenario (not yet validated: see VclosValidateScenario)
  */
@@ -110,8 +124,9 @@ void VclosApplyScenarioAttributes(const VclosScenario& scenario);
 
 /**
  * \ingroup vclos
- * \brief Check every other value (source, policies, models and algorithms known, ranges).
- *        Throws std::invalid_argument with one line naming the field.
+ * \brief Check every other value (source, policies, models, aliases and algorithms known,
+ *        ranges up to the VclosScenario::MAX_* limits). Throws std::invalid_argument with
+ *        one line naming the field.
  * \param scenario the scenario
  * \param zoo the model zoo the workload names models from
  */
@@ -132,7 +147,10 @@ std::string VclosScenarioToJson(const VclosScenario& scenario);
  * \brief The jobs of a scenario's workload, scaled: gradient bytes x scaling.gradientBytes,
  *        compute x scaling.computeTime, arrivals x scaling.arrivalTime, iterations capped at
  *        scaling.maxIterations, trace sizes capped at workload.maxGpus; a job without a model
- *        (Helios) and every job's algorithm are drawn with seeds.workload.
+ *        (Helios) and every job's algorithm are drawn with seeds.workload. A trace's model
+ *        names resolve through the zoo's aliases and workload.modelAliases; an unknown one,
+ *        a scaled arrival beyond VCLOS_MAX_TIME_SECONDS or more than MAX_JOBS jobs throw
+ *        std::invalid_argument naming the trace's file, line and job.
  * \param scenario a validated scenario
  * \param zoo the model zoo
  * \return the jobs, in arrival order

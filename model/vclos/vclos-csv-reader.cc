@@ -5,6 +5,7 @@
 
 #include "vclos-check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -151,12 +152,35 @@ VclosCsvReader::Positive(const std::string& column) const
 uint64_t
 VclosCsvReader::PositiveInteger(const std::string& column) const
 {
-    double value = Positive(column);
-    if (value != std::floor(value))
+    return Integer(column, 1, MAX_EXACT_INTEGER);
+}
+
+uint64_t
+VclosCsvReader::Integer(const std::string& column, uint64_t min, uint64_t max) const
+{
+    double value = NonNegative(column);
+    if (value != std::floor(value) || value < static_cast<double>(min) ||
+        value > static_cast<double>(std::min(max, MAX_EXACT_INTEGER)))
     {
-        Fail(column, "must be a whole number >= 1");
+        Fail(column,
+             "must be a whole number from " + std::to_string(min) + " to " +
+                 std::to_string(std::min(max, MAX_EXACT_INTEGER)));
     }
     return static_cast<uint64_t>(value);
+}
+
+Time
+VclosCsvReader::Duration(const std::string& column, double unitSeconds) const
+{
+    double value = NonNegative(column);
+    if (!VclosFitsInTime(value * unitSeconds))
+    {
+        std::ostringstream what;
+        what << "is " << value * unitSeconds << " s, beyond the " << VCLOS_MAX_TIME_SECONDS
+             << " s a simulated time can hold";
+        Fail(column, what.str());
+    }
+    return Seconds(value * unitSeconds);
 }
 
 } // namespace ns3

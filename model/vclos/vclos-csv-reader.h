@@ -4,6 +4,9 @@
 #ifndef VCLOS_CSV_READER_H
 #define VCLOS_CSV_READER_H
 
+#include "ns3/nstime.h"
+
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -12,6 +15,24 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup vclos
+ * The longest simulated time a workload value (trace time, scaled arrival, metric) may give:
+ * 9.2e9 s (about 291 years), just under ns-3's limit of 2^63 ns, beyond which Time wraps.
+ */
+constexpr double VCLOS_MAX_TIME_SECONDS = 9.2e9;
+
+/**
+ * \ingroup vclos
+ * \param seconds a time in seconds
+ * \return whether it is finite, >= 0 and at most VCLOS_MAX_TIME_SECONDS
+ */
+inline bool
+VclosFitsInTime(double seconds)
+{
+    return std::isfinite(seconds) && seconds >= 0 && seconds <= VCLOS_MAX_TIME_SECONDS;
+}
 
 /**
  * \ingroup vclos
@@ -42,6 +63,23 @@ class VclosCsvReader
     double NonNegative(const std::string& column) const;
     /// \param column a header name \return the field as an integer >= 1, or throw
     uint64_t PositiveInteger(const std::string& column) const;
+    /**
+     * \param column a header name
+     * \param min the smallest value allowed
+     * \param max the largest value allowed (at most MAX_EXACT_INTEGER)
+     * \return the field as a whole number in [min, max], or throw (never cut or wrapped)
+     */
+    uint64_t Integer(const std::string& column, uint64_t min, uint64_t max) const;
+    /**
+     * \param column a header name
+     * \param unitSeconds seconds per unit of the field (1: seconds, 1e-3: milliseconds)
+     * \return the field, a number >= 0, as a Time; throw if it is not finite, negative or
+     *         beyond VCLOS_MAX_TIME_SECONDS (ns-3's Time would wrap)
+     */
+    Time Duration(const std::string& column, double unitSeconds) const;
+
+    /// The largest integer a field may hold: 2^53, the last one a double holds exactly.
+    static constexpr uint64_t MAX_EXACT_INTEGER = uint64_t{1} << 53;
 
     /// \return "<file>:<line>" of the current record
     std::string Where() const;
@@ -54,7 +92,7 @@ class VclosCsvReader
 
     std::string m_path;                           //!< the file
     std::ifstream m_in;                           //!< its stream
-    uint32_t m_line;                              //!< current line number
+    uint64_t m_line;                              //!< current line number
     std::map<std::string, std::size_t> m_columns; //!< header name -> index
     std::vector<std::string> m_fields;            //!< current record
 };

@@ -7,6 +7,7 @@
 #include "vclos-csv-reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -28,7 +29,8 @@ DaysFromCivil(int64_t y, unsigned m, unsigned d)
     return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
-/// Seconds since the epoch of "YYYY-MM-DD HH:MM:SS", or throw naming the field.
+/// Seconds since the epoch of "YYYY-MM-DD HH:MM:SS" (years 1970 to 2100), or throw naming
+/// the field.
 int64_t
 ParseTimestamp(const VclosCsvReader& csv, const std::string& column)
 {
@@ -40,11 +42,14 @@ ParseTimestamp(const VclosCsvReader& csv, const std::string& column)
     unsigned s = 0;
     std::string text = csv.Text(column);
     char tail = 0;
-    int n = std::sscanf(text.c_str(), "%d-%u-%u %u:%u:%u%c", &y, &mo, &d, &h, &mi, &s, &tail);
-    VCLOS_REQUIRE(n == 6 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h < 24 && mi < 60 && s < 61,
+    // Field widths keep every number within its type (no overflow in sscanf).
+    int n = std::sscanf(text.c_str(), "%4d-%2u-%2u %2u:%2u:%2u%c", &y, &mo, &d, &h, &mi, &s, &tail);
+    VCLOS_REQUIRE(n == 6 && y >= 1970 && y <= 2100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 &&
+                      h < 24 && mi < 60 && s < 61,
                   std::runtime_error,
                   csv.Where() << ": field '" << column
-                              << "' must be a time YYYY-MM-DD HH:MM:SS (got '" << text << "')");
+                              << "' must be a time YYYY-MM-DD HH:MM:SS, years 1970 to 2100 (got '"
+                              << text << "')");
     return DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
 }
 
@@ -66,8 +71,11 @@ Normalise(std::vector<VclosTraceJob> jobs, const std::string& path)
 } // namespace
 
 std::vector<VclosTraceJob>
-VclosReadTiresiasTrace(const std::string& path)
+VclosReadTiresiasTrace(const std::string& path, double unitSeconds)
 {
+    VCLOS_REQUIRE(std::isfinite(unitSeconds) && unitSeconds > 0,
+                  std::invalid_argument,
+                  "the trace time unit must be > 0 seconds (got " << unitSeconds << ")");
     VclosCsvReader csv(
         path,
         {"job_id", "num_gpu", "submit_time", "iterations", "model_name", "duration"});
@@ -76,19 +84,21 @@ VclosReadTiresiasTrace(const std::string& path)
     while (csv.Next())
     {
         VclosTraceJob job;
-        uint64_t id = static_cast<uint64_t>(csv.NonNegative("job_id"));
+        job.where = csv.Where();
+        uint64_t id = csv.Integer("job_id", 0, UINT32_MAX);
         VCLOS_REQUIRE(ids.insert(id).second,
                       std::runtime_error,
                       csv.Where() << ": field 'job_id' repeats job " << id);
         job.id = static_cast<uint32_t>(id);
-        job.gpus = static_cast<uint32_t>(csv.PositiveInteger("num_gpu"));
-        job.submit = Seconds(csv.NonNegative("submit_time"));
-        job.iterations = static_cast<uint32_t>(csv.PositiveInteger("iterations"));
+        job.gpus = static_cast<uint32_t>(csv.Integer("num_gpu", 1, UINT32_MAX));
+        job.submit = csv.Duration("submit_time", unitSeconds);
+        job.iterations = static_cast<uint32_t>(csv.Integer("iterations", 1, UINT32_MAX));
         job.model = csv.Text("model_name");
         VCLOS_REQUIRE(!job.model.empty(),
                       std::runtime_error,
                       csv.Where() << ": field 'model_name' is empty");
-        job.duration = Seconds(csv.Positive("duration"));
+        csv.Positive("duration");
+        job.duration = csv.Duration("duration", unitSeconds);
         jobs.push_back(job);
     }
     return Normalise(jobs, path);
@@ -108,13 +118,17 @@ VclosReadHeliosTrace(const std::string& path)
     uint32_t index = 0;
     while (csv.Next())
     {
-        if (finished.count(csv.Text("state")) == 0 || csv.NonNegative("gpu_num") == 0)
+        if (finished.count(csv.Text("state")) == 0 || csv.Integer("gpu_num", 0, UINT32_MAX) == 0)
         {
             continue;
         }
         VclosTraceJob job;
+        job.where = csv.Where();
+        VCLOS_REQUIRE(index < UINT32_MAX,
+                      std::runtime_error,
+                      csv.Where() << ": more than " << UINT32_MAX << " jobs");
         job.id = index++;
-        job.gpus = static_cast<uint32_t>(csv.PositiveInteger("gpu_num"));
+        job.gpus = static_cast<uint32_t>(csv.Integer("gpu_num", 1, UINT32_MAX));
         int64_t submit = ParseTimestamp(csv, "submit_time");
         int64_t start = ParseTimestamp(csv, "start_time");
         int64_t end = ParseTimestamp(csv, "end_time");
@@ -168,8 +182,14 @@ VclosGenerateJobs(uint32_t jobs,
             job.gpus = sizes[size(rng)];
         } while (job.gpus > maxGpus || job.gpus < minGpus);
         now += i == 0 ? 0 : gap(rng);
+        double duration = length(rng);
+        VCLOS_REQUIRE(VclosFitsInTime(now) && VclosFitsInTime(duration),
+                      std::invalid_argument,
+                      "synthetic job " << i << " would arrive at " << now << " s and last "
+                                       << duration << " s, beyond the " << VCLOS_MAX_TIME_SECONDS
+                                       << " s a simulated time can hold");
         job.submit = Seconds(now);
-        job.duration = Seconds(length(rng));
+        job.duration = Seconds(duration);
         job.model = models[model(rng)];
         out.push_back(job);
     }

@@ -25,24 +25,30 @@ struct VclosTraceJob
     uint32_t iterations = 0; //!< iterations (0: unknown, e.g. Helios)
     std::string model;       //!< model zoo name ("" when the trace has none)
     Time duration;           //!< run time in the trace's cluster
+    std::string where;       //!< "<file>:<line>" of a trace row ("" when generated)
 };
 
 /**
  * \ingroup vclos
- * \brief Read a Tiresias/Philly-style trace: columns job_id, num_gpu, submit_time (s),
- *        iterations, model_name, duration (s), interval (ignored).
+ * \brief Read a Tiresias/Philly-style trace: columns job_id, num_gpu, submit_time,
+ *        iterations, model_name, duration, interval (ignored).
+ *
+ * job_id is 0 to 2^32 - 1, num_gpu and iterations 1 to 2^32 - 1; submit_time and duration
+ * are in units of unitSeconds and must come to at most VCLOS_MAX_TIME_SECONDS.
  * \param path the CSV file
- * \return the jobs sorted by submit time; a malformed row throws std::runtime_error with
- *         the file, line and field
+ * \param unitSeconds seconds per unit of submit_time and duration: 1 for seconds (Tiresias'
+ *        own traces), 1e-3 for milliseconds (Philly-derived traces)
+ * \return the jobs sorted by submit time; a malformed row or a value that does not fit
+ *         throws std::runtime_error with the file, line and field
  */
-std::vector<VclosTraceJob> VclosReadTiresiasTrace(const std::string& path);
+std::vector<VclosTraceJob> VclosReadTiresiasTrace(const std::string& path, double unitSeconds = 1);
 
 /**
  * \ingroup vclos
  * \brief Read a SenseTime Helios cluster_log.csv: columns job_id, gpu_num, state,
  *        submit_time, start_time, end_time ("YYYY-MM-DD HH:MM:SS"). Keeps finished jobs
  *        (COMPLETED, CANCELLED, FAILED, NODE_FAIL, TIMEOUT) with gpu_num > 0, as the vClos
- *        authors' generator does; duration = end - start.
+ *        authors' generator does; duration = end - start. Years must be 1970 to 2100.
  * \param path the CSV file
  * \return the jobs sorted by submit time; a malformed row throws std::runtime_error with
  *         the file, line and field

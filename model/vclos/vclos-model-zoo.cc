@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #ifndef VCLOS_MODEL_ZOO_SOURCE_PATH
 #define VCLOS_MODEL_ZOO_SOURCE_PATH "model/vclos/vclos-model-zoo.csv"
@@ -35,7 +36,8 @@ VclosModelZoo::Load(const std::string& path)
                       csv.Where() << ": model '" << m.name << "' is listed twice");
         m.parameters = csv.PositiveInteger("parameters");
         m.gradientBytes = csv.PositiveInteger("gradient_bytes");
-        m.batchPerGpu = static_cast<uint32_t>(csv.PositiveInteger("batch_per_gpu"));
+        m.batchPerGpu = static_cast<uint32_t>(csv.Integer("batch_per_gpu", 1, UINT32_MAX));
+        csv.Duration("compute_ms_v100", 1e-3); // refuses a time that does not fit
         m.computeTime = NanoSeconds(std::llround(csv.Positive("compute_ms_v100") * 1e6));
         zoo.m_models[m.name] = m;
     }
@@ -50,28 +52,107 @@ VclosModelZoo::DefaultPath()
     return env ? env : VCLOS_MODEL_ZOO_SOURCE_PATH;
 }
 
+std::string
+VclosModelZoo::DefaultAliasPath()
+{
+    const char* env = std::getenv("VCLOS_MODEL_ALIASES");
+    if (env)
+    {
+        return env;
+    }
+    std::string zoo = VCLOS_MODEL_ZOO_SOURCE_PATH;
+    auto slash = zoo.find_last_of('/');
+    return (slash == std::string::npos ? "" : zoo.substr(0, slash + 1)) + "vclos-model-aliases.csv";
+}
+
 VclosModelZoo
 VclosModelZoo::LoadDefault()
 {
-    return Load(DefaultPath());
+    VclosModelZoo zoo = Load(DefaultPath());
+    std::string aliases = DefaultAliasPath();
+    if (!aliases.empty())
+    {
+        zoo.LoadAliases(aliases);
+    }
+    return zoo;
+}
+
+void
+VclosModelZoo::LoadAliases(const std::string& path)
+{
+    VclosCsvReader csv(path, {"alias", "model"});
+    std::set<std::string> seen;
+    while (csv.Next())
+    {
+        std::string alias = csv.Text("alias");
+        std::string model = csv.Text("model");
+        VCLOS_REQUIRE(!alias.empty() && m_models.count(alias) == 0 && seen.insert(alias).second,
+                      std::runtime_error,
+                      csv.Where() << ": field 'alias' must be a new name, not a zoo model or "
+                                     "an alias listed before (got '"
+                                  << alias << "')");
+        VCLOS_REQUIRE(m_models.count(model) != 0,
+                      std::runtime_error,
+                      csv.Where() << ": field 'model' names no zoo model (got '" << model
+                                  << "'; known: " << DescribeNames() << ")");
+        m_aliases[alias] = model;
+    }
+}
+
+void
+VclosModelZoo::AddAlias(const std::string& alias, const std::string& model)
+{
+    VCLOS_REQUIRE(!alias.empty() && m_models.count(alias) == 0,
+                  std::invalid_argument,
+                  "alias '" << alias << "' is empty or a zoo model");
+    VCLOS_REQUIRE(m_models.count(model) != 0,
+                  std::invalid_argument,
+                  "alias '" << alias << "' maps onto unknown model '" << model
+                            << "' (known: " << DescribeNames() << ")");
+    m_aliases[alias] = model;
+}
+
+bool
+VclosModelZoo::Has(const std::string& name) const
+{
+    return m_models.count(name) != 0 || m_aliases.count(name) != 0;
 }
 
 const VclosModel&
 VclosModelZoo::Get(const std::string& name) const
 {
-    auto it = m_models.find(name);
-    if (it == m_models.end())
-    {
-        std::string known;
-        for (const auto& n : GetNames())
-        {
-            known += (known.empty() ? "" : ", ") + n;
-        }
-        VCLOS_REQUIRE(false,
-                      std::invalid_argument,
-                      "unknown model '" << name << "' (known: " << known << ")");
-    }
+    auto alias = m_aliases.find(name);
+    auto it = m_models.find(alias == m_aliases.end() ? name : alias->second);
+    VCLOS_REQUIRE(it != m_models.end(),
+                  std::invalid_argument,
+                  "unknown model '" << name << "' (known: " << DescribeNames() << ")");
     return it->second;
+}
+
+std::string
+VclosModelZoo::DescribeNames() const
+{
+    std::string known;
+    for (const auto& n : GetNames())
+    {
+        known += (known.empty() ? "" : ", ") + n;
+    }
+    if (!m_aliases.empty())
+    {
+        known += "; aliases:";
+        for (const auto& [alias, model] : m_aliases)
+        {
+            known += " " + alias + " -> " + model + ",";
+        }
+        known.pop_back();
+    }
+    return known;
+}
+
+const std::map<std::string, std::string>&
+VclosModelZoo::GetAliases() const
+{
+    return m_aliases;
 }
 
 std::vector<std::string>

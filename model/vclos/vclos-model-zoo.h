@@ -45,23 +45,56 @@ class VclosModelZoo
      */
     static VclosModelZoo Load(const std::string& path);
 
-    /// \return the zoo at DefaultPath()
+    /// \return the zoo at DefaultPath() with the aliases at DefaultAliasPath()
     static VclosModelZoo LoadDefault();
 
     /// \return $VCLOS_MODEL_ZOO if set, else the file in this source tree
     static std::string DefaultPath();
 
     /**
-     * \param name a model name
+     * \return $VCLOS_MODEL_ALIASES if set (empty: no alias file), else the alias file in this
+     *         source tree (model/vclos/vclos-model-aliases.csv)
+     */
+    static std::string DefaultAliasPath();
+
+    /**
+     * \brief Read an alias file: columns alias, model (a zoo model), then any others
+     *        (notes). A trace's model names that the zoo lacks map onto zoo models this way.
+     * \param path the CSV file
+     * \throws std::runtime_error naming the file, line and field for an unknown target
+     *         model, an alias that is a zoo model, or an alias listed twice
+     */
+    void LoadAliases(const std::string& path);
+
+    /**
+     * \brief Map a name onto a zoo model (replacing an earlier alias of that name).
+     * \param alias the name (not a zoo model)
+     * \param model the zoo model it stands for
+     * \throws std::invalid_argument for an unknown model or an alias that is a zoo model
+     */
+    void AddAlias(const std::string& alias, const std::string& model);
+
+    /**
+     * \param name a model name or an alias
      * \return the model; throws std::invalid_argument listing the known names if unknown
      */
     const VclosModel& Get(const std::string& name) const;
 
-    /// \return the model names, sorted
+    /// \param name a model name or an alias \return whether Get knows it
+    bool Has(const std::string& name) const;
+
+    /// \return the model names, sorted (aliases excluded)
     std::vector<std::string> GetNames() const;
 
+    /// \return the zoo's names and, if any, its aliases ("a -> b"), for messages
+    std::string DescribeNames() const;
+
+    /// \return alias -> zoo model
+    const std::map<std::string, std::string>& GetAliases() const;
+
   private:
-    std::map<std::string, VclosModel> m_models; //!< by name
+    std::map<std::string, VclosModel> m_models;   //!< by name
+    std::map<std::string, std::string> m_aliases; //!< alias -> model name
 };
 
 } // namespace ns3

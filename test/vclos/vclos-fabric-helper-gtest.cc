@@ -5,12 +5,14 @@
 // before creating anything.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/node-list.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-permutation-helper.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -63,17 +65,12 @@ TEST_P(VclosFabricHelperBadInput, InstallThrowsNamingTheAttribute)
 INSTANTIATE_TEST_SUITE_P(
     Attributes,
     VclosFabricHelperBadInput,
-    ::testing::Values(BadSetting{"Spines", "0", "Spines"},
-                      BadSetting{"Leaves", "0", "Leaves"},
-                      BadSetting{"Leaves", "257", "Leaves"},
-                      BadSetting{"ServersPerLeaf", "0", "ServersPerLeaf"},
-                      BadSetting{"GpusPerServer", "0", "GpusPerServer"},
-                      BadSetting{"GpusPerServer", "65", "GpusPerServer"},
-                      BadSetting{"LeafPorts", "15", "LeafPorts"},
+    ::testing::Values(BadSetting{"LeafPorts", "15", "LeafPorts"},
                       BadSetting{"SpinePorts", "3", "SpinePorts"},
-                      BadSetting{"Mtu", "100", "Mtu"},
                       BadSetting{"NicDataRate", "0bps", "NicDataRate"},
+                      BadSetting{"NicDataRate", "999999bps", "NicDataRate"},
                       BadSetting{"FabricDataRate", "0bps", "FabricDataRate"},
+                      BadSetting{"IntraServerDataRate", "1bps", "IntraServerDataRate"},
                       BadSetting{"EcnThreshold", "2MB", "EcnThreshold"},
                       BadSetting{"EcnThreshold", "10p", "EcnThreshold"},
                       BadSetting{"TcpSocketType", "ns3::TcpNoSuchThing", "TcpSocketType"},
@@ -83,3 +80,97 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<BadSetting>& info) {
         return info.param.attribute + "_" + std::to_string(info.index);
     });
+
+class VclosFabricHelperOutOfRange : public ::testing::TestWithParam<BadSetting>
+{
+  protected:
+    void TearDown() override
+    {
+        Config::Reset();
+    }
+};
+
+// Out of its checker's range, a value is refused when it is set (object or default), before
+// anything is built: Spines=100000 used to build 100,000 spines (1.5 GB in 20 s), and
+// LinkDelay=1e300s, which ns-3's Time wraps to 0, used to give a zero delay.
+TEST_P(VclosFabricHelperOutOfRange, TheAttributeRefusesIt)
+{
+    const BadSetting& bad = GetParam();
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    EXPECT_FALSE(helper->SetAttributeFailSafe(bad.attribute, StringValue(bad.value)))
+        << bad.attribute << " accepted " << bad.value;
+    EXPECT_FALSE(Config::SetDefaultFailSafe("ns3::VclosFabricHelper::" + bad.attribute,
+                                            StringValue(bad.value)))
+        << bad.attribute << " accepted " << bad.value << " as a default";
+}
+
+INSTANTIATE_TEST_SUITE_P(Attributes,
+                         VclosFabricHelperOutOfRange,
+                         ::testing::Values(BadSetting{"Spines", "0", ""},
+                                           BadSetting{"Spines", "257", ""},
+                                           BadSetting{"Spines", "100000", ""},
+                                           BadSetting{"Leaves", "0", ""},
+                                           BadSetting{"Leaves", "257", ""},
+                                           BadSetting{"ServersPerLeaf", "0", ""},
+                                           BadSetting{"ServersPerLeaf", "257", ""},
+                                           BadSetting{"GpusPerServer", "0", ""},
+                                           BadSetting{"GpusPerServer", "65", ""},
+                                           BadSetting{"LeafPorts", "65536", ""},
+                                           BadSetting{"SpinePorts", "4294967295", ""},
+                                           BadSetting{"Mtu", "100", ""},
+                                           BadSetting{"Mtu", "65536", ""},
+                                           BadSetting{"NicDelay", "1e300s", ""},
+                                           BadSetting{"NicDelay", "1e10s", ""},
+                                           BadSetting{"NicDelay", "0s", ""},
+                                           BadSetting{"FabricDelay", "2s", ""},
+                                           BadSetting{"FabricDelay", "-1us", ""},
+                                           BadSetting{"IntraServerDelay", "1e300s", ""}),
+                         [](const ::testing::TestParamInfo<BadSetting>& info) {
+                             return info.param.attribute + "_" + std::to_string(info.index);
+                         });
+
+TEST(VclosFabricHelper, AFabricBeyondTheNodeCapIsRefusedBeforeBuilding)
+{
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    helper->SetAttribute("Leaves", UintegerValue(256));
+    helper->SetAttribute("ServersPerLeaf", UintegerValue(256));
+    helper->SetAttribute("GpusPerServer", UintegerValue(64));
+    try
+    {
+        helper->Install();
+        FAIL() << "Install() built 4,194,304 GPUs";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("the packet-level fabric holds at most 16384"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(NodeList::GetNNodes(), 0u);
+    // The next issue's shape at 1:1 (8,192 GPUs, 256 leaves, 128 spines) fits the attributes.
+    Ptr<VclosFabricHelper> large = CreateObject<VclosFabricHelper>();
+    EXPECT_TRUE(large->SetAttributeFailSafe("Leaves", UintegerValue(256)));
+    EXPECT_TRUE(large->SetAttributeFailSafe("Spines", UintegerValue(128)));
+    EXPECT_TRUE(large->SetAttributeFailSafe("ServersPerLeaf", UintegerValue(8)));
+    Config::Reset();
+}
+
+TEST(VclosPermutationHelper, AttributesOutOfRangeAreRefused)
+{
+    Ptr<VclosPermutationHelper> helper = CreateObject<VclosPermutationHelper>();
+    // "-1" used to wrap to 2^64 - 1 bytes (a run without end), a huge SendSize allocated
+    // that much per write, and a negative start time broke the plots.
+    for (const auto& [attribute, value] : {std::make_pair("FlowBytes", "-1"),
+                                           std::make_pair("FlowBytes", "10000000001"),
+                                           std::make_pair("FlowBytes", "0"),
+                                           std::make_pair("SendSize", "4294967295"),
+                                           std::make_pair("StartTime", "-1s"),
+                                           std::make_pair("StartTime", "3601s")})
+    {
+        EXPECT_FALSE(helper->SetAttributeFailSafe(attribute, StringValue(value)))
+            << attribute << " accepted " << value;
+    }
+    EXPECT_TRUE(helper->SetAttributeFailSafe("FlowBytes", StringValue("10000000000")));
+    EXPECT_TRUE(helper->SetAttributeFailSafe("SendSize", StringValue("16777216")));
+    EXPECT_TRUE(helper->SetAttributeFailSafe("StartTime", StringValue("0s")));
+}

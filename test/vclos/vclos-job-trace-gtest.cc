@@ -75,7 +75,9 @@ TEST(VclosJobTrace, MalformedTiresiasRowsNameFileLineAndField)
     auto read = [](const std::string& p) { return VclosReadTiresiasTrace(p); };
     std::string e =
         ErrorOf(read, std::string(TIRESIAS) + "0,1,0,10,vgg16,5,1\n1,0,5,10,vgg16,5,1\n");
-    EXPECT_NE(e.find(":3: field 'num_gpu' must be a number > 0 (got '0')"), std::string::npos) << e;
+    EXPECT_NE(e.find(":3: field 'num_gpu' must be a whole number from 1 to 4294967295 (got '0')"),
+              std::string::npos)
+        << e;
     e = ErrorOf(read, std::string(TIRESIAS) + "0,1,soon,10,vgg16,5,1\n");
     EXPECT_NE(e.find(":2: field 'submit_time'"), std::string::npos) << e;
     e = ErrorOf(read, std::string(TIRESIAS) + "0,1,0,10,vgg16,5,1\n0,2,0,10,vgg16,5,1\n");
@@ -88,6 +90,53 @@ TEST(VclosJobTrace, MalformedTiresiasRowsNameFileLineAndField)
     EXPECT_NE(e.find(":1: the header has no column 'job_id'"), std::string::npos) << e;
     e = ErrorOf(read, TIRESIAS);
     EXPECT_NE(e.find("no jobs"), std::string::npos) << e;
+}
+
+TEST(VclosJobTrace, TiresiasValuesThatDoNotFitAreRefused)
+{
+    auto read = [](const std::string& p) { return VclosReadTiresiasTrace(p); };
+    auto row = [](const std::string& r) {
+        return std::string(TIRESIAS) + "0,1,0,10,vgg16,5,1\n" + r + "\n";
+    };
+    // Cut to 32 bits, a job of 4294967297 GPUs would be a 1-GPU job.
+    std::string e = ErrorOf(read, row("1,4294967297,5,10,vgg16,5,1"));
+    EXPECT_NE(e.find(":3: field 'num_gpu' must be a whole number from 1 to 4294967295"),
+              std::string::npos)
+        << e;
+    e = ErrorOf(read, row("4294967297,1,5,10,vgg16,5,1"));
+    EXPECT_NE(e.find(":3: field 'job_id'"), std::string::npos) << e;
+    e = ErrorOf(read, row("1,1,5,4294967296,vgg16,5,1"));
+    EXPECT_NE(e.find(":3: field 'iterations'"), std::string::npos) << e;
+    // Beyond 2^63 ns a time would wrap to a negative one and sort first.
+    e = ErrorOf(read, row("1,1,1.8e19,10,vgg16,5,1"));
+    EXPECT_NE(e.find(":3: field 'submit_time' is 1.8e+19 s, beyond the 9.2e+09 s"),
+              std::string::npos)
+        << e;
+    // A Philly-derived trace's milliseconds read as seconds.
+    e = ErrorOf(read, row("1,1,9300000000,10,vgg16,5,1"));
+    EXPECT_NE(e.find(":3: field 'submit_time'"), std::string::npos) << e;
+    e = ErrorOf(read, row("1,1,5,10,vgg16,1e300,1"));
+    EXPECT_NE(e.find(":3: field 'duration'"), std::string::npos) << e;
+    for (const char* bad : {"nan", "inf", "-1"})
+    {
+        e = ErrorOf(read, row(std::string("1,1,") + bad + ",10,vgg16,5,1"));
+        EXPECT_NE(e.find(":3: field 'submit_time'"), std::string::npos) << bad << ": " << e;
+    }
+}
+
+TEST(VclosJobTrace, ReadsAMillisecondTrace)
+{
+    // Philly-derived: times in ms, some beyond 9.2e9 (which seconds could not hold).
+    std::string path = TempFile(std::string(TIRESIAS) +
+                                "0,1,9300000000,10,dqn,1500,1\n1,2,9300060000,10,a2c,250,1\n");
+    auto jobs = VclosReadTiresiasTrace(path, 1e-3);
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[0].submit, Seconds(0));
+    EXPECT_EQ(jobs[1].submit, Seconds(60));
+    EXPECT_EQ(jobs[0].duration, MilliSeconds(1500));
+    EXPECT_EQ(jobs[1].duration, MilliSeconds(250));
+    EXPECT_EQ(jobs[1].where, path + ":3");
+    EXPECT_THROW(VclosReadTiresiasTrace(path, 0), std::invalid_argument);
 }
 
 TEST(VclosJobTrace, ReadsAHeliosLogKeepingFinishedGpuJobs)
@@ -117,6 +166,27 @@ TEST(VclosJobTrace, MalformedHeliosTimesNameTheField)
                 std::string(HELIOS) + "a,u,v,j,8,32,1,FAILED,2020-06-03 10:00:00,2020-06-03 "
                                       "09:00:00,2020-06-03 11:00:30\n");
     EXPECT_NE(e.find(":2: fields 'submit_time' <= 'start_time'"), std::string::npos) << e;
+}
+
+TEST(VclosJobTrace, HeliosYearsOutOfRangeAreRefused)
+{
+    auto read = [](const std::string& p) { return VclosReadHeliosTrace(p); };
+    for (const char* date : {"-2000000000-06-03 10:00:00",
+                             "99999-06-03 10:00:00",
+                             "1969-12-31 23:59:59",
+                             "2101-01-01 00:00:00"})
+    {
+        std::string e = ErrorOf(read,
+                                std::string(HELIOS) + "a,u,v,j,8,32,1,COMPLETED," + date +
+                                    ",2020-06-03 10:00:30,2020-06-03 11:00:30\n");
+        EXPECT_NE(e.find(":2: field 'submit_time' must be a time"), std::string::npos)
+            << date << ": " << e;
+    }
+    std::string e = ErrorOf(read,
+                            std::string(HELIOS) + "a,u,v,j,4294967297,32,1,COMPLETED,2020-06-03 "
+                                                  "10:00:00,2020-06-03 10:00:30,2020-06-03 "
+                                                  "11:00:30\n");
+    EXPECT_NE(e.find(":2: field 'gpu_num'"), std::string::npos) << e;
 }
 
 TEST(VclosJobTrace, GeneratesADeterministicPoissonWorkload)

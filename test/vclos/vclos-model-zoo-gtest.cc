@@ -4,6 +4,7 @@
 // The model zoo file and its reader.
 #include "ns3/vclos-model-zoo.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -113,5 +114,78 @@ TEST(VclosModelZoo, UnknownModelListsTheKnownOnes)
     {
         EXPECT_NE(std::string(e.what()).find("unknown model 'gpt5' (known: tiny)"),
                   std::string::npos);
+    }
+}
+
+TEST(VclosModelZoo, ValuesThatDoNotFitAreRefused)
+{
+    std::string e = LoadError(std::string(HEADER) + "m,10,40,4294967297,5,s\n");
+    EXPECT_NE(e.find(":2: field 'batch_per_gpu' must be a whole number from 1 to 4294967295"),
+              std::string::npos)
+        << e;
+    e = LoadError(std::string(HEADER) + "m,10,40,32,1e300,s\n");
+    EXPECT_NE(e.find(":2: field 'compute_ms_v100'"), std::string::npos) << e;
+    e = LoadError(std::string(HEADER) + "m,1e300,40,32,5,s\n");
+    EXPECT_NE(e.find(":2: field 'parameters'"), std::string::npos) << e;
+}
+
+TEST(VclosModelZoo, TheDefaultAliasesMapPhillyModelsOntoTheZoo)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    // The choices of model/vclos/vclos-model-aliases.csv (approximations, documented there).
+    const std::pair<const char*, const char*> expected[] = {{"resnet18", "googlenet"},
+                                                            {"shufflenet", "googlenet"},
+                                                            {"bert", "bert-base"},
+                                                            {"dqn", "googlenet"},
+                                                            {"a2c", "googlenet"}};
+    for (const auto& [alias, model] : expected)
+    {
+        ASSERT_TRUE(zoo.Has(alias)) << alias;
+        EXPECT_EQ(&zoo.Get(alias), &zoo.Get(model)) << alias;
+        EXPECT_EQ(zoo.Get(alias).name, model) << alias;
+    }
+    EXPECT_EQ(zoo.GetAliases().size(), 5u);
+    // Aliases are not models: the names stay the zoo's.
+    auto names = zoo.GetNames();
+    EXPECT_EQ(std::count(names.begin(), names.end(), "dqn"), 0);
+}
+
+TEST(VclosModelZoo, AliasesAreCheckedAndNameFileLineAndField)
+{
+    VclosModelZoo zoo = VclosModelZoo::Load(TempFile(std::string(HEADER) + "m,10,40,32,5,s\n"));
+    auto aliasError = [&zoo](const std::string& text) {
+        try
+        {
+            VclosModelZoo copy = zoo;
+            copy.LoadAliases(TempFile(text));
+        }
+        catch (const std::runtime_error& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(aliasError("alias,model,note\nx,m,fine\n"), "");
+    std::string e = aliasError("alias,model,note\nx,m,ok\ny,nosuch,bad\n");
+    EXPECT_NE(e.find(":3: field 'model' names no zoo model (got 'nosuch'; known: m"),
+              std::string::npos)
+        << e;
+    e = aliasError("alias,model\nm,m\n");
+    EXPECT_NE(e.find(":2: field 'alias'"), std::string::npos) << e;
+    e = aliasError("alias,model\nx,m\nx,m\n");
+    EXPECT_NE(e.find(":3: field 'alias'"), std::string::npos) << e;
+    zoo.AddAlias("x", "m");
+    EXPECT_EQ(zoo.Get("x").name, "m");
+    EXPECT_THROW(zoo.AddAlias("y", "nosuch"), std::invalid_argument);
+    EXPECT_THROW(zoo.AddAlias("m", "m"), std::invalid_argument);
+    try
+    {
+        zoo.Get("z");
+        FAIL() << "unknown model accepted";
+    }
+    catch (const std::invalid_argument& error)
+    {
+        EXPECT_NE(std::string(error.what()).find("known: m; aliases: x -> m"), std::string::npos)
+            << error.what();
     }
 }

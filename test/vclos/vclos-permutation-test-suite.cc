@@ -122,6 +122,48 @@ class VclosPinnedLineRateTestCase : public TestCase
     }
 };
 
+/// Pinned paths on an oversubscribed fabric share links as PinnedLinkLoad derives.
+class VclosPinnedOversubscribedTestCase : public TestCase
+{
+  public:
+    VclosPinnedOversubscribedTestCase()
+        : TestCase("pinned flows at 2:1 share links as PinnedLinkLoad says")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // By hand: k flows per leaf round-robin over n spines (loads per spine in brackets).
+        struct Case
+        {
+            uint32_t k, n, most;
+            double share;
+        };
+
+        for (const Case& c : {Case{8, 8, 1, 0.0},     // [1 x8]
+                              Case{8, 4, 2, 1.0},     // [2 2 2 2]
+                              Case{8, 3, 3, 1.0},     // [3 3 2]
+                              Case{4, 3, 2, 0.5},     // [2 1 1]: 2 of 4 share
+                              Case{6, 4, 2, 4.0 / 6}, // [2 2 1 1]: 4 of 6 share
+                              Case{1, 4, 1, 0.0}})
+        {
+            auto load = VclosPermutationHelper::PinnedLinkLoad(c.k, c.n);
+            NS_TEST_EXPECT_MSG_EQ(load.maxFlowsPerLink, c.most, "k=" << c.k << " n=" << c.n);
+            NS_TEST_EXPECT_MSG_EQ_TOL(load.conflictingShare,
+                                      c.share,
+                                      1e-12,
+                                      "k=" << c.k << " n=" << c.n);
+        }
+        // And a run: 4 leaves x 8 GPUs over 4 spines.
+        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        helper->SetAttribute("Spines", UintegerValue(4));
+        Outcome o = RunPermutation(helper, true, 500000);
+        NS_TEST_EXPECT_MSG_EQ(o.maxFlowsPerLink, 2, "two flows per spine link");
+        NS_TEST_EXPECT_MSG_EQ(o.conflictingShare, 1.0, "every flow shares");
+    }
+};
+
 /// Per-flow ECMP on the same permutation collides and is slower.
 class VclosEcmpCollisionTestCase : public TestCase
 {
@@ -212,6 +254,7 @@ class VclosPermutationTestSuite : public TestSuite
         : TestSuite("vclos-permutation", SYSTEM)
     {
         AddTestCase(new VclosPinnedLineRateTestCase, TestCase::QUICK);
+        AddTestCase(new VclosPinnedOversubscribedTestCase, TestCase::QUICK);
         AddTestCase(new VclosEcmpCollisionTestCase, TestCase::QUICK);
         AddTestCase(new VclosConservationTestCase, TestCase::QUICK);
         AddTestCase(new VclosDeterminismTestCase, TestCase::QUICK);

@@ -320,3 +320,135 @@ TEST(VclosSchedulerTracker, TimeAverageOfAStepSeries)
     EXPECT_DOUBLE_EQ(VclosSchedulerTracker::TimeAverage({}, Seconds(2)), 0);
     EXPECT_THROW(VclosSchedulerTracker::TimeAverage(series, Seconds(0)), std::invalid_argument);
 }
+
+TEST(VclosScenario, IntegersBeyondTheirFieldAreRefusedNotCut)
+{
+    std::string e = ReadError(R"({"workload": {"jobs": 4294967297}})");
+    EXPECT_NE(e.find("workload.jobs: expected a non-negative integer up to 4294967295, got "
+                     "4294967297"),
+              std::string::npos)
+        << e;
+    e = ReadError(R"({"scaling": {"maxIterations": 18446744073709551615}})");
+    EXPECT_NE(e.find("scaling.maxIterations: expected a non-negative integer up to 4294967295"),
+              std::string::npos)
+        << e;
+    ScenarioFile file(R"({"seeds": {"workload": 18446744073709551615}})");
+    EXPECT_EQ(VclosReadScenario(file.Path()).seeds.workload, UINT64_MAX);
+}
+
+TEST(VclosScenario, DeepNestingIsRefusedWithLineAndColumn)
+{
+    std::string e = ReadError("{\"workload\": {\"models\": " + std::string(100000, '[') +
+                              std::string(100000, ']') + "}}");
+    EXPECT_NE(e.find(": line 1, column 87: nested deeper than 64 levels"), std::string::npos) << e;
+    e = ReadError("{\n  \"a\":\n" + std::string(70, '[') + std::string(70, ']') + "}");
+    EXPECT_NE(e.find(": line 3, column 64: nested deeper"), std::string::npos) << e;
+    // Brackets in strings and comments do not count.
+    e = ReadError("{\"name\": \"" + std::string(100, '[') + "\\\"\", // " + std::string(100, '[') +
+                  "\n /* " + std::string(100, '{') + " */ \"x\": 1}");
+    EXPECT_NE(e.find(": x: unknown field"), std::string::npos) << e;
+}
+
+TEST(VclosScenario, SizesAndTimesHaveLimits)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    auto error = [&zoo](auto change) {
+        VclosScenario s;
+        change(s);
+        return ErrorOf([&] { VclosValidateScenario(s, zoo); });
+    };
+    auto names = [](const std::string& message, const std::string& field) {
+        return message.find("scenario: " + field + ": ") != std::string::npos;
+    };
+    // 4294967295 jobs or iterations would run for ever.
+    EXPECT_TRUE(
+        names(error([](VclosScenario& s) { s.workload.jobs = 4294967295u; }), "workload.jobs"));
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.jobs = 1000001; }), "workload.jobs"));
+    EXPECT_EQ(error([](VclosScenario& s) { s.workload.jobs = 1000000; }), "");
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.scaling.maxIterations = 4294967295u; }),
+                      "scaling.maxIterations"));
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.maxGpus = 4294967295u; }),
+                      "workload.maxGpus"));
+    // Times that would overflow ns-3's Time.
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.scaling.arrivalTime = 1e300; }),
+                      "scaling.arrivalTime"));
+    EXPECT_TRUE(
+        names(error([](VclosScenario& s) { s.metrics.idleGapUs = 1e300; }), "metrics.idleGapUs"));
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.meanInterArrivalMs = 1e300; }),
+                      "workload.meanInterArrivalMs"));
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.metrics.waitThresholdMs = 1e300; }),
+                      "metrics.waitThresholdMs"));
+    // The trace time unit.
+    EXPECT_TRUE(names(error([](VclosScenario& s) {
+                          s.workload.source = "tiresias";
+                          s.workload.trace = "t.csv";
+                          s.workload.traceTimeUnit = "h";
+                      }),
+                      "workload.traceTimeUnit"));
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.traceTimeUnit = "ms"; }),
+                      "workload.traceTimeUnit"));
+    // Aliases must name zoo models.
+    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.modelAliases["mine"] = "gpt5"; }),
+                      "workload.modelAliases.mine"));
+    EXPECT_EQ(error([](VclosScenario& s) {
+                  s.workload.modelAliases["mine"] = "vgg16";
+                  s.workload.models = {"mine", "dqn"};
+              }),
+              "");
+}
+
+TEST(VclosScenario, TraceModelsResolveThroughAliasesOrNameTheRow)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ScenarioFile file(R"({"workload": {"source": "tiresias", "trace": "trace.csv",
+                                       "modelAliases": {"mine": "vgg16"}}})");
+    file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                    "10,2,100,3,dqn,60,1\n"
+                    "11,2,160,3,mine,60,1\n");
+    VclosScenario s = VclosReadScenario(file.Path());
+    EXPECT_EQ(s.workload.modelAliases.at("mine"), "vgg16");
+    VclosValidateScenario(s, zoo);
+    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[0].messageBytes,
+              static_cast<uint64_t>(zoo.Get("googlenet").gradientBytes * 0.05)); // dqn
+    EXPECT_EQ(jobs[1].messageBytes, static_cast<uint64_t>(zoo.Get("vgg16").gradientBytes * 0.05));
+    // An unknown one names the file, line and job, and lists the known models.
+    file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                    "10,2,100,3,vgg16,60,1\n"
+                    "11,2,160,3,gpt5,60,1\n");
+    std::string e = ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); });
+    EXPECT_NE(e.find("trace.csv:3: field 'model_name': job 11 names unknown model 'gpt5' "
+                     "(known: alexnet, bert-base"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("mine -> vgg16"), std::string::npos) << e;
+}
+
+TEST(VclosScenario, TraceTimesAreReadInTheirUnitAndMustFitOnceScaled)
+{
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ScenarioFile file(R"({"workload": {"source": "tiresias", "trace": "trace.csv",
+                                       "traceTimeUnit": "ms"},
+                          "scaling": {"arrivalTime": 0.001}})");
+    file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                    "10,2,9300000000,3,vgg16,60000,1\n"
+                    "11,2,9300240000,3,vgg16,60000,1\n");
+    VclosScenario s = VclosReadScenario(file.Path());
+    VclosValidateScenario(s, zoo);
+    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    ASSERT_EQ(jobs.size(), 2u);
+    EXPECT_EQ(jobs[1].submit, MilliSeconds(240)); // 240,000 ms = 240 s, x 0.001
+    // Read as seconds, the same trace does not fit.
+    s.workload.traceTimeUnit = "s";
+    EXPECT_NE(ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); }).find(":2: field 'submit_time'"),
+              std::string::npos);
+    // A time that fits, scaled beyond what a Time holds.
+    file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
+                    "10,2,0,3,vgg16,60,1\n"
+                    "11,2,9000000000,3,vgg16,60,1\n");
+    s.scaling.arrivalTime = 2;
+    std::string e = ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); });
+    EXPECT_NE(e.find("scaling.arrivalTime: job 11 ("), std::string::npos) << e;
+    EXPECT_NE(e.find("trace.csv:3) would arrive at 1.8e+10 s"), std::string::npos) << e;
+}
