@@ -8,7 +8,10 @@
 #include "ns3/node.h"
 #include "ns3/oncache-conntrack.h"
 #include "ns3/oncache-cost-model.h"
+#include "ns3/oncache-host-cpu.h"
 #include "ns3/oncache-host-datapath.h"
+#include "ns3/oncache-kv-client.h"
+#include "ns3/oncache-limits.h"
 #include "ns3/oncache-lru-cache.h"
 #include "ns3/oncache-mode.h"
 #include "ns3/oncache-policy.h"
@@ -16,6 +19,7 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 #include <stdexcept>
@@ -263,4 +267,54 @@ TEST(OncacheMode, ParsesNamesAndRejectsUnknownOnes)
         ThrownMessage<std::invalid_argument>([] { OncacheModeFromString("Cilium"); });
     EXPECT_NE(message.find("Mode"), std::string::npos) << message;
     EXPECT_NE(message.find("Cilium"), std::string::npos) << message;
+}
+
+TEST(OncacheLimits, DerivedFromTheHeaders)
+{
+    // RFC 791: 68 bytes; VXLAN adds outer IPv4 20 + UDP 8 + VXLAN 8 + inner Ethernet 14.
+    EXPECT_EQ(OncacheMinUnderlayMtu(ONCACHE_MODE_BARE_METAL), 68u);
+    EXPECT_EQ(OncacheMinUnderlayMtu(ONCACHE_MODE_OVERLAY), 118u);
+    EXPECT_EQ(OncacheMinUnderlayMtu(ONCACHE_MODE_ONCACHE), 118u);
+    // 65535 - IPv4 20 - UDP 8.
+    EXPECT_EQ(OncacheMaxUdpPayload(), 65507u);
+    EXPECT_EQ(OncacheTcpSendBuffer(), 131072u); // ns-3's default SndBufSize
+    EXPECT_EQ(OncacheMinLinkRate(1538).GetBitRate(), 12304u);
+}
+
+TEST(OncacheLimits, OneSendRefusesWhatTheSocketRefuses)
+{
+    const TypeId udp = TypeId::LookupByName("ns3::UdpSocketFactory");
+    const TypeId tcp = TypeId::LookupByName("ns3::TcpSocketFactory");
+    EXPECT_NO_THROW(OncacheRequireOneSend("RequestSize", 65507, udp));
+    EXPECT_NE(ThrownMessage<std::invalid_argument>([&] {
+                  OncacheRequireOneSend("RequestSize", 65508, udp);
+              }).find("RequestSize"),
+              std::string::npos);
+    EXPECT_NO_THROW(OncacheRequireOneSend("ResponseSize", 131072, tcp));
+    EXPECT_NE(ThrownMessage<std::invalid_argument>([&] {
+                  OncacheRequireOneSend("ResponseSize", 131073, tcp);
+              }).find("ResponseSize"),
+              std::string::npos);
+    EXPECT_NE(ThrownMessage<std::invalid_argument>([] {
+                  OncacheRequireOneSend("RequestSize", 1, TypeId::LookupByName("ns3::Node"));
+              }).find("Protocol"),
+              std::string::npos);
+}
+
+TEST(OncacheLimits, CostsAndDelaysHaveUpperBounds)
+{
+    // Above these, sums of costs and event times overflowed ns-3's 64-bit nanoseconds.
+    Ptr<OncacheCostModel> costs = CreateObject<OncacheCostModel>();
+    EXPECT_TRUE(costs->SetAttributeFailSafe("AppTx", TimeValue(Seconds(1))));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("AppTx", TimeValue(Seconds(2))));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("RxCopyNsPerByte", DoubleValue(1e300)));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("SuperSegmentOverlayScale", DoubleValue(1e300)));
+    Ptr<OncacheHostDatapath> datapath = CreateObject<OncacheHostDatapath>();
+    EXPECT_FALSE(datapath->SetAttributeFailSafe("LinkDelay", TimeValue(Seconds(2))));
+    EXPECT_TRUE(datapath->SetAttributeFailSafe("WireMtu", UintegerValue(68)));
+    EXPECT_FALSE(datapath->SetAttributeFailSafe("WireMtu", UintegerValue(67)));
+    Ptr<OncacheKvClient> kv = CreateObject<OncacheKvClient>();
+    EXPECT_FALSE(kv->SetAttributeFailSafe("ResponseOverhead", UintegerValue(UINT32_MAX)));
+    Ptr<OncacheHostCpu> cpu = CreateObject<OncacheHostCpu>();
+    EXPECT_FALSE(cpu->SetAttributeFailSafe("Cores", UintegerValue(8193)));
 }
