@@ -1468,6 +1468,15 @@ class OncacheBadInputTestCase : public TestCase
                     "Protocol");
         ExpectError(
             [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                Ptr<OncacheCluster> c = h->Install();
+                OncacheUdpStreamHelper stream(h->GetPodAddress(1, 0), 5201);
+                stream.SetClientAttribute("PacketSize", UintegerValue(65508));
+                stream.InstallClient(c, h->GetPodAddress(0, 0));
+            },
+            "PacketSize");
+        ExpectError(
+            [] {
                 OncacheKvHelper kv(Ipv4Address("10.244.1.2"));
                 kv.SetServerAttribute("RequestSize", UintegerValue(200));
                 kv.InstallServer(CreateObject<Node>());
