@@ -346,12 +346,8 @@ OncacheTopologyHelper::AddPod(Ptr<OncacheCluster> cluster, uint32_t host, Ipv4Ad
     Ipv4Address gateway((address.Get() & 0xffffff00U) + 1);
     routing.GetStaticRouting(ipv4)->SetDefaultRoute(gateway, interface);
 
-    uint32_t podsOnHost = 0;
-    for (auto ip : cluster->GetPodAddresses())
-    {
-        podsOnHost += cluster->GetPodHost(ip) == host ? 1 : 0;
-    }
-    uint32_t appCore = podsOnHost % datapath->GetCpu()->GetCores();
+    // The pods already on the host (a count over the whole cluster made Install quadratic).
+    uint32_t appCore = datapath->GetNPods() % datapath->GetCpu()->GetCores();
     cluster->AddPod(host, pod, address, podVeth, hostVeth, appCore);
     return pod;
 }

@@ -333,6 +333,12 @@ OncacheHostDatapath::HasPod(Ipv4Address pod) const
     return m_pods.count(pod.Get()) > 0;
 }
 
+uint32_t
+OncacheHostDatapath::GetNPods() const
+{
+    return static_cast<uint32_t>(m_pods.size());
+}
+
 void
 OncacheHostDatapath::SetRoute(Ipv4Address pod, Ipv4Address host)
 {
