@@ -8,6 +8,7 @@
 #include "ns3/node.h"
 #include "ns3/oncache-conntrack.h"
 #include "ns3/oncache-cost-model.h"
+#include "ns3/oncache-flow-key.h"
 #include "ns3/oncache-host-cpu.h"
 #include "ns3/oncache-host-datapath.h"
 #include "ns3/oncache-kv-client.h"
@@ -18,6 +19,9 @@
 #include "ns3/oncache-vxlan-header.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-option-sack.h"
+#include "ns3/tcp-option-ts.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
@@ -166,6 +170,42 @@ TEST(OncacheFlowKey, ReverseAndCanonical)
     EXPECT_EQ(a.Canonical(), b.Canonical());
     EXPECT_EQ(b.Reversed(), a);
     EXPECT_NE(a.Hash(), b.Hash());
+}
+
+TEST(OncacheFlowKey, ParsesAFirstFragmentWithATruncatedTcpHeader)
+{
+    // At a 68-byte pod MTU a TCP ACK with timestamps and 3 SACK blocks (a 56-byte header) is
+    // fragmented: the first fragment carries only 48 bytes of it. Build those bytes alone.
+    TcpHeader tcp;
+    tcp.SetSourcePort(40000);
+    tcp.SetDestinationPort(5001);
+    tcp.SetFlags(TcpHeader::ACK);
+    tcp.AppendOption(CreateObject<TcpOptionTS>());
+    Ptr<TcpOptionSack> sack = CreateObject<TcpOptionSack>();
+    for (uint32_t i = 1; i <= 3; ++i)
+    {
+        sack->AddSackBlock({SequenceNumber32(1000 * i), SequenceNumber32(1000 * i + 100)});
+    }
+    tcp.AppendOption(sack);
+    ASSERT_EQ(tcp.GetSerializedSize(), 56u);
+    Ptr<Packet> whole = Create<Packet>();
+    whole->AddHeader(tcp);
+    std::vector<uint8_t> bytes(48);
+    whole->CopyData(bytes.data(), 48);
+    Ptr<Packet> fragment = Create<Packet>(bytes.data(), 48);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.244.0.2"));
+    ip.SetDestination(Ipv4Address("10.244.1.2"));
+    ip.SetProtocol(6);
+    ip.SetPayloadSize(48);
+    ip.SetMoreFragments();
+    fragment->AddHeader(ip);
+    Ipv4Header parsed;
+    uint32_t payload = 1;
+    OncacheFlowKey key = OncacheParseFlow(fragment, parsed, &payload);
+    EXPECT_EQ(key,
+              Flow(Ipv4Address("10.244.0.2").Get(), Ipv4Address("10.244.1.2").Get(), 40000, 5001));
+    EXPECT_EQ(payload, 0u);
 }
 
 TEST(OncacheConntrack, NewThenEstablishedOnTheReply)
