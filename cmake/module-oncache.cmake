@@ -5,6 +5,7 @@ suite_module(
   SOURCES
     model/oncache/oncache-flow-key.cc
     model/oncache/oncache-mode.cc
+    model/oncache/oncache-limits.cc
     model/oncache/oncache-vxlan-header.cc
     model/oncache/oncache-veth-net-device.cc
     model/oncache/oncache-host-cpu.cc
@@ -30,6 +31,7 @@ suite_module(
     model/oncache/oncache-lru-cache.h
     model/oncache/oncache-flow-key.h
     model/oncache/oncache-mode.h
+    model/oncache/oncache-limits.h
     model/oncache/oncache-vxlan-header.h
     model/oncache/oncache-veth-net-device.h
     model/oncache/oncache-host-cpu.h

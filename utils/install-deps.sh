@@ -21,6 +21,8 @@ set -euo pipefail
 packages=(libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
           cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark)
 
+packages+=(valgrind) # the memcheck ctest of the oncache UDP streams
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

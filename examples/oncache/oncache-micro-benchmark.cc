@@ -363,6 +363,14 @@ main(int argc, char* argv[])
         ONCACHE_REQUIRE(o.kvConcurrency >= 1 && o.kvConcurrency <= 1024,
                         std::invalid_argument,
                         "kvConcurrency: " << o.kvConcurrency << " is not in [1, 1024]");
+        // The request-response and key-value runs' sizes (--ns3::OncacheRrClient::...,
+        // --ns3::OncacheKvServer::... etc.), refused before the first run rather than after
+        // the stream sweep.
+        for (const char* protocol : {"ns3::TcpSocketFactory", "ns3::UdpSocketFactory"})
+        {
+            OncacheRrHelper(protocol, Ipv4Address::GetLoopback(), 7000).Validate();
+        }
+        OncacheKvHelper(Ipv4Address::GetLoopback()).Validate();
         o.runs = progress ? 3 * (4 + 2 * o.flows.size()) : 0;
         auto step = [&](const std::string& what, OncacheMode mode) {
             if (progress)

@@ -5,9 +5,14 @@
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
+#include "ns3/oncache-check.h"
 #include "ns3/oncache-kv-client.h"
 #include "ns3/oncache-kv-server.h"
+#include "ns3/oncache-limits.h"
+#include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
+
+#include <stdexcept>
 
 namespace ns3
 {
@@ -41,9 +46,34 @@ OncacheKvHelper::SetRequestSize(uint32_t bytes)
     m_server.Set("RequestSize", UintegerValue(bytes));
 }
 
+void
+OncacheKvHelper::Validate() const
+{
+    // The objects as Install makes them: the factories' values over the attribute defaults.
+    Ptr<Application> client = m_client.Create<Application>();
+    Ptr<Application> server = m_server.Create<Application>();
+    UintegerValue bytes;
+    UintegerValue serverBytes;
+    client->GetAttribute("RequestSize", bytes);
+    server->GetAttribute("RequestSize", serverBytes);
+    // The server frames requests by its RequestSize and reads the response size from each.
+    ONCACHE_REQUIRE(bytes.Get() == serverBytes.Get(),
+                    std::invalid_argument,
+                    "RequestSize: the OncacheKvClient's "
+                        << bytes.Get() << " differs from the OncacheKvServer's "
+                        << serverBytes.Get()
+                        << " (set both, e.g. with OncacheKvHelper::SetRequestSize)");
+    OncacheRequireOneSend("RequestSize",
+                          static_cast<uint32_t>(bytes.Get()),
+                          TcpSocketFactory::GetTypeId());
+    client->Dispose();
+    server->Dispose();
+}
+
 ApplicationContainer
 OncacheKvHelper::InstallServer(Ptr<Node> node) const
 {
+    Validate();
     Ptr<OncacheKvServer> app = m_server.Create<OncacheKvServer>();
     node->AddApplication(app);
     return ApplicationContainer(app);
@@ -52,6 +82,7 @@ OncacheKvHelper::InstallServer(Ptr<Node> node) const
 ApplicationContainer
 OncacheKvHelper::Install(const NodeContainer& nodes) const
 {
+    Validate();
     ApplicationContainer apps;
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)
     {

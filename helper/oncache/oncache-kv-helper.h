@@ -49,14 +49,24 @@ class OncacheKvHelper
     void SetRequestSize(uint32_t bytes);
 
     /**
+     * \brief Throw unless the clients and the server (as created, attribute defaults included)
+     *        use the same RequestSize and a request fits one TCP send (OncacheTcpSendBuffer).
+     *        InstallServer and Install call it; programs may call it first.
+     * \throws std::invalid_argument naming the attribute
+     */
+    void Validate() const;
+
+    /**
      * \param node the server pod
      * \return the server application
+     * \throws std::invalid_argument as Validate
      */
     ApplicationContainer InstallServer(Ptr<Node> node) const;
 
     /**
      * \param nodes the client pods
      * \return one client application per node
+     * \throws std::invalid_argument as Validate
      */
     ApplicationContainer Install(const NodeContainer& nodes) const;
 

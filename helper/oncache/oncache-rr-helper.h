@@ -26,6 +26,7 @@ class OncacheRrHelper
      * \param protocol "ns3::TcpSocketFactory" or "ns3::UdpSocketFactory"
      * \param server the server pod's address
      * \param port the server port
+     * \throws std::invalid_argument for an unknown protocol
      */
     OncacheRrHelper(const std::string& protocol, Ipv4Address server, uint16_t port);
 
@@ -51,14 +52,28 @@ class OncacheRrHelper
     void SetSizes(uint32_t request, uint32_t response);
 
     /**
+     * \brief Throw unless the client and the server (as created, attribute defaults included)
+     *        use the same protocol, RequestSize and ResponseSize, and each size goes out in one
+     *        send: a UDP datagram (OncacheMaxUdpPayload) or the TCP send buffer
+     *        (OncacheTcpSendBuffer). Otherwise transactions never complete or complete at a
+     *        meaningless rate. InstallServer and InstallClients call it; programs may call
+     *        it first to refuse bad options before any run.
+     * \throws std::invalid_argument naming the attribute
+     */
+    void Validate() const;
+
+    /**
      * \param node the server pod
      * \return the server application
+     * \throws std::invalid_argument when the client and server sizes or protocols differ, or
+     *         a size does not fit one send (see Validate)
      */
     ApplicationContainer InstallServer(Ptr<Node> node) const;
 
     /**
      * \param nodes the client pods
      * \return one client application per node
+     * \throws std::invalid_argument as InstallServer
      */
     ApplicationContainer InstallClients(const NodeContainer& nodes) const;
 

@@ -16,6 +16,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/oncache-check.h"
+#include "ns3/oncache-limits.h"
 #include "ns3/oncache-vxlan-header.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/queue-size.h"
@@ -26,6 +27,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace ns3
@@ -79,7 +81,7 @@ OncacheTopologyHelper::GetTypeId()
                           "ProcessingTime, which alone give 12.43 + 2 x 3.28 us.",
                           TimeValue(NanoSeconds(3235)),
                           MakeTimeAccessor(&OncacheTopologyHelper::m_linkDelay),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("UnderlayMtu",
                           "The IP MTU of the hosts' NICs; pods get 50 bytes less in the overlay "
                           "modes.",
@@ -162,8 +164,7 @@ OncacheTopologyHelper::GetPodMtu() const
     {
         return m_superSegmentBytes;
     }
-    return m_mode == ONCACHE_MODE_BARE_METAL ? m_underlayMtu
-                                             : m_underlayMtu - OncacheVxlanHeader::OVERHEAD;
+    return m_underlayMtu - OncacheEncapsulationBytes(m_mode);
 }
 
 uint32_t
@@ -171,9 +172,7 @@ OncacheTopologyHelper::GetNicMtu() const
 {
     if (m_superSegmentBytes > 0)
     {
-        return m_mode == ONCACHE_MODE_BARE_METAL
-                   ? m_superSegmentBytes
-                   : m_superSegmentBytes + OncacheVxlanHeader::OVERHEAD;
+        return m_superSegmentBytes + OncacheEncapsulationBytes(m_mode);
     }
     return m_underlayMtu;
 }
@@ -203,16 +202,41 @@ OncacheTopologyHelper::Validate() const
     ONCACHE_REQUIRE(m_podsPerHost <= 253,
                     std::invalid_argument,
                     "PodsPerHost must be at most 253, got " << m_podsPerHost);
-    ONCACHE_REQUIRE(m_coresPerHost >= 1, std::invalid_argument, "CoresPerHost must be at least 1");
-    ONCACHE_REQUIRE(m_underlayMtu >= 68 + OncacheVxlanHeader::OVERHEAD && m_underlayMtu <= 65535,
+    ONCACHE_REQUIRE(m_coresPerHost >= 1 && m_coresPerHost <= ONCACHE_MAX_CORES,
                     std::invalid_argument,
-                    "UnderlayMtu must be between 118 and 65535, got " << m_underlayMtu);
-    ONCACHE_REQUIRE(m_superSegmentBytes == 0 ||
-                        (m_superSegmentBytes >= m_underlayMtu &&
-                         m_superSegmentBytes + OncacheVxlanHeader::OVERHEAD <= 65535),
+                    "CoresPerHost must be between 1 and " << ONCACHE_MAX_CORES << ", got "
+                                                          << m_coresPerHost);
+    // A pod needs the smallest IP MTU, and the overlay modes carry it inside VXLAN; no IP
+    // packet exceeds ONCACHE_MAX_IP_PACKET (bounds written so that they cannot wrap).
+    const uint32_t encapsulation = OncacheEncapsulationBytes(m_mode);
+    ONCACHE_REQUIRE(m_underlayMtu >= OncacheMinUnderlayMtu(m_mode) &&
+                        m_underlayMtu <= ONCACHE_MAX_IP_PACKET,
                     std::invalid_argument,
-                    "SuperSegmentBytes must be 0 or between UnderlayMtu and 65485, got "
-                        << m_superSegmentBytes);
+                    "UnderlayMtu must be between "
+                        << OncacheMinUnderlayMtu(m_mode) << " and " << ONCACHE_MAX_IP_PACKET
+                        << " in mode " << OncacheModeToString(m_mode) << ", got " << m_underlayMtu);
+    ONCACHE_REQUIRE(
+        m_superSegmentBytes == 0 || (m_superSegmentBytes >= m_underlayMtu &&
+                                     m_superSegmentBytes <= ONCACHE_MAX_IP_PACKET - encapsulation),
+        std::invalid_argument,
+        "SuperSegmentBytes must be 0 or between UnderlayMtu ("
+            << m_underlayMtu << ") and " << ONCACHE_MAX_IP_PACKET - encapsulation << " in mode "
+            << OncacheModeToString(m_mode) << ", got " << m_superSegmentBytes);
+    // The largest wire frame: TSO cuts super-segments to UnderlayMtu; Ethernet adds its
+    // header and FCS (18), preamble and inter-frame gap (20).
+    const DataRate slowest = OncacheMinLinkRate(m_underlayMtu + 18 + 20);
+    ONCACHE_REQUIRE(m_linkRate >= slowest,
+                    std::invalid_argument,
+                    "LinkRate must be at least " << slowest.GetBitRate() << "bps (one "
+                                                 << m_underlayMtu + 38
+                                                 << "-byte frame per second, the minimum TCP "
+                                                    "retransmission timeout), got "
+                                                 << m_linkRate.GetBitRate() << "bps");
+    ONCACHE_REQUIRE(m_linkRate.GetBitRate() <=
+                        std::numeric_limits<uint64_t>::max() / m_channelSpeedup,
+                    std::invalid_argument,
+                    "LinkRate " << m_linkRate.GetBitRate() << "bps times ChannelSpeedup "
+                                << m_channelSpeedup << " overflows a 64-bit bit rate");
     ONCACHE_REQUIRE((m_hostNetwork.Get() & 0xff) == 0,
                     std::invalid_argument,
                     "HostNetwork must be a /24 network address, got " << m_hostNetwork);
@@ -322,12 +346,8 @@ OncacheTopologyHelper::AddPod(Ptr<OncacheCluster> cluster, uint32_t host, Ipv4Ad
     Ipv4Address gateway((address.Get() & 0xffffff00U) + 1);
     routing.GetStaticRouting(ipv4)->SetDefaultRoute(gateway, interface);
 
-    uint32_t podsOnHost = 0;
-    for (auto ip : cluster->GetPodAddresses())
-    {
-        podsOnHost += cluster->GetPodHost(ip) == host ? 1 : 0;
-    }
-    uint32_t appCore = podsOnHost % datapath->GetCpu()->GetCores();
+    // The pods already on the host (a count over the whole cluster made Install quadratic).
+    uint32_t appCore = datapath->GetNPods() % datapath->GetCpu()->GetCores();
     cluster->AddPod(host, pod, address, podVeth, hostVeth, appCore);
     return pod;
 }

@@ -5,8 +5,10 @@
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
+#include "ns3/oncache-limits.h"
 #include "ns3/oncache-udp-stream-client.h"
 #include "ns3/oncache-udp-stream-server.h"
+#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -41,6 +43,12 @@ ApplicationContainer
 OncacheUdpStreamHelper::InstallClient(Ptr<OncacheCluster> cluster, Ipv4Address client) const
 {
     Ptr<OncacheUdpStreamClient> app = m_client.Create<OncacheUdpStreamClient>();
+    UintegerValue size;
+    app->GetAttribute("PacketSize", size);
+    // A larger datagram is refused by the socket: the stream would stall without a word.
+    OncacheRequireOneSend("PacketSize",
+                          static_cast<uint32_t>(size.Get()),
+                          UdpSocketFactory::GetTypeId());
     cluster->GetPod(client)->AddApplication(app);
     Ptr<OncacheHostDatapath> datapath = cluster->GetDatapath(cluster->GetPodHost(client));
     datapath->TraceConnectWithoutContext("EgressDone",

@@ -46,6 +46,7 @@ class OncacheUdpStreamHelper
      * \param cluster the cluster
      * \param client the sending pod's address
      * \return the client application
+     * \throws std::invalid_argument for a PacketSize above one UDP datagram (65,507 bytes)
      */
     ApplicationContainer InstallClient(Ptr<OncacheCluster> cluster, Ipv4Address client) const;
 

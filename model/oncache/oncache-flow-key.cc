@@ -6,7 +6,6 @@
 #include "ns3/hash.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/log.h"
-#include "ns3/tcp-header.h"
 #include "ns3/udp-header.h"
 
 #include <algorithm>
@@ -76,11 +75,13 @@ OncacheParseFlow(Ptr<const Packet> ipPacket, Ipv4Header& header, uint32_t* paylo
     uint32_t payload = std::min<uint32_t>(header.GetPayloadSize(), copy->GetSize());
     if (header.GetFragmentOffset() == 0 && key.protocol == 6 && copy->GetSize() >= 20)
     {
-        TcpHeader tcp;
-        copy->PeekHeader(tcp);
-        key.srcPort = tcp.GetSourcePort();
-        key.dstPort = tcp.GetDestinationPort();
-        payload -= std::min<uint32_t>(payload, tcp.GetLength() * 4U);
+        // Only the fixed part: a first fragment may end inside the options (a 68-byte MTU
+        // leaves 48 bytes of a header of up to 60), and TcpHeader would read past its end.
+        uint8_t fixed[20];
+        copy->CopyData(fixed, sizeof(fixed));
+        key.srcPort = static_cast<uint16_t>(fixed[0] << 8 | fixed[1]);
+        key.dstPort = static_cast<uint16_t>(fixed[2] << 8 | fixed[3]);
+        payload -= std::min<uint32_t>(payload, (fixed[12] >> 4) * 4U); // data offset, words
     }
     else if (header.GetFragmentOffset() == 0 && key.protocol == 17 && copy->GetSize() >= 8)
     {

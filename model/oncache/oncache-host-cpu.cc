@@ -4,6 +4,7 @@
 #include "oncache-host-cpu.h"
 
 #include "oncache-check.h"
+#include "oncache-limits.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -29,7 +30,7 @@ OncacheHostCpu::GetTypeId()
                 "The number of CPU cores of the host, each modelled as a FIFO server.",
                 UintegerValue(8),
                 MakeUintegerAccessor(&OncacheHostCpu::SetCores, &OncacheHostCpu::GetCores),
-                MakeUintegerChecker<uint32_t>())
+                MakeUintegerChecker<uint32_t>(1, ONCACHE_MAX_CORES))
             .AddTraceSource("CoreBusy",
                             "A core served one job: host, core, start time and service time.",
                             MakeTraceSourceAccessor(&OncacheHostCpu::m_coreBusyTrace),
@@ -54,7 +55,9 @@ OncacheHostCpu::DoDispose()
 void
 OncacheHostCpu::SetCores(uint32_t cores)
 {
-    ONCACHE_REQUIRE(cores > 0, std::invalid_argument, "Cores must be at least 1");
+    ONCACHE_REQUIRE(cores > 0 && cores <= ONCACHE_MAX_CORES,
+                    std::invalid_argument,
+                    "Cores must be between 1 and " << ONCACHE_MAX_CORES << ", got " << cores);
     for (const auto& core : m_cores)
     {
         ONCACHE_REQUIRE(core.queue.empty(),

@@ -4,6 +4,7 @@
 #include "oncache-host-datapath.h"
 
 #include "oncache-check.h"
+#include "oncache-limits.h"
 #include "oncache-vxlan-header.h"
 
 #include "ns3/enum.h"
@@ -66,13 +67,13 @@ OncacheHostDatapath::GetTypeId()
                           "(propagation and switching), applied after serialisation.",
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&OncacheHostDatapath::m_linkDelay),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("WireMtu",
                           "The IP MTU of a frame on the wire: a TCP super-segment leaves as "
                           "ceil(payload / MSS) frames of at most this size (TSO).",
                           UintegerValue(1500),
                           MakeUintegerAccessor(&OncacheHostDatapath::m_wireMtu),
-                          MakeUintegerChecker<uint32_t>(128))
+                          MakeUintegerChecker<uint32_t>(ONCACHE_MIN_IP_MTU, ONCACHE_MAX_IP_PACKET))
             .AddAttribute("NicQueueLimit",
                           "The capacity of the NIC transmit queue (qdisc) in frames; a full "
                           "queue drops.",
@@ -192,6 +193,9 @@ OncacheHostDatapath::Setup(uint32_t hostId,
                            const Ptr<OncachePolicy>& policy)
 {
     NS_LOG_FUNCTION(this << hostId << host << nic << hostIp);
+    ONCACHE_REQUIRE(m_nicRate.GetBitRate() > 0,
+                    std::invalid_argument,
+                    "NicRate must be above 0bps");
     m_egressIpCache = std::make_unique<OncacheLruCache<uint32_t, uint32_t>>(m_egressIpCacheSize,
                                                                             "EgressIpCacheSize");
     m_egressCache = std::make_unique<OncacheLruCache<uint32_t, EgressInfo>>(m_egressCacheSize,
@@ -327,6 +331,12 @@ bool
 OncacheHostDatapath::HasPod(Ipv4Address pod) const
 {
     return m_pods.count(pod.Get()) > 0;
+}
+
+uint32_t
+OncacheHostDatapath::GetNPods() const
+{
+    return static_cast<uint32_t>(m_pods.size());
 }
 
 void

@@ -233,6 +233,9 @@ class OncacheHostDatapath : public Object
      */
     bool HasPod(Ipv4Address pod) const;
 
+    /// \return the number of pods attached to this host
+    uint32_t GetNPods() const;
+
     /**
      * \brief Route a remote pod's IP to its host (the overlay's routing table).
      * \param pod the pod IP

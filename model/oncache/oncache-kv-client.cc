@@ -4,6 +4,7 @@
 #include "oncache-kv-client.h"
 
 #include "oncache-host-datapath.h"
+#include "oncache-limits.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -50,12 +51,14 @@ OncacheKvClient::GetTypeId()
                           MakeUintegerChecker<uint32_t>(HEADER_BYTES))
             .AddAttribute("ResponseOverhead",
                           "The bytes a response adds to its value (\"VALUE key flags bytes\" "
-                          "line and \"END\").",
+                          "line and \"END\"); with the largest value the response must fit in 32 "
+                          "bits.",
                           UintegerValue(40),
                           MakeUintegerAccessor(&OncacheKvClient::m_responseOverhead),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(0, UINT32_MAX - MAX_VALUE_BYTES))
             .AddAttribute("ValueSize",
-                          "The value size of each request in bytes (rounded, at least 1). The "
+                          "The value size of each request in bytes (rounded, at least 1, at most "
+                          "16 MiB). The "
                           "default is heavy-tailed with mostly small values (mean about 254 B, "
                           "values above 4 KB redrawn), like memcached's ETC pool.",
                           StringValue("ns3::ParetoRandomVariable[Scale=100|Shape=1.5|Bound=4096]"),
@@ -66,7 +69,7 @@ OncacheKvClient::GetTypeId()
                           "after each response.",
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&OncacheKvClient::m_processingTime),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("MaxTransactions",
                           "Stop sending after this many requests; 0 runs until the application "
                           "stops.",
@@ -183,7 +186,7 @@ OncacheKvClient::SendRequest(std::size_t index)
     }
     Connection& c = m_connections[index];
     double draw = std::max(1.0, std::round(m_valueSize->GetValue()));
-    c.valueBytes = static_cast<uint32_t>(std::min(draw, 16.0 * 1024 * 1024));
+    c.valueBytes = static_cast<uint32_t>(std::min(draw, double{MAX_VALUE_BYTES}));
     c.expected = c.valueBytes + m_responseOverhead;
     c.received = 0;
     c.start = Simulator::Now();

@@ -39,6 +39,9 @@ class OncacheKvClient : public Application
     /// Bytes at the start of a request that carry the wanted response size.
     static constexpr uint32_t HEADER_BYTES = 4;
 
+    /// The largest value size: a ValueSize draw above it is cut to it.
+    static constexpr uint32_t MAX_VALUE_BYTES = 16 * 1024 * 1024;
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId

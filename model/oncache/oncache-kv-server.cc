@@ -5,6 +5,7 @@
 
 #include "oncache-host-datapath.h"
 #include "oncache-kv-client.h"
+#include "oncache-limits.h"
 
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
@@ -12,6 +13,8 @@
 #include "ns3/packet.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -43,7 +46,7 @@ OncacheKvServer::GetTypeId()
                           "build), on its pod's application core before the response is sent.",
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&OncacheKvServer::m_processingTime),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()));
     return tid;
 }
 
@@ -61,6 +64,7 @@ OncacheKvServer::DoDispose()
 {
     m_listener = nullptr;
     m_partial.clear();
+    m_unsent.clear();
     Application::DoDispose();
 }
 
@@ -91,6 +95,7 @@ OncacheKvServer::StopApplication()
         socket->Close();
     }
     m_partial.clear();
+    m_unsent.clear();
     if (m_listener)
     {
         m_listener->Close();
@@ -102,7 +107,9 @@ OncacheKvServer::Accept(Ptr<Socket> socket, const Address& from)
 {
     NS_LOG_FUNCTION(this << socket << from);
     m_partial[socket].clear();
+    m_unsent[socket] = 0;
     socket->SetRecvCallback(MakeCallback(&OncacheKvServer::Receive, this));
+    socket->SetSendCallback(MakeCallback(&OncacheKvServer::Flush, this));
     socket->SetCloseCallbacks(MakeCallback(&OncacheKvServer::PeerClosed, this),
                               MakeCallback(&OncacheKvServer::PeerClosed, this));
 }
@@ -112,6 +119,7 @@ OncacheKvServer::PeerClosed(Ptr<Socket> socket)
 {
     socket->Close();
     m_partial.erase(socket);
+    m_unsent.erase(socket);
 }
 
 void
@@ -136,14 +144,32 @@ OncacheKvServer::Receive(Ptr<Socket> socket)
             OncacheHostDatapath::RunOnAppCore(GetNode(),
                                               m_processingTime,
                                               [self, socket, response]() {
-                                                  if (response > 0)
+                                                  auto unsent = self->m_unsent.find(socket);
+                                                  if (unsent != self->m_unsent.end())
                                                   {
-                                                      socket->Send(Create<Packet>(response));
+                                                      unsent->second += response;
+                                                      self->Flush(socket, 0);
                                                   }
                                                   ++self->m_responses;
                                               });
         }
         partial.erase(partial.begin(), partial.begin() + offset);
+    }
+}
+
+void
+OncacheKvServer::Flush(Ptr<Socket> socket, uint32_t /* available */)
+{
+    auto unsent = m_unsent.find(socket);
+    while (unsent != m_unsent.end() && unsent->second > 0 && socket->GetTxAvailable() > 0)
+    {
+        const uint32_t bytes =
+            static_cast<uint32_t>(std::min<uint64_t>(unsent->second, socket->GetTxAvailable()));
+        if (socket->Send(Create<Packet>(bytes)) < 0)
+        {
+            return; // closed: nothing more goes out
+        }
+        unsent->second -= bytes;
     }
 }
 

@@ -21,7 +21,8 @@ namespace ns3
  * Reads fixed-size requests (RequestSize, as the client's) from each TCP connection; every
  * request names its response size in its first bytes. Each request costs ProcessingTime
  * (memcached's own CPU: parse, hash lookup, response build) on the pod's application core
- * before its response is sent.
+ * before its response is sent. A response larger than the free TCP send buffer goes out in
+ * pieces as the buffer drains, as a non-blocking memcached writes it.
  */
 class OncacheKvServer : public Application
 {
@@ -56,6 +57,14 @@ class OncacheKvServer : public Application
     void Receive(Ptr<Socket> socket);
 
     /**
+     * \brief Send as much of a connection's unsent response bytes as its send buffer takes
+     *        (also its send callback).
+     * \param socket the connection
+     * \param available the free send-buffer bytes (unused: read from the socket)
+     */
+    void Flush(Ptr<Socket> socket, uint32_t available);
+
+    /**
      * \param socket a closed connection
      */
     void PeerClosed(Ptr<Socket> socket);
@@ -65,6 +74,7 @@ class OncacheKvServer : public Application
     Time m_processingTime;                                 //!< CPU per request
     Ptr<Socket> m_listener;                                //!< listening socket
     std::map<Ptr<Socket>, std::vector<uint8_t>> m_partial; //!< connection -> partial request
+    std::map<Ptr<Socket>, uint64_t> m_unsent;              //!< connection -> unsent bytes
     uint64_t m_responses;                                  //!< answered requests
 };
 

@@ -4,6 +4,7 @@
 #include "oncache-rr-client.h"
 
 #include "oncache-host-datapath.h"
+#include "oncache-limits.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -59,7 +60,7 @@ OncacheRrClient::GetTypeId()
                           "Fitted (doc: calibration table) to the paper's CPU per transaction.",
                           TimeValue(NanoSeconds(ONCACHE_RR_PROCESSING_NS)),
                           MakeTimeAccessor(&OncacheRrClient::m_processingTime),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("MaxTransactions",
                           "Stop after this many transactions; 0 runs until the application "
                           "stops.",

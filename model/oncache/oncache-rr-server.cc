@@ -4,6 +4,7 @@
 #include "oncache-rr-server.h"
 
 #include "oncache-host-datapath.h"
+#include "oncache-limits.h"
 #include "oncache-rr-client.h"
 
 #include "ns3/boolean.h"
@@ -56,7 +57,7 @@ OncacheRrServer::GetTypeId()
                           "(doc: calibration table) to the paper's CPU per transaction.",
                           TimeValue(NanoSeconds(ONCACHE_RR_PROCESSING_NS)),
                           MakeTimeAccessor(&OncacheRrServer::m_processingTime),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()));
     return tid;
 }
 

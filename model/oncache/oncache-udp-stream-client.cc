@@ -61,7 +61,8 @@ OncacheUdpStreamClient::OncacheUdpStreamClient()
       m_sendBuffer(212992),
       m_unfreed(0),
       m_sent(0),
-      m_running(false)
+      m_running(false),
+      m_connected(false)
 {
     NS_LOG_FUNCTION(this);
 }

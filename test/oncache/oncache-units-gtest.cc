@@ -8,14 +8,22 @@
 #include "ns3/node.h"
 #include "ns3/oncache-conntrack.h"
 #include "ns3/oncache-cost-model.h"
+#include "ns3/oncache-flow-key.h"
+#include "ns3/oncache-host-cpu.h"
 #include "ns3/oncache-host-datapath.h"
+#include "ns3/oncache-kv-client.h"
+#include "ns3/oncache-limits.h"
 #include "ns3/oncache-lru-cache.h"
 #include "ns3/oncache-mode.h"
 #include "ns3/oncache-policy.h"
 #include "ns3/oncache-vxlan-header.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-option-sack.h"
+#include "ns3/tcp-option-ts.h"
 #include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 #include <stdexcept>
@@ -164,6 +172,42 @@ TEST(OncacheFlowKey, ReverseAndCanonical)
     EXPECT_NE(a.Hash(), b.Hash());
 }
 
+TEST(OncacheFlowKey, ParsesAFirstFragmentWithATruncatedTcpHeader)
+{
+    // At a 68-byte pod MTU a TCP ACK with timestamps and 3 SACK blocks (a 56-byte header) is
+    // fragmented: the first fragment carries only 48 bytes of it. Build those bytes alone.
+    TcpHeader tcp;
+    tcp.SetSourcePort(40000);
+    tcp.SetDestinationPort(5001);
+    tcp.SetFlags(TcpHeader::ACK);
+    tcp.AppendOption(CreateObject<TcpOptionTS>());
+    Ptr<TcpOptionSack> sack = CreateObject<TcpOptionSack>();
+    for (uint32_t i = 1; i <= 3; ++i)
+    {
+        sack->AddSackBlock({SequenceNumber32(1000 * i), SequenceNumber32(1000 * i + 100)});
+    }
+    tcp.AppendOption(sack);
+    ASSERT_EQ(tcp.GetSerializedSize(), 56u);
+    Ptr<Packet> whole = Create<Packet>();
+    whole->AddHeader(tcp);
+    std::vector<uint8_t> bytes(48);
+    whole->CopyData(bytes.data(), 48);
+    Ptr<Packet> fragment = Create<Packet>(bytes.data(), 48);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.244.0.2"));
+    ip.SetDestination(Ipv4Address("10.244.1.2"));
+    ip.SetProtocol(6);
+    ip.SetPayloadSize(48);
+    ip.SetMoreFragments();
+    fragment->AddHeader(ip);
+    Ipv4Header parsed;
+    uint32_t payload = 1;
+    OncacheFlowKey key = OncacheParseFlow(fragment, parsed, &payload);
+    EXPECT_EQ(key,
+              Flow(Ipv4Address("10.244.0.2").Get(), Ipv4Address("10.244.1.2").Get(), 40000, 5001));
+    EXPECT_EQ(payload, 0u);
+}
+
 TEST(OncacheConntrack, NewThenEstablishedOnTheReply)
 {
     Ptr<OncacheConntrack> ct = CreateObject<OncacheConntrack>();
@@ -263,4 +307,54 @@ TEST(OncacheMode, ParsesNamesAndRejectsUnknownOnes)
         ThrownMessage<std::invalid_argument>([] { OncacheModeFromString("Cilium"); });
     EXPECT_NE(message.find("Mode"), std::string::npos) << message;
     EXPECT_NE(message.find("Cilium"), std::string::npos) << message;
+}
+
+TEST(OncacheLimits, DerivedFromTheHeaders)
+{
+    // RFC 791: 68 bytes; VXLAN adds outer IPv4 20 + UDP 8 + VXLAN 8 + inner Ethernet 14.
+    EXPECT_EQ(OncacheMinUnderlayMtu(ONCACHE_MODE_BARE_METAL), 68u);
+    EXPECT_EQ(OncacheMinUnderlayMtu(ONCACHE_MODE_OVERLAY), 118u);
+    EXPECT_EQ(OncacheMinUnderlayMtu(ONCACHE_MODE_ONCACHE), 118u);
+    // 65535 - IPv4 20 - UDP 8.
+    EXPECT_EQ(OncacheMaxUdpPayload(), 65507u);
+    EXPECT_EQ(OncacheTcpSendBuffer(), 131072u); // ns-3's default SndBufSize
+    EXPECT_EQ(OncacheMinLinkRate(1538).GetBitRate(), 12304u);
+}
+
+TEST(OncacheLimits, OneSendRefusesWhatTheSocketRefuses)
+{
+    const TypeId udp = TypeId::LookupByName("ns3::UdpSocketFactory");
+    const TypeId tcp = TypeId::LookupByName("ns3::TcpSocketFactory");
+    EXPECT_NO_THROW(OncacheRequireOneSend("RequestSize", 65507, udp));
+    EXPECT_NE(ThrownMessage<std::invalid_argument>([&] {
+                  OncacheRequireOneSend("RequestSize", 65508, udp);
+              }).find("RequestSize"),
+              std::string::npos);
+    EXPECT_NO_THROW(OncacheRequireOneSend("ResponseSize", 131072, tcp));
+    EXPECT_NE(ThrownMessage<std::invalid_argument>([&] {
+                  OncacheRequireOneSend("ResponseSize", 131073, tcp);
+              }).find("ResponseSize"),
+              std::string::npos);
+    EXPECT_NE(ThrownMessage<std::invalid_argument>([] {
+                  OncacheRequireOneSend("RequestSize", 1, TypeId::LookupByName("ns3::Node"));
+              }).find("Protocol"),
+              std::string::npos);
+}
+
+TEST(OncacheLimits, CostsAndDelaysHaveUpperBounds)
+{
+    // Above these, sums of costs and event times overflowed ns-3's 64-bit nanoseconds.
+    Ptr<OncacheCostModel> costs = CreateObject<OncacheCostModel>();
+    EXPECT_TRUE(costs->SetAttributeFailSafe("AppTx", TimeValue(Seconds(1))));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("AppTx", TimeValue(Seconds(2))));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("RxCopyNsPerByte", DoubleValue(1e300)));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("SuperSegmentOverlayScale", DoubleValue(1e300)));
+    Ptr<OncacheHostDatapath> datapath = CreateObject<OncacheHostDatapath>();
+    EXPECT_FALSE(datapath->SetAttributeFailSafe("LinkDelay", TimeValue(Seconds(2))));
+    EXPECT_TRUE(datapath->SetAttributeFailSafe("WireMtu", UintegerValue(68)));
+    EXPECT_FALSE(datapath->SetAttributeFailSafe("WireMtu", UintegerValue(67)));
+    Ptr<OncacheKvClient> kv = CreateObject<OncacheKvClient>();
+    EXPECT_FALSE(kv->SetAttributeFailSafe("ResponseOverhead", UintegerValue(UINT32_MAX)));
+    Ptr<OncacheHostCpu> cpu = CreateObject<OncacheHostCpu>();
+    EXPECT_FALSE(cpu->SetAttributeFailSafe("Cores", UintegerValue(8193)));
 }
