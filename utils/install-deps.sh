@@ -16,12 +16,12 @@
 #   libboost-dev               Boost headers (used by the suite's modules)
 #   gnuplot-nox                the PNG plots that scenarios write
 #   tshark                     the test that Wireshark's dissectors read the oncache pcap as VXLAN
+#   valgrind                   the memcheck ctests of the oncache units and UDP streams
 set -euo pipefail
 
 packages=(libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
-          cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark)
-
-packages+=(valgrind) # the memcheck ctest of the oncache UDP streams
+          cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark
+          valgrind)
 
 missing=()
 for p in "${packages[@]}"; do
