@@ -1,6 +1,6 @@
 # The suite module: what every program of the other modules shares (strict text-to-number
 # and attribute-text parsing, the command-line wrapper, gnuplot without a shell, plot ranges,
-# output prefix checks).
+# output prefix checks, the program runner that turns an exception into one line).
 suite_module(
   NAME suite
   SOURCES
@@ -11,6 +11,7 @@ suite_module(
     helper/suite/suite-gnuplot.cc
     helper/suite/suite-plot-bounds.cc
     helper/suite/suite-output-prefix.cc
+    helper/suite/suite-run-program.cc
   HEADERS
     helper/suite/suite-number-parser.h
     helper/suite/suite-unit-parser.h
@@ -19,5 +20,6 @@ suite_module(
     helper/suite/suite-gnuplot.h
     helper/suite/suite-plot-bounds.h
     helper/suite/suite-output-prefix.h
+    helper/suite/suite-run-program.h
   LIBRARIES
     ns3::libcore ns3::libnetwork ns3::libstats)

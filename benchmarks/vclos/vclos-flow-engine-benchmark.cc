@@ -27,7 +27,7 @@
 // excluded), flows and events (flow starts + finishes + timers) per wall second, simulated time and
 // peak RSS (getrusage).
 
-#include "ns3/command-line.h"
+#include "ns3/suite-module.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-flow-engine.h"
 #include "ns3/vclos-program-support.h"
@@ -95,7 +95,7 @@ Body(int argc, char* argv[])
     std::string order = "strided";
     uint32_t seed = 1;
 
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "leaves", leaves);
     cmd.AddValue("serversPerLeaf", "servers per leaf", serversPerLeaf);
     cmd.AddValue("gpusPerServer", "GPUs per server", gpusPerServer);
@@ -306,5 +306,5 @@ Body(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    return VclosRunProgram(argc, argv, Body);
+    return SuiteRunProgram(argc, argv, Body);
 }

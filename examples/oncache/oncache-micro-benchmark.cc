@@ -333,7 +333,9 @@ main(int argc, char* argv[])
     std::string flows = "1,2,4,8";
     bool progress = true;
     SuiteCommandLine cmd(__FILE__);
-    cmd.AddValue("duration", "Simulated time of each run (the first fifth is warm-up)", o.duration);
+    cmd.AddValue("duration",
+                 "Simulated time of each run, 1 ms to 10 s (the first fifth is warm-up)",
+                 o.duration);
     cmd.AddValue("flows", "Comma-separated flow counts of the stream sweep", flows);
     cmd.AddValue("udpDatagram",
                  "UDP super-datagram payload in bytes (0: the calibrated default)",
@@ -349,9 +351,9 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     try
     {
-        ONCACHE_REQUIRE(o.duration >= MilliSeconds(1),
+        ONCACHE_REQUIRE(o.duration >= MilliSeconds(1) && o.duration <= Seconds(10),
                         std::invalid_argument,
-                        "duration: " << o.duration.As(Time::MS) << " is below 1 ms");
+                        "duration: " << o.duration.As(Time::MS) << " is not within 1 ms to 10 s");
         o.flows = ParseFlows(flows);
         ONCACHE_REQUIRE(o.udpDatagram <= 64000,
                         std::invalid_argument,

@@ -436,5 +436,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    return VclosRunProgram(argc, argv, Run);
+    return SuiteRunProgram(argc, argv, Run);
 }

@@ -10,6 +10,7 @@
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/nstime.h"
+#include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -70,6 +71,33 @@ SuiteCheckValueText(Ptr<const AttributeChecker> checker, const std::string& text
         return SuiteParseDataRate(text, r) ? InRange(checker, DataRateValue(r))
                                            : "expected a data rate such as 100Gbps, with no "
                                              "space";
+    }
+    if (type == "QueueSizeValue")
+    {
+        // ns-3.37 keeps a queue size in 32 bits and wraps a larger text silently
+        // ("4294967297B" becomes 1B); it aborts on a unit it does not know ("3GB").
+        static const std::pair<const char*, uint64_t> units[] = {{"KiB", 1024},
+                                                                 {"MiB", 1048576},
+                                                                 {"KB", 1000},
+                                                                 {"MB", 1000000},
+                                                                 {"B", 1},
+                                                                 {"Kp", 1000},
+                                                                 {"kp", 1000},
+                                                                 {"Mp", 1000000},
+                                                                 {"p", 1}};
+        for (const auto& [unit, scale] : units)
+        {
+            std::string u(unit);
+            uint64_t n = 0;
+            if (text.size() > u.size() && text.compare(text.size() - u.size(), u.size(), u) == 0 &&
+                SuiteParseUnsigned(text.substr(0, text.size() - u.size()), n))
+            {
+                return n <= UINT32_MAX / scale ? InRange(checker, QueueSizeValue(QueueSize(text)))
+                                               : "out of range (at most 4294967295 bytes or "
+                                                 "packets)";
+            }
+        }
+        return "expected a queue size such as 100p, 65536B or 1MB";
     }
     if (type == "BooleanValue" || type == "EnumValue")
     {

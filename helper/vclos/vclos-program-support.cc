@@ -12,20 +12,6 @@
 namespace ns3
 {
 
-int
-VclosRunProgram(int argc, char* argv[], int (*body)(int, char*[]))
-{
-    try
-    {
-        return body(argc, argv);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-}
-
 double
 VclosMean(const std::vector<double>& values)
 {

@@ -12,17 +12,6 @@ namespace ns3
 
 /**
  * \ingroup vclos
- * \brief Run a scenario program's body: an exception (bad input) becomes one line on
- *        stderr, "error: <what>", and exit status 1.
- * \param argc argument count
- * \param argv arguments
- * \param body the program
- * \return the program's exit status
- */
-int VclosRunProgram(int argc, char* argv[], int (*body)(int, char*[]));
-
-/**
- * \ingroup vclos
  * \param values numbers
  * \return their mean (0 for none)
  */

@@ -34,7 +34,7 @@ std::optional<std::string> VclosTakeRunFailure();
 /**
  * \ingroup vclos
  * \brief Call after Simulator::Run(): throw std::runtime_error(cause) if the run was stopped
- *        by VclosStopRun (VclosRunProgram then prints "error: <cause>" and exits 1).
+ *        by VclosStopRun (SuiteRunProgram then prints "error: <cause>" and exits 1).
  */
 void VclosCheckRunStatus();
 

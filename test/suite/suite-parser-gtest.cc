@@ -8,6 +8,7 @@
 #include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/nstime.h"
+#include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/suite-module.h"
 #include "ns3/uinteger.h"
@@ -171,6 +172,23 @@ TEST(SuiteAttributeText, ChecksSyntaxThenTheCheckersRange)
     EXPECT_NE(SuiteCheckValueText(b, "maybe"), "");
     auto s = MakeStringChecker();
     EXPECT_EQ(SuiteCheckValueText(s, "anything at all"), "");
+}
+
+TEST(SuiteAttributeText, QueueSizesThatNs3WouldWrapOrAbortOnAreRefused)
+{
+    auto q = MakeQueueSizeChecker();
+    for (const char* good : {"100p", "65536B", "1MB", "2KiB", "5Kp", "4294967295B"})
+    {
+        EXPECT_EQ(SuiteCheckValueText(q, good), "") << good;
+    }
+    // ns-3.37 reads 4294967297B as 1B, and 5000MB (5e9 bytes) wraps too.
+    EXPECT_NE(SuiteCheckValueText(q, "4294967297B").find("out of range"), std::string::npos);
+    EXPECT_NE(SuiteCheckValueText(q, "5000MB").find("out of range"), std::string::npos);
+    // ns-3.37 aborts on these.
+    for (const char* bad : {"3GB", "abc", "B", "-1p", "1.5MB", "100"})
+    {
+        EXPECT_NE(SuiteCheckValueText(q, bad), "") << bad;
+    }
 }
 
 TEST(SuitePlotBounds, GivesARangeOnlyWhereGnuplotsWouldBeEmpty)
