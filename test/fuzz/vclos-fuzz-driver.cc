@@ -32,6 +32,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size);
 // Present only in sanitizer builds: called when a sanitizer report ends the process.
 extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
 
+// Sanitizer builds: UBSan aborts on its first report (so that the input is saved, as for
+// any abort) and prints the stack. UBSAN_OPTIONS overrides this.
+extern "C" const char*
+__ubsan_default_options()
+{
+    return "halt_on_error=1:abort_on_error=1:print_stacktrace=1";
+}
+
 namespace
 {
 
@@ -218,6 +226,10 @@ main(int argc, char** argv)
         else if (const char* v = value("-artifact_prefix="))
         {
             g_prefix = v;
+        }
+        else if (value("-rss_limit_mb="))
+        {
+            // libFuzzer's memory limit: this driver has none (ASan could not run under one).
         }
         else if (!arg.empty() && arg[0] == '-')
         {
