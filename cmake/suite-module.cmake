@@ -9,6 +9,24 @@
 
 set(SUITE_INCLUDE_DIR "${CMAKE_BINARY_DIR}/include")
 
+# Sanitizer build: applies to every target of the suite (libraries, programs, tests, fuzz
+# targets). Debian's ns-3 libraries stay uninstrumented, which ASan and UBSan allow.
+if(SUITE_ENABLE_SANITIZERS)
+  # float-cast-overflow (a double too large for its integer) is part of clang's "undefined"
+  # but not of GCC's, so it is named.
+  add_compile_options(-fsanitize=address,undefined,float-cast-overflow
+                      -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined,float-cast-overflow)
+endif()
+if(SUITE_ENABLE_FUZZING)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "SUITE_ENABLE_FUZZING needs clang++ (libFuzzer): "
+                        "configure with -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  # Coverage feedback for libFuzzer in the code under test; the fuzz targets link the fuzzer.
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
 function(suite_apply_flags target)
   target_compile_definitions(${target} PRIVATE
     $<$<CONFIG:Debug>:NS3_LOG_ENABLE NS3_ASSERT_ENABLE>
