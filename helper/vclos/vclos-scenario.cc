@@ -325,7 +325,7 @@ VclosReadScenario(const std::string& path)
     {
         root = Json::parse(text, nullptr, true, true); // comments allowed
     }
-    catch (const Json::parse_error& e)
+    catch (const Json::exception& e) // parse_error, and out_of_range for a number like 1e400
     {
         std::string what = e.what();
         VCLOS_REQUIRE(false,

@@ -39,6 +39,9 @@ VclosModelZoo::Load(const std::string& path)
         m.batchPerGpu = static_cast<uint32_t>(csv.Integer("batch_per_gpu", 1, UINT32_MAX));
         csv.Duration("compute_ms_v100", 1e-3); // refuses a time that does not fit
         m.computeTime = NanoSeconds(std::llround(csv.Positive("compute_ms_v100") * 1e6));
+        VCLOS_REQUIRE(m.computeTime.IsStrictlyPositive(),
+                      std::runtime_error,
+                      csv.Where() << ": field 'compute_ms_v100' is below 1 ns (1e-6 ms)");
         zoo.m_models[m.name] = m;
     }
     VCLOS_REQUIRE(!zoo.m_models.empty(), std::runtime_error, path << ": no models");
