@@ -12,7 +12,7 @@
  *   oncache-agent dump    --host H                                   map contents and counters
  *   oncache-agent cleanup --host H --netns NS                        detach and unpin
  *
- * Common: --pin-root DIR (default /sys/fs/bpf/oncache, a bpffs, mounted if needed),
+ * Common: --pin-root DIR (default /run/oncache-bpf, a bpffs there, mounted if needed),
  * --state-root DIR (default /run/oncache-agent). A bad argument or a failure prints one line
  * "oncache-agent: error: ..." on stderr and exits 1.
  */

@@ -121,7 +121,10 @@ void
 TcAttach(unsigned ifindex, bpf_tc_attach_point where, int progFd, const std::string& what)
 {
     LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = static_cast<int>(ifindex), .attach_point = where);
-    int err = bpf_tc_hook_create(&hook); // the clsact qdisc, shared by both directions
+    // The clsact qdisc, shared by both directions: it may exist already (quietly).
+    libbpf_print_fn_t previous = libbpf_set_print(nullptr);
+    int err = bpf_tc_hook_create(&hook);
+    libbpf_set_print(previous);
     if (err && err != -EEXIST)
     {
         Fail("cannot create the clsact qdisc on " + what, err);
@@ -144,7 +147,10 @@ TcDetach(unsigned ifindex, bpf_tc_attach_point where)
 {
     LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = static_cast<int>(ifindex), .attach_point = where);
     LIBBPF_OPTS(bpf_tc_opts, opts, .handle = kTcHandle, .priority = kTcPriority);
-    bpf_tc_detach(&hook, &opts); // absent filter or qdisc: nothing to do
+    // An absent filter or qdisc means nothing to do: keep libbpf's message about it quiet.
+    libbpf_print_fn_t previous = libbpf_set_print(nullptr);
+    bpf_tc_detach(&hook, &opts);
+    libbpf_set_print(previous);
 }
 
 void
