@@ -7,6 +7,8 @@
 #   utils/oncache-testbed.sh down [--tag T]            also cleans up after a crashed run
 #   utils/oncache-testbed.sh deny  SRC_IP DST_IP [--tag T]   policy: drop SRC -> DST pod traffic
 #   utils/oncache-testbed.sh allow SRC_IP DST_IP [--tag T]   remove that rule again
+#   utils/oncache-testbed.sh migrate HOST POD TO NEWPOD [--tag T]   pod POD of HOST moves, with its
+#                                                      IP and a new MAC, to host TO as pod NEWPOD
 #   utils/oncache-testbed.sh dump HOST [--tag T]       ONCache maps and counters of host HOST
 #   utils/oncache-testbed.sh exec HOST POD CMD...      run CMD in pod POD of host HOST
 #                                                      (POD 0 = the host namespace itself)
@@ -67,7 +69,7 @@ parse_opts() {
     die "--hosts: '$HOSTS' is not an integer in [2, 50]"
   [[ "$PODS" =~ ^[0-9]+$ ]] && [ "$PODS" -ge 1 ] && [ "$PODS" -le 50 ] ||
     die "--pods: '$PODS' is not an integer in [1, 50]"
-  [[ "$TAG" =~ ^[a-z0-9]{1,8}$ ]] || die "--tag: '$TAG' is not 1-8 lowercase letters or digits"
+  [[ "$TAG" =~ ^[a-z0-9]{1,12}$ ]] || die "--tag: '$TAG' is not 1-12 lowercase letters or digits"
   case "$MODE" in baremetal | overlay | oncache) ;; *) die "--mode: '$MODE' is not baremetal, overlay or oncache" ;; esac
 }
 
@@ -130,18 +132,29 @@ build_overlay_host() {
   in_ns "$h" iptables -t mangle -A FORWARD -j ONCACHE-POLICY
   in_ns "$h" iptables -t mangle -A FORWARD -s 198.19.0.0/16 -d 198.19.0.0/16 \
     -m conntrack --ctstate ESTABLISHED,RELATED -j TOS --or-tos 0x08
-  for k in $(seq 1 "$PODS"); do
-    local p
-    p=$(ns_pod "$i" "$k")
-    ip netns add "$p"
-    in_ns "$p" ip link set lo up
-    ip -n "$h" link add "vp$k" mtu 1450 type veth peer name eth0 netns "$p"
-    in_ns "$p" ip link set eth0 address "$(pod_mac "$i" "$k")" mtu 1450
-    in_ns "$h" ip link set "vp$k" master cni0 up
-    in_ns "$p" ip addr add "$(pod_ip "$i" "$k")/24" dev eth0
-    in_ns "$p" ip link set eth0 up
-    in_ns "$p" ip route add default via "198.19.$i.1"
-  done
+  for k in $(seq 1 "$PODS"); do make_pod "$i" "$k" "$(pod_ip "$i" "$k")" "$(pod_mac "$i" "$k")"; done
+}
+
+# make_pod HOST K IP MAC: pod namespace, veth pair on cni0, address and default route. A pod
+# outside the host's /24 (after a migration) gets a /32 and a host route for it.
+make_pod() {
+  local i=$1 k=$2 ip=$3 mac=$4 h p
+  h=$(ns_host "$i")
+  p=$(ns_pod "$i" "$k")
+  ip netns add "$p"
+  in_ns "$p" ip link set lo up
+  ip -n "$h" link add "vp$k" mtu 1450 type veth peer name eth0 netns "$p"
+  in_ns "$p" ip link set eth0 address "$mac" mtu 1450
+  in_ns "$h" ip link set "vp$k" master cni0 up
+  in_ns "$p" ip link set eth0 up
+  if [ "${ip%.*}" = "198.19.$i" ]; then
+    in_ns "$p" ip addr add "$ip/24" dev eth0
+  else
+    in_ns "$p" ip addr add "$ip/32" dev eth0
+    in_ns "$p" ip route add "198.19.$i.1" dev eth0
+    in_ns "$h" ip route add "$ip/32" dev cni0
+  fi
+  in_ns "$p" ip route add default via "198.19.$i.1"
 }
 
 attach_oncache_host() {
@@ -170,6 +183,36 @@ up() {
   fi
   trap - ERR
   echo "oncache-testbed: $HOSTS hosts x $PODS pods up in mode $MODE (tag $TAG)"
+}
+
+# migrate HOST POD TO: the pod's IP moves to a new pod (new MAC) on host TO, as pod NEWK there.
+# Routing gets a /32 for the IP on every host; ONCache: pod-del on the old host, forget on
+# every other host, pod-add on the new one (spec 2.8).
+migrate() {
+  local from=$1 k=$2 to=$3 n ip newk=$4
+  n=$(host_count)
+  [ "$from" -ge 1 ] && [ "$from" -le "$n" ] && [ "$to" -ge 1 ] && [ "$to" -le "$n" ] &&
+    [ "$from" -ne "$to" ] || die "migrate: hosts must be two different hosts in [1, $n]"
+  ip netns list | grep -q "^$(ns_pod "$from" "$k")\b" || die "migrate: no pod $k on host $from"
+  ip=$(in_ns "$(ns_pod "$from" "$k")" ip -4 -o addr show dev eth0 | awk '{print $4}' | cut -d/ -f1)
+  local oncache=0
+  [ -d "/run/oncache-bpf/$(agent_host "$from")" ] && oncache=1
+  if [ "$oncache" = 1 ]; then
+    agent pod-del --host "$(agent_host "$from")" --netns "$(ns_host "$from")" --ip "$ip"
+  fi
+  ip netns del "$(ns_pod "$from" "$k")"
+  make_pod "$to" "$newk" "$ip" "$(printf '02:ab:00:%02x:%02x:00' "$to" "$newk")"
+  for j in $(seq 1 "$n"); do
+    [ "$j" -eq "$to" ] && continue
+    in_ns "$(ns_host "$j")" ip route replace "$ip/32" via "198.19.$to.0" dev vxlan0 onlink
+    if [ "$oncache" = 1 ]; then
+      agent forget --host "$(agent_host "$j")" --ip "$ip"
+    fi
+  done
+  if [ "$oncache" = 1 ]; then
+    agent pod-add --host "$(agent_host "$to")" --netns "$(ns_host "$to")" \
+      --pod-netns "$(ns_pod "$to" "$newk")" --veth "vp$newk" --ip "$ip"
+  fi
 }
 
 host_count() {
@@ -210,6 +253,11 @@ main() {
     deny | allow)
       [ $# -eq 2 ] || die "$cmd: needs SRC_IP DST_IP"
       policy "$cmd" "$1" "$2"
+      ;;
+    migrate)
+      [ $# -eq 4 ] || die "migrate: needs HOST POD TO_HOST NEW_POD"
+      for v in "$@"; do [[ "$v" =~ ^[0-9]+$ ]] || die "migrate: '$v' is not a number"; done
+      migrate "$1" "$2" "$3" "$4"
       ;;
     dump)
       [ $# -eq 1 ] || die "dump: needs HOST"

@@ -137,9 +137,10 @@ Dump(const HostConfig& host)
     {
         std::cout << "egress " << node << '\n';
     }
-    for (const auto& [pod, learned] : maps.ingressLearned)
+    for (const auto& [pod, mac] : maps.ingressMac)
     {
-        std::cout << "ingress " << pod << ' ' << (learned ? "learned" : "unlearned") << '\n';
+        std::cout << "ingress " << pod << ' ' << (mac.empty() ? "unlearned" : "learned " + mac)
+                  << '\n';
     }
     for (const auto& [k, v] : maps.filter)
     {

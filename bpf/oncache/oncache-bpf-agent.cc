@@ -551,12 +551,16 @@ ReadMaps(const HostConfig& host)
         host,
         ONCACHE_MAP_INGRESS,
         [&out](const uint32_t& k, const oncache_ingress_info& v) {
+            std::string mac;
             bool learned = false;
             for (uint8_t b : v.dmac)
             {
                 learned = learned || b != 0;
+                char text[4];
+                std::snprintf(text, sizeof(text), mac.empty() ? "%02x" : ":%02x", b);
+                mac += text;
             }
-            out.ingressLearned[FormatIpv4(k)] = learned;
+            out.ingressMac[FormatIpv4(k)] = learned ? mac : "";
             return false;
         });
     DeleteIf<oncache_flow_key, oncache_filter_action>(

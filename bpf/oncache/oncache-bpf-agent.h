@@ -86,9 +86,9 @@ struct FlowMatch
 /** Map contents of one host, for dumps and tests (addresses as dotted quads). */
 struct HostMaps
 {
-    std::map<std::string, std::string> egressIp; //!< remote pod -> remote host
-    std::vector<std::string> egressHosts;        //!< remote hosts with a template
-    std::map<std::string, bool> ingressLearned;  //!< local pod -> MACs learned
+    std::map<std::string, std::string> egressIp;   //!< remote pod -> remote host
+    std::vector<std::string> egressHosts;          //!< remote hosts with a template
+    std::map<std::string, std::string> ingressMac; //!< local pod -> learned MAC ("" = not yet)
     std::vector<std::pair<oncache_flow_key, oncache_filter_action>> filter;
     std::vector<uint64_t> stats; //!< summed over CPUs, by oncache_stat
 };

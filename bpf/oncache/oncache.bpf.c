@@ -19,17 +19,16 @@
  * own DSCP value therefore never counts as a mark; the price is that those two DSCP bits of
  * pod traffic are not preserved (documented in doc/oncache/ebpf-datapath.rst).
  */
+#include "oncache-abi.h"
+
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/ip.h>
 #include <linux/pkt_cls.h>
 #include <linux/udp.h>
-
-#include <bpf/bpf_endian.h>
-#include <bpf/bpf_helpers.h>
-
-#include "oncache-abi.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -215,6 +214,7 @@ set_filter_bit(struct oncache_flow_key* key, int egress)
 
 /* Egress fast path, clsact ingress of a pod's host-side veth (spec 2.4). */
 SEC("tc")
+
 int
 oncache_egress(struct __sk_buff* skb)
 {
@@ -311,14 +311,15 @@ fallback:
 struct vxlan_frame
 {
     __u8 pad1[2];
-    struct ethhdr outer_eth; /* wire offset 0 */
-    struct iphdr outer_ip;   /* 14 */
-    struct udphdr udp;       /* 34 */
+    struct ethhdr outer_eth;       /* wire offset 0 */
+    struct iphdr outer_ip;         /* 14 */
+    struct udphdr udp;             /* 34 */
     __u8 vxlan[ONCACHE_VXLAN_LEN]; /* 42 */
     __u8 pad2[2];
     struct ethhdr inner_eth; /* 50 */
     struct iphdr inner_ip;   /* 64 */
 };
+
 _Static_assert(__builtin_offsetof(struct vxlan_frame, vxlan) + ONCACHE_VXLAN_LEN -
                        __builtin_offsetof(struct vxlan_frame, outer_eth) ==
                    ONCACHE_ENCAP_LEN,
@@ -367,6 +368,7 @@ parse_vxlan(struct __sk_buff* skb, struct vxlan_frame* f)
 
 /* Ingress fast path, clsact ingress of the host NIC (spec 2.5). */
 SEC("tc")
+
 int
 oncache_ingress(struct __sk_buff* skb)
 {
@@ -436,6 +438,7 @@ fallback:
 
 /* Egress learning, clsact egress of the host NIC (spec 2.6, tc_init_e). */
 SEC("tc")
+
 int
 oncache_egress_init(struct __sk_buff* skb)
 {
@@ -478,6 +481,7 @@ oncache_egress_init(struct __sk_buff* skb)
 /* Ingress learning, clsact ingress of the pod's eth0 inside the pod netns (spec 2.6,
  * tc_init_in). */
 SEC("tc")
+
 int
 oncache_ingress_init(struct __sk_buff* skb)
 {
@@ -500,8 +504,7 @@ oncache_ingress_init(struct __sk_buff* skb)
         key.laddr = ip.daddr;
         key.raddr = ip.saddr;
         key.proto = ip.protocol;
-        if (load_ports(skb, ONCACHE_ETH_LEN + ip.ihl * 4, ip.protocol, &key.rport, &key.lport) ==
-            0)
+        if (load_ports(skb, ONCACHE_ETH_LEN + ip.ihl * 4, ip.protocol, &key.rport, &key.lport) == 0)
         {
             struct oncache_ingress_info learned = *pod;
             __builtin_memcpy(learned.dmac, eth.h_dest, 6);

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Testbed test of the ONCache eBPF datapath on the real kernel: 2 hosts x 2 pods in ONCache
+# Testbed test of the ONCache eBPF datapath on the real kernel: 3 hosts x 2 pods in ONCache
 # mode (utils/oncache-testbed.sh). Checks that ping and a TCP stream flow pod to pod, that the
 # caches fill on both hosts and the fast paths carry the traffic, that a policy deny stops an
-# established, cached flow from reaching the pod, and that teardown leaves nothing behind.
+# established, cached flow from reaching the pod, that a restart after a crash and a pod
+# migration re-learn, and that teardown leaves nothing behind.
 # Exits 77 (ctest: Skipped) with a message when it cannot run here.
 #   oncache-testbed-test.sh <repo root> <oncache-agent>
 set -uo pipefail
 
 ROOT=$1
 AGENT=$2
-TAG=ct$$
+TAG=ct$$ # at most 9 characters
 TB="$ROOT/utils/oncache-testbed.sh"
 failures=0
 
@@ -37,7 +38,7 @@ ip netns add "onc-$TAG-probe" 2>/dev/null || skip "the kernel refuses network na
 ip netns del "onc-$TAG-probe"
 trap 'tb down >/dev/null 2>&1' EXIT
 
-if ! out=$(tb up --hosts 2 --pods 2 --mode oncache 2>&1); then
+if ! out=$(tb up --hosts 3 --pods 2 --mode oncache 2>&1); then
   case "$out" in
     *"Operation not permitted"* | *"refused"*) skip "the kernel refuses the eBPF programs: $out" ;;
   esac
@@ -53,7 +54,7 @@ fi
 for h in 1 2; do
   dump=$(tb dump "$h")
   grep -q "^filter .* 0 0 1 ingress=1 egress=1$" <<<"$dump" || fail "host $h: no learned ICMP filter entry"
-  grep -q "^ingress 198.19.$h.11 learned$" <<<"$dump" || fail "host $h: pod MACs not learned"
+  grep -q "^ingress 198.19.$h.11 learned 02:aa:00:0$h:01:00$" <<<"$dump" || fail "host $h: pod MACs not learned"
   other=$((3 - h))
   grep -q "^egressip 198.19.$other.11 198.18.0.1$other$" <<<"$dump" || fail "host $h: no egress L1 entry"
   grep -q "^egress 198.18.0.1$other$" <<<"$dump" || fail "host $h: no egress template"
@@ -78,7 +79,7 @@ tb dump 1 | grep -q "^filter 198.19.1.12 198.19.2.12 [0-9]* 5201 6 ingress=1 egr
 
 # 3. A denied flow never reaches the pod, also after it was established and cached: pod 1.1
 # pings 2.1 continuously; once the deny command has returned, not one echo request arrives.
-tb exec 1 1 timeout 5 ping -q -i 0.02 -W 1 198.19.2.11 >/dev/null 2>&1 &
+tb exec 1 1 timeout 8 ping -q -c 200 -i 0.02 -W 1 198.19.2.11 >/dev/null 2>&1 &
 pinger=$!
 sleep 1
 tb deny 198.19.1.11 198.19.2.11
@@ -96,23 +97,35 @@ sleep 0.5
 before=$(in_echos 2 1)
 sleep 1
 [ "$(($(in_echos 2 1) - before))" -gt 0 ] || fail "allow: the flow did not come back"
-kill "$pinger" 2>/dev/null
-wait "$pinger" 2>/dev/null
+wait "$pinger" 2>/dev/null # bounded: 200 packets
 
 # 4. A restart after a crash: init over the previous run's pins and filters succeeds, starts
 # with empty caches, and traffic still flows (the pods are re-added as an agent restart does).
 agent_args=(--pin-root /run/oncache-bpf --state-root /run/oncache-agent --host "$TAG-h1")
 if "$AGENT" init "${agent_args[@]}" --netns "onc-$TAG-h1" --nic eth0 &&
+  [ "$(stat_of 1 egress_hit)" -eq 0 ] &&
   "$AGENT" pod-add "${agent_args[@]}" --netns "onc-$TAG-h1" --pod-netns "onc-$TAG-h1p1" \
     --veth vp1 --ip 198.19.1.11; then
-  [ "$(stat_of 1 egress_hit)" -eq 0 ] || fail "re-init kept the old counters"
   tb exec 1 1 ping -q -c 10 -i 0.05 -W 1 198.19.2.12 >/dev/null || fail "ping after re-init lost packets"
   [ "$(stat_of 1 egress_hit)" -ge 5 ] || fail "no fast path after re-init"
 else
-  fail "agent init over a previous run's state failed"
+  fail "agent init over a previous run's state failed (or kept its counters)"
 fi
 
-# 5. Teardown leaves no namespace, pin or state behind.
+# 5. Migration: pod 2 of host 2 (198.19.2.12), known to host 1's caches, moves with its IP to
+# host 3 (new MAC). Host 1 must forget the old location and re-learn the new one.
+tb exec 1 1 ping -q -c 10 -i 0.05 -W 1 198.19.2.12 >/dev/null || fail "ping before migration lost packets"
+tb dump 1 | grep -q "^egressip 198.19.2.12 198.18.0.12$" || fail "migration: host 1 had not learned 198.19.2.12"
+tb migrate 2 2 3 3
+tb dump 1 | grep -q "^egressip 198.19.2.12 " && fail "migration: host 1 kept the old egress entry"
+hits_before=$(stat_of 3 ingress_hit)
+tb exec 1 1 ping -q -c 20 -i 0.05 -W 1 198.19.2.12 >/dev/null || fail "ping after migration lost packets"
+tb dump 1 | grep -q "^egressip 198.19.2.12 198.18.0.13$" || fail "migration: host 1 did not re-learn host 3"
+tb dump 3 | grep -q "^ingress 198.19.2.12 learned 02:ab:00:03:03:00$" || fail "migration: host 3 did not learn the new pod"
+tb dump 2 | grep -q "^ingress 198.19.2.12 " && fail "migration: host 2 kept the old pod's ingress entry"
+[ $(($(stat_of 3 ingress_hit) - hits_before)) -ge 10 ] || fail "migration: no ingress fast path on host 3"
+
+# 6. Teardown leaves no namespace, pin or state behind.
 tb down
 ip netns list | grep -q "^onc-$TAG-" && fail "down left namespaces"
 ls -d /run/oncache-bpf/"$TAG"-h* >/dev/null 2>&1 && fail "down left pins"
@@ -121,4 +134,4 @@ if [ "$failures" -gt 0 ]; then
   echo "FAIL: $failures check(s) failed"
   exit 1
 fi
-echo "PASS: ONCache testbed (ping, TCP stream, caches, deny after caching, teardown)"
+echo "PASS: ONCache testbed (ping, TCP stream, caches, deny after caching, restart, migration, teardown)"
