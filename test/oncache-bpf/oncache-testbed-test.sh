@@ -125,7 +125,14 @@ tb dump 3 | grep -q "^ingress 198.19.2.12 learned 02:ab:00:03:03:00$" || fail "m
 tb dump 2 | grep -q "^ingress 198.19.2.12 " && fail "migration: host 2 kept the old pod's ingress entry"
 [ $(($(stat_of 3 ingress_hit) - hits_before)) -ge 10 ] || fail "migration: no ingress fast path on host 3"
 
-# 6. Teardown leaves no namespace, pin or state behind.
+# 6. Node removal: host 1 drops host 3's template and every egress entry pointing to it.
+"$AGENT" node-del --pin-root /run/oncache-bpf --state-root /run/oncache-agent --host "$TAG-h1" \
+  --node-ip 198.18.0.13 || fail "node-del failed"
+dump=$(tb dump 1)
+grep -qE "^egress 198.18.0.13$|^egressip [0-9.]+ 198.18.0.13$" <<<"$dump" && fail "node-del left entries for host 3"
+grep -q "^egress 198.18.0.12$" <<<"$dump" || fail "node-del removed host 2's template too"
+
+# 7. Teardown leaves no namespace, pin or state behind.
 tb down
 ip netns list | grep -q "^onc-$TAG-" && fail "down left namespaces"
 ls -d /run/oncache-bpf/"$TAG"-h* >/dev/null 2>&1 && fail "down left pins"
