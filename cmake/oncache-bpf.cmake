@@ -72,6 +72,10 @@ add_executable(oncache-agent "${ONCACHE_BPF_DIR}/oncache-agent.cc")
 target_link_libraries(oncache-agent PRIVATE oncache-bpf-agent)
 suite_apply_flags(oncache-agent)
 
+# The testbed's connect-request-response load generator (no eBPF; built with the testbed).
+add_executable(oncache-crr "${CMAKE_CURRENT_SOURCE_DIR}/examples/oncache/testbed/oncache-crr.cc")
+suite_apply_flags(oncache-crr)
+
 if(SUITE_ENABLE_TESTS)
   add_subdirectory(test/oncache-bpf)
 endif()

@@ -211,15 +211,17 @@ Main(int argc, char** argv)
     {
         Args args(argc, argv, with({"addr", "laddr", "raddr", "proto", "port"}));
         FlowMatch match;
-        for (const char* field : {"addr", "laddr", "raddr"})
+        if (args.Has("addr"))
         {
-            if (args.Has(field))
-            {
-                uint32_t ip = ParseIpv4(args.Get(field), std::string("--") + field);
-                (std::string(field) == "addr"    ? match.addr
-                 : std::string(field) == "laddr" ? match.laddr
-                                                 : match.raddr) = ip;
-            }
+            match.addr = ParseIpv4(args.Get("addr"), "--addr");
+        }
+        if (args.Has("laddr"))
+        {
+            match.laddr = ParseIpv4(args.Get("laddr"), "--laddr");
+        }
+        if (args.Has("raddr"))
+        {
+            match.raddr = ParseIpv4(args.Get("raddr"), "--raddr");
         }
         if (args.Has("proto"))
         {

@@ -22,7 +22,11 @@ fail() {
   echo "FAIL: $*"
   failures=$((failures + 1))
 }
-tb() { "$TB" "$@" --tag "$TAG" --agent "$AGENT"; }
+tb() {
+  local cmd=$1
+  shift
+  "$TB" "$cmd" --tag "$TAG" --agent "$AGENT" "$@"
+}
 stat_of() { tb dump "$1" | awk -v s="$2" '$1 == "stat" && $2 == s {print $3}'; }
 # ICMP echo requests that reached the IP layer of pod POD on host HOST.
 in_echos() {
@@ -132,7 +136,22 @@ dump=$(tb dump 1)
 grep -qE "^egress 198.18.0.13$|^egressip [0-9.]+ 198.18.0.13$" <<<"$dump" && fail "node-del left entries for host 3"
 grep -q "^egress 198.18.0.12$" <<<"$dump" || fail "node-del removed host 2's template too"
 
-# 7. Teardown leaves no namespace, pin or state behind.
+# 7. The agent's run mode cleans up on exit: host 3 under `oncache-agent run`, then SIGTERM.
+"$AGENT" run --pin-root /run/oncache-bpf --state-root /run/oncache-agent --host "$TAG-h3" \
+  --netns "onc-$TAG-h3" --nic eth0 >"/tmp/onc-$TAG-run.log" 2>&1 &
+runner=$!
+for _ in $(seq 1 50); do
+  grep -q ready "/tmp/onc-$TAG-run.log" 2>/dev/null && break
+  sleep 0.1
+done
+ip netns exec "onc-$TAG-h3" tc filter show dev eth0 ingress | grep -q bpf || fail "run: nothing attached"
+kill -TERM "$runner"
+wait "$runner" || fail "run: exit status $? after SIGTERM"
+rm -f "/tmp/onc-$TAG-run.log"
+[ -e "/run/oncache-bpf/$TAG-h3" ] && fail "run: pins left after exit"
+ip netns exec "onc-$TAG-h3" tc filter show dev eth0 ingress | grep -q bpf && fail "run: filter left after exit"
+
+# 8. Teardown leaves no namespace, pin or state behind.
 tb down
 ip netns list | grep -q "^onc-$TAG-" && fail "down left namespaces"
 ls -d /run/oncache-bpf/"$TAG"-h* >/dev/null 2>&1 && fail "down left pins"
