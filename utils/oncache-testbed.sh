@@ -10,7 +10,7 @@
 #   utils/oncache-testbed.sh migrate HOST POD TO NEWPOD [--tag T]   pod POD of HOST moves, with its
 #                                                      IP and a new MAC, to host TO as pod NEWPOD
 #   utils/oncache-testbed.sh dump HOST [--tag T]       ONCache maps and counters of host HOST
-#   utils/oncache-testbed.sh exec HOST POD CMD...      run CMD in pod POD of host HOST
+#   utils/oncache-testbed.sh exec [--tag T] HOST POD CMD...   run CMD in pod POD of host HOST
 #                                                      (POD 0 = the host namespace itself)
 #
 # Modes: baremetal (hosts and underlay only), overlay (kernel VXLAN, no eBPF), oncache (the
@@ -51,10 +51,16 @@ in_ns() {
   ip netns exec "$ns" "$@"
 }
 
-# Parses --opt value pairs among the arguments; the rest are left in POSITIONAL.
+# Parses --opt value pairs among the arguments; the rest are left in POSITIONAL. With
+# STOP_AT_COMMAND=1 (exec), everything from the first non-option on is the command's.
 POSITIONAL=()
+STOP_AT_COMMAND=0
 parse_opts() {
   while [ $# -gt 0 ]; do
+    if [ "$STOP_AT_COMMAND" = 1 ] && [ "${1#--}" = "$1" ]; then
+      POSITIONAL+=("$@")
+      break
+    fi
     case "$1" in
       --hosts) HOSTS=${2:-}; shift 2 ;;
       --pods) PODS=${2:-}; shift 2 ;;
@@ -245,6 +251,7 @@ main() {
   [ $# -ge 1 ] || die "usage: oncache-testbed.sh up|down|deny|allow|dump|exec ..."
   local cmd=$1
   shift
+  [ "$cmd" != exec ] || STOP_AT_COMMAND=1
   parse_opts "$@"
   set -- "${POSITIONAL[@]+"${POSITIONAL[@]}"}"
   case "$cmd" in
@@ -268,7 +275,7 @@ main() {
       local ns
       if [ "$2" = 0 ]; then ns=$(ns_host "$1"); else ns=$(ns_pod "$1" "$2"); fi
       shift 2
-      in_ns "$ns" "$@"
+      exec ip netns exec "$ns" "$@" # one process: a signal to this PID reaches CMD
       ;;
     *) die "unknown command '$cmd'" ;;
   esac
