@@ -67,6 +67,13 @@ for h in 1 2; do
   [ "$(stat_of "$h" error)" -eq 0 ] || fail "host $h: helper errors"
 done
 
+# 1b. A pod's DSCP bits are not marks: one EF-marked (TOS 0xb8, bit 0x08 set) echo request
+# from pod 1.2 to 2.1 is a new flow for conntrack, so host 1 must not learn its egress side
+# from it; the reply is established, so host 1 learns the ingress side.
+tb exec 1 2 ping -q -c 1 -W 1 -Q 0xb8 198.19.2.11 >/dev/null || fail "EF ping lost"
+tb dump 1 | grep -q "^filter 198.19.1.12 198.19.2.11 0 0 1 ingress=1 egress=0$" ||
+  fail "DSCP: host 1 did not keep the egress side of an EF flow unlearned after 1 request: $(tb dump 1 | grep '^filter 198.19.1.12 198.19.2.11')"
+
 # 2. TCP stream pod 1.2 -> 2.2 (20 MB, bounded): completes, mostly on the fast path.
 tb exec 2 2 timeout 20 iperf3 -s -1 -B 198.19.2.12 >/dev/null 2>&1 &
 server=$!
