@@ -66,7 +66,6 @@ tb() {
   shift
   "$TB" "$cmd" --tag "$TAG" --agent "$AGENT" "$@"
 }
-trap 'tb down >/dev/null 2>&1 || true' EXIT
 
 median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
@@ -130,14 +129,28 @@ record() {
 }
 
 [ -z "$CSV" ] || echo "mode,rep,metric,value" >"$CSV"
+# All three testbeds are up at once (separate namespaces, one tag each) and every repetition
+# measures the modes in turn, so a change in the machine's load hits all modes alike.
+declare -A TAGS=([baremetal]=benchbm [overlay]=benchov [oncache]=benchoc)
+down_all() {
+  for mode in $MODES; do
+    TAG=${TAGS[$mode]}
+    tb down >/dev/null 2>&1 || true
+  done
+}
+trap down_all EXIT
 for mode in $MODES; do
+  TAG=${TAGS[$mode]}
   tb up --hosts 2 --pods 1 --mode "$mode" >/dev/null
-  if [ "$mode" = baremetal ]; then
-    path=(1 0 2 0 198.18.0.12)
-  else
-    path=(1 1 2 1 198.19.2.11)
-  fi
-  for rep in $(seq 1 "$REPS"); do
+done
+for rep in $(seq 1 "$REPS"); do
+  for mode in $MODES; do
+    TAG=${TAGS[$mode]}
+    if [ "$mode" = baremetal ]; then
+      path=(1 0 2 0 198.18.0.12)
+    else
+      path=(1 1 2 1 198.19.2.11)
+    fi
     for f in $FLOWS; do
       PORT=$((PORT + 1))
       record "$mode" "$rep" "tcp_gbps_P$f" "$(run_iperf "${path[@]}" -P "$f")"
@@ -159,11 +172,10 @@ for mode in $MODES; do
       record "$mode" "$rep" "tcp_lat_us_$size" "$lat"
     done
   done
-  if [ "$mode" = oncache ]; then
-    echo "oncache-bench: host 1 counters: $(tb dump 1 | grep -E '^stat (egress|ingress)_(hit|miss)' | tr '\n' ' ')" >&2
-  fi
-  tb down
 done
+TAG=${TAGS[oncache]}
+echo "oncache-bench: ONCache host 1 counters: $(tb dump 1 | grep -E '^stat (egress|ingress)_(hit|miss)' | tr '\n' ' ')" >&2
+down_all
 
 # Medians, and ONCache relative to the kernel overlay (+ is better: higher rate, lower latency).
 table=$(mktemp)
