@@ -204,6 +204,7 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set xtics rotate by -30
 set ylabel "relative to overlay"
+set key top left
 set yrange [0:*]
 plot "$data" using 2:xtic(1) title "bare metal", "" using 3 title "overlay", "" using 4 title "ONCache"
 GP
