@@ -206,6 +206,8 @@ migrate() {
   if [ "$oncache" = 1 ]; then
     agent pod-del --host "$(agent_host "$from")" --netns "$(ns_host "$from")" --ip "$ip"
   fi
+  # A namespace lives on while a process is in it: end the pod's processes first.
+  ip netns pids "$(ns_pod "$from" "$k")" 2>/dev/null | xargs -r kill 2>/dev/null || true
   ip netns del "$(ns_pod "$from" "$k")"
   make_pod "$to" "$newk" "$ip" "$(printf '02:ab:00:%02x:%02x:00' "$to" "$newk")"
   for j in $(seq 1 "$n"); do
