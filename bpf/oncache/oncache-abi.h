@@ -101,6 +101,18 @@ struct oncache_dev_info
     __u32 vni;
 };
 
+/* The layouts are the kernel's map key/value sizes: every user of this header must agree. */
+#ifdef __cplusplus
+#define ONCACHE_STATIC_ASSERT static_assert
+#else
+#define ONCACHE_STATIC_ASSERT _Static_assert
+#endif
+ONCACHE_STATIC_ASSERT(sizeof(struct oncache_egress_info) == 68, "egress value: 64 B + ifindex");
+ONCACHE_STATIC_ASSERT(sizeof(struct oncache_ingress_info) == 16, "ingress value: 16 B");
+ONCACHE_STATIC_ASSERT(sizeof(struct oncache_flow_key) == 16, "filter key: 16 B, no padding");
+ONCACHE_STATIC_ASSERT(sizeof(struct oncache_filter_action) == 4, "filter value: 4 B");
+ONCACHE_STATIC_ASSERT(sizeof(struct oncache_dev_info) == 16, "devmap value: 16 B");
+
 /* oncache_stats: a per-CPU array of packet counters, indexed by this enum. */
 enum oncache_stat
 {
