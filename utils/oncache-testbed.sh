@@ -9,6 +9,8 @@
 #   utils/oncache-testbed.sh allow SRC_IP DST_IP [--tag T]   remove that rule again
 #   utils/oncache-testbed.sh migrate HOST POD TO NEWPOD [--tag T]   pod POD of HOST moves, with its
 #                                                      IP and a new MAC, to host TO as pod NEWPOD
+#   utils/oncache-testbed.sh reuse HOST POD [--tag T]  pod POD of HOST vanishes; a new pod (new MAC)
+#                                                      takes its IP
 #   utils/oncache-testbed.sh dump HOST [--tag T]       ONCache maps and counters of host HOST
 #   utils/oncache-testbed.sh exec [--tag T] HOST POD CMD...   run CMD in pod POD of host HOST
 #                                                      (POD 0 = the host namespace itself)
@@ -133,6 +135,11 @@ build_overlay_host() {
     in_ns "$h" bridge fdb append "$(vtep_mac "$j")" dev vxlan0 dst "$(host_ip "$j")"
     in_ns "$h" ip route add "198.19.$j.0/24" via "198.19.$j.0" dev vxlan0 onlink
   done
+  # Conntrack is strict about TCP it has not seen open (no loose pickup; INVALID is dropped),
+  # so a flow whose entry was flushed cannot restart mid-stream; it does not check windows
+  # (be_liberal), since an ONCache flow's established packets bypass conntrack.
+  in_ns "$h" sysctl -qw net.netfilter.nf_conntrack_tcp_loose=0 net.netfilter.nf_conntrack_tcp_be_liberal=1
+  in_ns "$h" iptables -t mangle -A FORWARD -m conntrack --ctstate INVALID -j DROP
   # Policy first, then the est mark (spec 7.3): a dropped packet never carries the mark.
   in_ns "$h" iptables -t mangle -N ONCACHE-POLICY
   in_ns "$h" iptables -t mangle -A FORWARD -j ONCACHE-POLICY
@@ -191,6 +198,46 @@ up() {
   echo "oncache-testbed: $HOSTS hosts x $PODS pods up in mode $MODE (tag $TAG)"
 }
 
+# flush_conntrack HOSTNS IP: deletes every conntrack entry with IP on either side.
+flush_conntrack() {
+  local out
+  for side in -s -d; do
+    # conntrack exits 1 when nothing matched; anything else on stderr is an error.
+    out=$(in_ns "$1" conntrack -D "$side" "$2" 2>&1 >/dev/null) || true
+    case "$out" in "" | *"0 flow entries"* | *"flow entries have been deleted"*) ;; *) die "conntrack: $out" ;; esac
+  done
+}
+
+# reuse HOST POD: the pod vanishes at once (as a force-deleted pod: its veth goes first, so its
+# sockets cannot close their connections) and a new pod (new MAC) takes its IP on the same
+# host. The host flushes conntrack for the IP (as a CNI does on pod deletion). ONCache:
+# pod-del, forget on every other host, pod-add (spec 2.8).
+reuse() {
+  local i=$1 k=$2 n ip h p
+  n=$(host_count)
+  h=$(ns_host "$i")
+  p=$(ns_pod "$i" "$k")
+  grep -q "^$p\b" <<<"$(ip netns list)" || die "reuse: no pod $k on host $i"
+  ip=$(in_ns "$p" ip -4 -o addr show dev eth0 | awk '{print $4}' | cut -d/ -f1)
+  local oncache=0
+  [ -d "/run/oncache-bpf/$(agent_host "$i")" ] && oncache=1
+  if [ "$oncache" = 1 ]; then
+    agent pod-del --host "$(agent_host "$i")" --netns "$h" --ip "$ip"
+  fi
+  ip -n "$h" link del "vp$k"
+  ip netns pids "$p" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+  ip netns del "$p"
+  flush_conntrack "$h" "$ip"
+  make_pod "$i" "$k" "$ip" "$(printf '02:ac:00:%02x:%02x:00' "$i" "$k")"
+  flush_conntrack "$h" "$ip" # again: a packet in flight during the first flush may have re-added one
+  if [ "$oncache" = 1 ]; then
+    for j in $(seq 1 "$n"); do
+      [ "$j" -eq "$i" ] || agent forget --host "$(agent_host "$j")" --ip "$ip"
+    done
+    agent pod-add --host "$(agent_host "$i")" --netns "$h" --pod-netns "$p" --veth "vp$k" --ip "$ip"
+  fi
+}
+
 # migrate HOST POD TO: the pod's IP moves to a new pod (new MAC) on host TO, as pod NEWK there.
 # Routing gets a /32 for the IP on every host; ONCache: pod-del on the old host, forget on
 # every other host, pod-add on the new one (spec 2.8).
@@ -199,7 +246,7 @@ migrate() {
   n=$(host_count)
   [ "$from" -ge 1 ] && [ "$from" -le "$n" ] && [ "$to" -ge 1 ] && [ "$to" -le "$n" ] &&
     [ "$from" -ne "$to" ] || die "migrate: hosts must be two different hosts in [1, $n]"
-  ip netns list | grep -q "^$(ns_pod "$from" "$k")\b" || die "migrate: no pod $k on host $from"
+  grep -q "^$(ns_pod "$from" "$k")\b" <<<"$(ip netns list)" || die "migrate: no pod $k on host $from"
   ip=$(in_ns "$(ns_pod "$from" "$k")" ip -4 -o addr show dev eth0 | awk '{print $4}' | cut -d/ -f1)
   local oncache=0
   [ -d "/run/oncache-bpf/$(agent_host "$from")" ] && oncache=1
@@ -267,6 +314,11 @@ main() {
       [ $# -eq 4 ] || die "migrate: needs HOST POD TO_HOST NEW_POD"
       for v in "$@"; do [[ "$v" =~ ^[0-9]+$ ]] || die "migrate: '$v' is not a number"; done
       migrate "$1" "$2" "$3" "$4"
+      ;;
+    reuse)
+      [ $# -eq 2 ] || die "reuse: needs HOST POD"
+      for v in "$@"; do [[ "$v" =~ ^[0-9]+$ ]] || die "reuse: '$v' is not a number"; done
+      reuse "$1" "$2"
       ;;
     dump)
       [ $# -eq 1 ] || die "dump: needs HOST"
