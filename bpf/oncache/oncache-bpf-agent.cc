@@ -185,7 +185,30 @@ StateDir(const HostConfig& host)
     return host.stateRoot + "/" + host.name;
 }
 
-// Deletes every key of a pinned map for which keep(key, value) is false.
+// Every entry of a pinned map of this host.
+template <typename K, typename V>
+std::vector<std::pair<K, V>>
+ReadAll(const HostConfig& host, const char* map)
+{
+    Fd fd(OpenPinned(PinDir(host) + "/" + map));
+    std::vector<std::pair<K, V>> entries;
+    K key{};
+    K next{};
+    const K* prev = nullptr;
+    while (bpf_map_get_next_key(fd.fd, prev, &next) == 0)
+    {
+        V value{};
+        if (bpf_map_lookup_elem(fd.fd, &next, &value) == 0)
+        {
+            entries.emplace_back(next, value);
+        }
+        key = next;
+        prev = &key;
+    }
+    return entries;
+}
+
+// Deletes every entry of a pinned map for which del(key, value) holds; returns how many.
 template <typename K, typename V>
 unsigned
 DeleteIf(const HostConfig& host,
@@ -193,25 +216,15 @@ DeleteIf(const HostConfig& host,
          const std::function<bool(const K&, const V&)>& del)
 {
     Fd fd(OpenPinned(PinDir(host) + "/" + map));
-    std::vector<K> victims;
-    K key{};
-    K next{};
-    const K* prev = nullptr;
-    while (bpf_map_get_next_key(fd.fd, prev, &next) == 0)
+    unsigned deleted = 0;
+    for (const auto& [k, v] : ReadAll<K, V>(host, map))
     {
-        V value{};
-        if (bpf_map_lookup_elem(fd.fd, &next, &value) == 0 && del(next, value))
+        if (del(k, v) && bpf_map_delete_elem(fd.fd, &k) == 0)
         {
-            victims.push_back(next);
+            ++deleted;
         }
-        key = next;
-        prev = &key;
     }
-    for (const K& k : victims)
-    {
-        bpf_map_delete_elem(fd.fd, &k);
-    }
-    return victims.size();
+    return deleted;
 }
 
 } // namespace
@@ -534,42 +547,29 @@ HostMaps
 ReadMaps(const HostConfig& host)
 {
     HostMaps out;
-    // DeleteIf with a predicate that never deletes is the map walk.
-    DeleteIf<uint32_t, uint32_t>(host,
-                                 ONCACHE_MAP_EGRESSIP,
-                                 [&out](const uint32_t& k, const uint32_t& v) {
-                                     out.egressIp[FormatIpv4(k)] = FormatIpv4(v);
-                                     return false;
-                                 });
-    DeleteIf<uint32_t, oncache_egress_info>(host,
-                                            ONCACHE_MAP_EGRESS,
-                                            [&out](const uint32_t& k, const oncache_egress_info&) {
-                                                out.egressHosts.push_back(FormatIpv4(k));
-                                                return false;
-                                            });
-    DeleteIf<uint32_t, oncache_ingress_info>(
-        host,
-        ONCACHE_MAP_INGRESS,
-        [&out](const uint32_t& k, const oncache_ingress_info& v) {
-            std::string mac;
-            bool learned = false;
-            for (uint8_t b : v.dmac)
-            {
-                learned = learned || b != 0;
-                char text[4];
-                std::snprintf(text, sizeof(text), mac.empty() ? "%02x" : ":%02x", b);
-                mac += text;
-            }
-            out.ingressMac[FormatIpv4(k)] = learned ? mac : "";
-            return false;
-        });
-    DeleteIf<oncache_flow_key, oncache_filter_action>(
-        host,
-        ONCACHE_MAP_FILTER,
-        [&out](const oncache_flow_key& k, const oncache_filter_action& v) {
-            out.filter.emplace_back(k, v);
-            return false;
-        });
+    for (const auto& [pod, node] : ReadAll<uint32_t, uint32_t>(host, ONCACHE_MAP_EGRESSIP))
+    {
+        out.egressIp[FormatIpv4(pod)] = FormatIpv4(node);
+    }
+    for (const auto& entry : ReadAll<uint32_t, oncache_egress_info>(host, ONCACHE_MAP_EGRESS))
+    {
+        out.egressHosts.push_back(FormatIpv4(entry.first));
+    }
+    for (const auto& [pod, info] :
+         ReadAll<uint32_t, oncache_ingress_info>(host, ONCACHE_MAP_INGRESS))
+    {
+        std::string mac;
+        bool learned = false;
+        for (uint8_t b : info.dmac)
+        {
+            learned = learned || b != 0;
+            char text[4];
+            std::snprintf(text, sizeof(text), mac.empty() ? "%02x" : ":%02x", b);
+            mac += text;
+        }
+        out.ingressMac[FormatIpv4(pod)] = learned ? mac : "";
+    }
+    out.filter = ReadAll<oncache_flow_key, oncache_filter_action>(host, ONCACHE_MAP_FILTER);
     Fd stats(OpenPinned(PinDir(host) + "/" + ONCACHE_MAP_STATS));
     int cpus = libbpf_num_possible_cpus();
     if (cpus <= 0)
