@@ -244,7 +244,7 @@ class VclosMultiClusterPlacement : public VclosPlacementPolicy
  * local index a on its leaf (ascending GPU id) goes up through the a-th chosen spine;
  * links (leaf, spine) for every chosen leaf and spine are reserved.
  *
- * **Search.** Leaves are items with a set of free spines (a 64-bit mask); a spine set P is
+ * **Search.** Leaves are items with a set of free spines (a VclosSpineSet); a spine set P is
  * feasible with the leaves whose masks contain it. For a fixed P the best leaves are the m
  * with fewest free GPUs among them, so only *closed* spine sets matter (P equal to the
  * intersection of the masks of its supporting leaves). They are enumerated once each by a
