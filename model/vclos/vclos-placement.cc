@@ -72,6 +72,27 @@ MakePackedPlacement(const VclosClusterState& state,
     return p;
 }
 
+/**
+ * Whether a leaf holds `count` GPUs on as few servers as the packing baselines use:
+ * floor(count / g) wholly free servers and the remaining count mod g GPUs on one more server.
+ */
+bool
+FitsOnFewestServers(const VclosClusterState& state, uint32_t leaf, uint32_t count)
+{
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t whole = count / g;
+    const uint32_t rem = count % g;
+    uint32_t wholeFree = 0;
+    bool remainder = false; // a server not wholly free with >= rem free GPUs
+    for (uint32_t s = 0; s < state.GetServersPerLeaf(); ++s)
+    {
+        uint32_t f = state.GetFreeGpusOfServer(leaf, s);
+        wholeFree += f == g ? 1 : 0;
+        remainder = remainder || (rem > 0 && f < g && f >= rem);
+    }
+    return wholeFree >= whole && (rem == 0 || remainder || wholeFree > whole);
+}
+
 /// GPUs of a leaf that a job may take: all its free GPUs, or only its wholly free servers'.
 uint32_t
 UsableGpusOfLeaf(const VclosClusterState& state, uint32_t leaf, bool wholeServers)
@@ -696,7 +717,8 @@ VclosVirtualClosPlacement::Place(const VclosClusterState& state,
         for (uint32_t l = 0; l < state.GetLeaves(); ++l)
         {
             uint32_t f = state.GetFreeGpusOfLeaf(l);
-            if (f >= gpus && (pick < 0 || f < state.GetFreeGpusOfLeaf(pick)))
+            if (f >= gpus && (!m_wholeServers || FitsOnFewestServers(state, l, gpus)) &&
+                (pick < 0 || f < state.GetFreeGpusOfLeaf(pick)))
             {
                 pick = l;
             }

@@ -222,7 +222,11 @@ class VclosMultiClusterPlacement : public VclosPlacementPolicy
  *
  * **Single leaf.** A job of N <= GPUs per leaf that fits in one leaf goes to the leaf with
  * the fewest free GPUs among those with at least N (best fit; ties: lowest index), on as
- * few servers as possible (PickGpusInLeaf). No link is reserved, no uplink pinned.
+ * few servers as possible (PickGpusInLeaf). With whole servers (the default) a leaf
+ * qualifies only when it holds the job on as few servers as the packing baselines would
+ * (spec 4.2: "enough free servers there"): floor(N / g) wholly free servers and the rest on
+ * one more server; a job of N <= g is never split across servers. No link is reserved, no
+ * uplink pinned.
  *
  * **Virtual Clos (spec 4.2, Version B).** Otherwise the shapes m x n (GetShapes): write
  * N = odd * 2^e; m runs over odd * 2^k, k = 0, 1, ... (so n = N / m is a power of two, which

@@ -738,3 +738,25 @@ TEST(VclosPlacementMultiCluster, HandWorkedPlacements)
     EXPECT_FALSE(sr->CanEverPlace(idle, 32));
     EXPECT_TRUE(firstFit->CanEverPlace(idle, 32));
 }
+
+TEST(VclosPlacementVclos, SingleLeafJobsUseAsFewServersAsPacking)
+{
+    // 2 leaves x 2 servers x 4 GPUs, 4 spines. Leaf 0: 2 + 2 free GPUs (4, the best fit);
+    // leaf 1: a wholly free server and 1 free GPU. A 4-GPU job takes leaf 1's free server
+    // rather than 2 GPUs on each of leaf 0's servers, as packing would; 3 GPUs likewise.
+    VclosClusterState s(2, 2, 4, 4);
+    s.Allocate(1, {0, 1, 4, 5, 12, 13, 14}, {});
+    VclosVirtualClosPlacement vclos;
+    auto four = vclos.Place(s, 2, 4);
+    ASSERT_TRUE(four);
+    EXPECT_EQ(four->gpus, (std::vector<uint32_t>{8, 9, 10, 11}));
+    EXPECT_EQ(four->m, 1u);
+    auto three = vclos.Place(s, 2, 3);
+    ASSERT_TRUE(three);
+    EXPECT_EQ(three->gpus, (std::vector<uint32_t>{8, 9, 10}));
+    // 2 GPUs fit one server of leaf 0 (the best fit): unchanged.
+    EXPECT_EQ(vclos.Place(s, 2, 2)->gpus, (std::vector<uint32_t>{2, 3}));
+    // Without whole servers the old rule: best-fit leaf 0, split over its two servers.
+    VclosVirtualClosPlacement split(20000, false);
+    EXPECT_EQ(split.Place(s, 2, 4)->gpus, (std::vector<uint32_t>{2, 3, 6, 7}));
+}
