@@ -9,8 +9,9 @@
 // 128 x 699, 256 x 501, 8 x 446, 192 x 31, 384 x 5 out of 5,000), drawn with --seed. Arrival
 // times do not matter here: jobs are placed in order; when a placement fails, the oldest
 // running job is released and the placement retried, so the cluster stays loaded. Every
-// Place() call is one decision (failed ones included) and is timed with steady_clock; the
-// same job list is used for every policy. Prints a table and a CSV block on stdout.
+// Place() call is one decision (failed ones included) and is timed with steady_clock; a
+// failed one is then diagnosed (untimed; netfrag: network fragmentation). The same job list
+// is used for every policy. Prints a table and a CSV block on stdout.
 // No simulation is run.
 
 #include "ns3/suite-command-line.h"
@@ -51,6 +52,7 @@ struct Result
     double meanUtilisation = 0; //!< busy GPU share after each successful placement
     uint64_t searchNodes = 0;   //!< vClos search nodes, summed
     uint64_t budgetCuts = 0;    //!< vClos decisions cut by the node budget
+    uint64_t netFrag = 0;       //!< failed calls diagnosed as network fragmentation
 };
 
 /// Run one policy over the job list.
@@ -90,6 +92,9 @@ Run(const VclosPlacementPolicy& policy,
                 break;
             }
             ++r.waits;
+            r.netFrag +=
+                policy.Diagnose(state, jobs[j]) == VclosPlacementFailure::NETWORK_FRAGMENTATION ? 1
+                                                                                                : 0;
             if (running.empty())
             {
                 std::cerr << "error: job " << j + 1 << " of " << jobs[j]
@@ -130,14 +135,14 @@ main(int argc, char* argv[])
     uint32_t jobCount = 5000;
     uint32_t seed = 1;
     uint64_t maxSearchNodes = 20000;
-    std::string policies = "vclos,ecmp-first-fit,ecmp-best-fit";
+    std::string policies = "vclos,ecmp,ecmp-first-fit,ecmp-best-fit";
     std::string workload = "spec-8192";
 
     SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "leaves", leaves);
     cmd.AddValue("serversPerLeaf", "servers per leaf", serversPerLeaf);
     cmd.AddValue("gpusPerServer", "GPUs per server", gpusPerServer);
-    cmd.AddValue("spines", "spines (one link per leaf-spine pair, at most 64)", spines);
+    cmd.AddValue("spines", "spines (one link per leaf-spine pair, at most 256)", spines);
     cmd.AddValue("jobs", "synthetic jobs", jobCount);
     cmd.AddValue("seed", "seed of the job sizes", seed);
     cmd.AddValue("maxSearchNodes", "vClos search node budget per candidate n", maxSearchNodes);
@@ -209,6 +214,7 @@ main(int argc, char* argv[])
                   << std::setw(10) << "p99_us" << std::setw(10) << "max_us" << std::setw(10)
                   << "mean_us" << std::setw(12) << "placed_med" << std::setw(12) << "placed_p99"
                   << std::setw(8) << "util" << std::setw(12) << "nodes" << std::setw(6) << "cuts"
+                  << std::setw(8) << "netfrag"
                   << "\n";
         std::cout << std::fixed;
         for (const auto& r : results)
@@ -219,12 +225,12 @@ main(int argc, char* argv[])
                       << std::setw(10) << r.maxUs << std::setw(10) << r.meanUs << std::setw(12)
                       << r.placedMedianUs << std::setw(12) << r.placedP99Us << std::setw(8)
                       << std::setprecision(3) << r.meanUtilisation << std::setw(12) << r.searchNodes
-                      << std::setw(6) << r.budgetCuts << "\n";
+                      << std::setw(6) << r.budgetCuts << std::setw(8) << r.netFrag << "\n";
         }
         std::cout << "\nCSV\n"
                   << "policy,workload,gpus,jobs,seed,decisions,placed,waits,median_us,p99_us,"
                      "max_us,mean_us,placed_median_us,placed_p99_us,mean_utilisation,"
-                     "search_nodes,budget_cuts\n";
+                     "search_nodes,budget_cuts,network_fragmentation_waits\n";
         for (const auto& r : results)
         {
             std::cout << r.policy << "," << workload << "," << shape.GetGpus() << "," << jobCount
@@ -232,7 +238,7 @@ main(int argc, char* argv[])
                       << "," << std::setprecision(2) << r.medianUs << "," << r.p99Us << ","
                       << r.maxUs << "," << r.meanUs << "," << r.placedMedianUs << ","
                       << r.placedP99Us << "," << std::setprecision(4) << r.meanUtilisation << ","
-                      << r.searchNodes << "," << r.budgetCuts << "\n";
+                      << r.searchNodes << "," << r.budgetCuts << "," << r.netFrag << "\n";
         }
     }
     catch (const std::exception& e)

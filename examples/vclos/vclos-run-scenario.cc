@@ -24,6 +24,7 @@
 #include "ns3/suite-module.h"
 #include "ns3/vclos-module.h"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -168,13 +169,18 @@ WriteJobRow(std::ostream& out,
     {
         out << ",,";
     }
-    out << "\n";
+    using F = VclosPlacementFailure;
+    auto cause = [](F f) { return static_cast<std::size_t>(f); };
+    out << "," << r.failures[cause(F::GPUS)] << "," << r.failures[cause(F::GPU_FRAGMENTATION)]
+        << "," << r.failures[cause(F::NETWORK_FRAGMENTATION)] << ","
+        << ms(r.blocked[cause(F::NETWORK_FRAGMENTATION)]) << "\n";
 }
 
 /// The header of <prefix>-jobs.csv.
 const char* const JOBS_CSV_HEADER =
     "policy,job,gpus,leaves,algorithm,arrival_ms,start_ms,finish_ms,wait_ms,run_ms,"
-    "jct_ms,alone_ms,slowdown,run_stretch\n";
+    "jct_ms,alone_ms,slowdown,run_stretch,declined_gpus,declined_gpu_fragmentation,"
+    "declined_network_fragmentation,network_fragmentation_wait_ms\n";
 
 /// Run jobs under one policy on a fresh fabric.
 PolicyRun
@@ -418,7 +424,13 @@ Run(int argc, char* argv[])
                   std::invalid_argument,
                   "scenario: output.prefix: '" << s.output.prefix << "': " << unusable);
     std::vector<VclosJobRequest> jobs = VclosBuildScenarioJobs(s, zoo);
-    uint32_t gpus = CreateObject<VclosFabricHelper>()->Install()->GetGpuCount();
+    Ptr<VclosFabric> shapeFabric = CreateObject<VclosFabricHelper>()->Install();
+    uint32_t gpus = shapeFabric->GetGpuCount();
+    const VclosClusterState shape(shapeFabric->GetLeafCount(),
+                                  shapeFabric->GetServersPerLeaf(),
+                                  shapeFabric->GetGpusPerServer(),
+                                  shapeFabric->GetSpineCount());
+    shapeFabric = nullptr;
     Simulator::Destroy();
     for (const auto& job : jobs)
     {
@@ -426,6 +438,27 @@ Run(int argc, char* argv[])
                       std::invalid_argument,
                       "scenario: workload.maxGpus: job " << job.id << " needs " << job.gpus
                                                          << " GPUs, the fabric has " << gpus);
+    }
+    // Up front, before any policy runs: a size a policy can never place would block its
+    // FIFO queue for ever (the scheduler refuses it at Submit too).
+    for (const auto& policy : s.scheduler.policies)
+    {
+        auto placement = VclosCreatePlacementPolicy(policy);
+        std::map<uint32_t, bool> placeable;
+        for (const auto& job : jobs)
+        {
+            auto it = placeable.find(job.gpus);
+            if (it == placeable.end())
+            {
+                it = placeable.emplace(job.gpus, placement->CanEverPlace(shape, job.gpus)).first;
+            }
+            VCLOS_REQUIRE(it->second,
+                          std::invalid_argument,
+                          "scenario: scheduler.policies: job "
+                              << job.id << " (" << job.gpus << " GPUs) can never be placed by '"
+                              << policy << "' on this fabric, even idle (see the placement "
+                              << "section of doc/vclos/vclos.rst)");
+        }
     }
 
     std::string config = VclosScenarioToJson(s);
@@ -489,7 +522,9 @@ Run(int argc, char* argv[])
     summary << "policy,jobs,mean_jct_ms,p50_jct_ms,p99_jct_ms,mean_wait_ms,mean_run_ms,"
                "waiting_ratio,mean_slowdown,mean_run_stretch,conflicting_share,mean_queue,"
                "max_queue,mean_gpu_utilisation,decision_p50_us,decision_p99_us,makespan_ms,"
-               "wall_s,events,jct_reduction_pct\n";
+               "wall_s,events,jct_reduction_pct,declined_gpus,declined_gpu_fragmentation,"
+               "declined_network_fragmentation,network_fragmented_jobs,"
+               "network_fragmentation_wait_ms\n";
     std::ofstream series(s.output.prefix + "-timeseries.csv");
     std::cout << "#   policy                     mean JCT    p50    p99 (ms)  wait   run  "
                  "waiting  slowdown  conflicts  queue  GPU util  decision  wall\n";
@@ -501,6 +536,7 @@ Run(int argc, char* argv[])
     SuitePlotBounds utilisationBounds;
     double firstMean = 0;
     std::ostringstream reductions;
+    std::ostringstream fragmentation;
     auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
     for (const auto& run : runs)
     {
@@ -510,9 +546,19 @@ Run(int argc, char* argv[])
         std::vector<double> slowdown;
         std::vector<double> stretch;
         uint32_t waitedLong = 0;
+        std::array<uint64_t, VclosSchedulerTracker::CAUSES> declined{};
+        uint32_t fragmentedJobs = 0;
+        double fragmentedMs = 0;
+        const auto net = static_cast<std::size_t>(VclosPlacementFailure::NETWORK_FRAGMENTATION);
         for (const auto& job : jobs)
         {
             const auto& r = run.jobs->GetJobs().at(job.id);
+            for (std::size_t c = 0; c < declined.size(); ++c)
+            {
+                declined[c] += r.failures[c];
+            }
+            fragmentedJobs += r.failures[net] > 0 ? 1 : 0;
+            fragmentedMs += ms(r.blocked[net]);
             jct.push_back(ms(r.finish - r.arrival));
             wait.push_back(ms(r.start - r.arrival));
             ran.push_back(ms(r.finish - r.start));
@@ -557,7 +603,11 @@ Run(int argc, char* argv[])
                 << "," << meanQueue << "," << maxQueue << "," << meanUtil << ","
                 << VclosPercentile(decisions, 0.5) << "," << VclosPercentile(decisions, 0.99) << ","
                 << ms(run.end) << "," << run.wallSeconds << "," << run.events << "," << reduction
-                << "\n";
+                << "," << declined[static_cast<std::size_t>(VclosPlacementFailure::GPUS)] << ","
+                << declined[static_cast<std::size_t>(VclosPlacementFailure::GPU_FRAGMENTATION)]
+                << "," << declined[net] << "," << fragmentedJobs << "," << fragmentedMs << "\n";
+        fragmentation << "  " << run.policy << " " << declined[net] << " (" << fragmentedJobs
+                      << " jobs, " << std::fixed << std::setprecision(2) << fragmentedMs << " ms)";
         t.WriteTimeSeries(series, run.policy, &run == &runs.front());
         reductions << "  " << run.policy << " " << std::fixed << std::setprecision(1) << reduction
                    << "%";
@@ -588,6 +638,8 @@ Run(int argc, char* argv[])
         queue.push_back(q);
         utilisation.push_back(u);
     }
+    std::cout << "# placements declined for network fragmentation (GPUs free, links not):"
+              << fragmentation.str() << "\n";
     std::cout << "# mean JCT reduction against " << runs.front().policy << ":" << reductions.str()
               << "\n# files: " << s.output.prefix << "-{config.json,jobs.csv,"
               << "summary.csv,timeseries.csv}"

@@ -69,7 +69,13 @@ VclosJobScheduler::GetTypeId()
                             "The placement policy decided on a job (placed or not), with the "
                             "wall-clock time it took.",
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_decisionTrace),
-                            "ns3::VclosJobScheduler::DecisionTracedCallback");
+                            "ns3::VclosJobScheduler::DecisionTracedCallback")
+            .AddTraceSource("PlacementFailed",
+                            "The policy declined a job (fired after Decision): the cause, "
+                            "not enough free GPUs, GPU fragmentation or network "
+                            "fragmentation (only with a diagnose function: a policy by name).",
+                            MakeTraceSourceAccessor(&VclosJobScheduler::m_failedTrace),
+                            "ns3::VclosJobScheduler::PlacementFailedTracedCallback");
     return tid;
 }
 
@@ -94,7 +100,10 @@ VclosJobScheduler::DoDispose()
 }
 
 void
-VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, PlaceFunction place, ReleaseFunction release)
+VclosJobScheduler::Setup(Ptr<VclosFabric> fabric,
+                         PlaceFunction place,
+                         ReleaseFunction release,
+                         DiagnoseFunction diagnose)
 {
     VCLOS_REQUIRE(fabric && place && release,
                   std::invalid_argument,
@@ -102,6 +111,7 @@ VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, PlaceFunction place, ReleaseFu
     m_fabric = fabric;
     m_place = std::move(place);
     m_release = std::move(release);
+    m_diagnose = std::move(diagnose);
 }
 
 void
@@ -114,6 +124,8 @@ VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, const std::string& policyName)
                                                      fabric->GetGpusPerServer(),
                                                      fabric->GetSpineCount());
     m_state = state;
+    m_policy = policy;
+    m_everPlaceable.clear();
     Setup(
         fabric,
         [policy, state](const VclosJobRequest& job) -> std::optional<VclosJobAllocation> {
@@ -125,7 +137,8 @@ VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, const std::string& policyName)
             state->Allocate(job.id, p->gpus, p->links);
             return VclosJobAllocation{p->gpus, p->uplinkSpine};
         },
-        [state](const VclosJobRequest& job) { state->Release(job.id); });
+        [state](const VclosJobRequest& job) { state->Release(job.id); },
+        [policy, state](const VclosJobRequest& job) { return policy->Diagnose(*state, job.gpus); });
 }
 
 std::shared_ptr<const VclosClusterState>
@@ -144,6 +157,23 @@ VclosJobScheduler::Submit(const std::vector<VclosJobRequest>& jobs)
                       std::invalid_argument,
                       "job " << job.id << " asks for " << job.gpus << " GPUs; the fabric has "
                              << m_fabric->GetGpuCount());
+        if (m_policy)
+        {
+            auto known = m_everPlaceable.find(job.gpus);
+            if (known == m_everPlaceable.end())
+            {
+                known =
+                    m_everPlaceable.emplace(job.gpus, m_policy->CanEverPlace(*m_state, job.gpus))
+                        .first;
+            }
+            VCLOS_REQUIRE(known->second,
+                          std::invalid_argument,
+                          "job " << job.id << ": gpus " << job.gpus
+                                 << " can never be placed by policy '" << m_policy->GetName()
+                                 << "' on this fabric (" << m_fabric->GetLeafCount() << " leaves x "
+                                 << m_fabric->GetGpusPerLeaf() << " GPUs, "
+                                 << m_fabric->GetSpineCount() << " spines), even idle");
+        }
         VCLOS_REQUIRE(job.iterations >= 1,
                       std::invalid_argument,
                       "job " << job.id << ": iterations must be at least 1");
@@ -245,6 +275,10 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
     Time decision =
         Seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     m_decisionTrace(job, allocation.has_value(), decision);
+    if (!allocation && m_diagnose)
+    {
+        m_failedTrace(job, m_diagnose(job));
+    }
     if (!allocation)
     {
         if (port)

@@ -12,6 +12,7 @@
 #include "ns3/vclos-cluster-state.h"
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-fabric.h"
+#include "ns3/vclos-placement.h"
 
 #include <deque>
 #include <functional>
@@ -60,8 +61,16 @@ struct VclosJobAllocation
  * The queue is FIFO with head-of-line blocking by default (as in the vClos authors'
  * simulator): on every arrival and completion, queued jobs are tried in order until the
  * first that does not fit. With Backfill, every queued job is tried. The policy is two
- * functions: place (or decline) a job, and release it. Every transition is a trace source;
- * statistics are for trackers.
+ * functions: place (or decline) a job, and release it (and optionally a third: why a declined
+ * job must wait). Every transition is a trace source; statistics are for trackers.
+ *
+ * With a policy set by name, Submit() refuses (std::invalid_argument, one line naming the
+ * job, its GPUs and the policy) a job that the policy can never place, even on the idle
+ * cluster (VclosPlacementPolicy::CanEverPlace): such a job would block a FIFO queue for
+ * ever. Every job admitted fits the idle cluster and the policies are monotone, so the head
+ * of the queue starts at the latest when every running job has finished: no deadlock. Each
+ * declined placement fires PlacementFailed with its cause (not enough free GPUs, GPU
+ * fragmentation, network fragmentation).
  *
  * Each job of 2 or more GPUs holds a TCP port (BasePort, BasePort + 1, ...) while it runs;
  * after 65535 the ports of finished jobs are reused in the same cyclic order, never 0, and a
@@ -75,6 +84,8 @@ class VclosJobScheduler : public Object
     using PlaceFunction = std::function<std::optional<VclosJobAllocation>(const VclosJobRequest&)>;
     /// Release what a job was given.
     using ReleaseFunction = std::function<void(const VclosJobRequest&)>;
+    /// Why a job that was declined must wait.
+    using DiagnoseFunction = std::function<VclosPlacementFailure(const VclosJobRequest&)>;
 
     /**
      * \brief Get the type ID.
@@ -89,8 +100,12 @@ class VclosJobScheduler : public Object
      * \param fabric the fabric the jobs run on
      * \param place the placement function
      * \param release the release function
+     * \param diagnose why a declined job waits (null: PlacementFailed is not fired)
      */
-    void Setup(Ptr<VclosFabric> fabric, PlaceFunction place, ReleaseFunction release);
+    void Setup(Ptr<VclosFabric> fabric,
+               PlaceFunction place,
+               ReleaseFunction release,
+               DiagnoseFunction diagnose = nullptr);
 
     /**
      * \brief Set the fabric and a placement policy that books GPUs and leaf-spine links in a
@@ -109,7 +124,9 @@ class VclosJobScheduler : public Object
     std::shared_ptr<const VclosClusterState> GetClusterState() const;
 
     /**
-     * \brief Submit jobs; each arrives at its submit time.
+     * \brief Submit jobs; each arrives at its submit time. Throws std::invalid_argument for
+     * a job of 0 GPUs or more than the fabric's, 0 iterations, a submit time in the past,
+     * or (policy set by name) a size the policy can never place.
      * \param jobs the jobs
      */
     void Submit(const std::vector<VclosJobRequest>& jobs);
@@ -140,6 +157,13 @@ class VclosJobScheduler : public Object
      * \param decision wall-clock time the policy took
      */
     typedef void (*DecisionTracedCallback)(const VclosJobRequest& job, bool placed, Time decision);
+    /**
+     * TracedCallback signature for a declined placement.
+     * \param job the job, which keeps waiting
+     * \param cause why
+     */
+    typedef void (*PlacementFailedTracedCallback)(const VclosJobRequest& job,
+                                                  VclosPlacementFailure cause);
 
   protected:
     void DoDispose() override;
@@ -181,23 +205,27 @@ class VclosJobScheduler : public Object
     /// \return the next port no running job holds, now held (nothing when all are held)
     std::optional<uint16_t> TakePort();
 
-    Ptr<VclosFabric> m_fabric;                  //!< where jobs run
-    std::shared_ptr<VclosClusterState> m_state; //!< booked room, with a named policy
-    PlaceFunction m_place;                      //!< policy
-    ReleaseFunction m_release;                  //!< policy
-    bool m_backfill;                            //!< try every queued job, not only the head
-    uint16_t m_basePort;                        //!< first port of the cycle
-    uint32_t m_nextPort;                        //!< where the search for a port starts
-    std::set<uint16_t> m_portsInUse;            //!< ports of running jobs
-    std::deque<VclosJobRequest> m_queue;        //!< waiting jobs, in arrival order
-    std::map<uint32_t, Running> m_running;      //!< by job id
-    uint32_t m_finished;                        //!< finished jobs
-    TracedValue<uint32_t> m_queueLength;        //!< waiting jobs
-    TracedValue<uint32_t> m_busyGpus;           //!< GPUs of running jobs
+    Ptr<VclosFabric> m_fabric;                            //!< where jobs run
+    std::shared_ptr<VclosClusterState> m_state;           //!< booked room, with a named policy
+    PlaceFunction m_place;                                //!< policy
+    ReleaseFunction m_release;                            //!< policy
+    DiagnoseFunction m_diagnose;                          //!< policy: why a job waits (may be null)
+    std::shared_ptr<const VclosPlacementPolicy> m_policy; //!< a policy set by name
+    std::map<uint32_t, bool> m_everPlaceable;             //!< CanEverPlace per job size
+    bool m_backfill;                       //!< try every queued job, not only the head
+    uint16_t m_basePort;                   //!< first port of the cycle
+    uint32_t m_nextPort;                   //!< where the search for a port starts
+    std::set<uint16_t> m_portsInUse;       //!< ports of running jobs
+    std::deque<VclosJobRequest> m_queue;   //!< waiting jobs, in arrival order
+    std::map<uint32_t, Running> m_running; //!< by job id
+    uint32_t m_finished;                   //!< finished jobs
+    TracedValue<uint32_t> m_queueLength;   //!< waiting jobs
+    TracedValue<uint32_t> m_busyGpus;      //!< GPUs of running jobs
     TracedCallback<const VclosJobRequest&> m_arrivedTrace; //!< job arrived
     TracedCallback<const VclosJobRequest&, const VclosJobAllocation&> m_startedTrace; //!< started
     TracedCallback<const VclosJobRequest&> m_finishedTrace;             //!< job finished
     TracedCallback<const VclosJobRequest&, bool, Time> m_decisionTrace; //!< policy decision
+    TracedCallback<const VclosJobRequest&, VclosPlacementFailure> m_failedTrace; //!< declined
 };
 
 } // namespace ns3

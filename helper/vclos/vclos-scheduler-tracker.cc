@@ -72,12 +72,31 @@ VclosSchedulerTracker::Install(Ptr<VclosJobScheduler> scheduler)
             self->m_jobs[job.id].finish = Simulator::Now();
             ++self->m_finished;
         }));
-    scheduler->TraceConnectWithoutContext("Decision",
-                                          Callback<void, const VclosJobRequest&, bool, Time>(
-                                              [self](const VclosJobRequest&, bool, Time t) {
-                                                  self->m_decisionUs.push_back(t.GetSeconds() *
-                                                                               1e6);
-                                              }));
+    scheduler->TraceConnectWithoutContext(
+        "Decision",
+        Callback<void, const VclosJobRequest&, bool, Time>(
+            [self](const VclosJobRequest& job, bool, Time t) {
+                self->m_decisionUs.push_back(t.GetSeconds() * 1e6);
+                JobRecord& r = self->m_jobs[job.id];
+                if (!r.lastFailure.IsStrictlyNegative())
+                {
+                    r.blocked[r.lastCause] += Simulator::Now() - r.lastFailure;
+                    r.lastFailure = Time(-1);
+                }
+            }));
+    scheduler->TraceConnectWithoutContext(
+        "PlacementFailed",
+        Callback<void, const VclosJobRequest&, VclosPlacementFailure>(
+            [self](const VclosJobRequest& job, VclosPlacementFailure cause) {
+                auto c = static_cast<std::size_t>(cause);
+                VCLOS_REQUIRE(c < CAUSES,
+                              std::logic_error,
+                              "scheduler tracker: unknown placement failure cause " << c);
+                JobRecord& r = self->m_jobs[job.id];
+                ++r.failures[c];
+                r.lastFailure = Simulator::Now();
+                r.lastCause = c;
+            }));
     scheduler->TraceConnectWithoutContext(
         "QueueLength",
         Callback<void, uint32_t, uint32_t>(

@@ -8,6 +8,7 @@
 #include "ns3/object.h"
 #include "ns3/vclos-job-scheduler.h"
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,7 +21,11 @@ namespace ns3
  * \brief Job lives, queue length and GPU utilisation over time, and placement decision
  *        times of one VclosJobScheduler, fed only by its trace sources.
  *
- * Per job: arrival, start, finish, its GPUs and how many leaves it spans. Over time: a step
+ * Per job: arrival, start, finish, its GPUs and how many leaves it spans, and its declined
+ * placement attempts by cause (PlacementFailed: not enough GPUs, GPU fragmentation, network
+ * fragmentation, circuits) with the time each cause blocked it (from a declined attempt to
+ * the job's next attempt; under FIFO only the head of the queue is attempted, so the time a
+ * job waits behind the head is not in these). Over time: a step
  * series of the queue length and of busy GPUs (one point per change). Summaries are
  * computed on demand; CSV writers give one row per job and one row per change.
  */
@@ -35,9 +40,16 @@ class VclosSchedulerTracker : public Object
 
     VclosSchedulerTracker();
 
+    /// Causes a placement is declined for: VclosPlacementFailure values.
+    static constexpr std::size_t CAUSES = 4;
+
     /// One job's life.
     struct JobRecord
     {
+        std::array<uint32_t, CAUSES> failures{};         //!< declined attempts, by cause
+        std::array<Time, CAUSES> blocked{};              //!< time blocked, by cause
+        Time lastFailure = Time(-1);                     //!< open declined attempt (-1: none)
+        std::size_t lastCause = 0;                       //!< its cause
         uint32_t gpus = 0;                               //!< GPUs
         uint32_t leaves = 0;                             //!< leaves it ran on (0 until it starts)
         VclosCollectiveAlgorithm algorithm = VCLOS_RING; //!< what it ran (set when it starts)

@@ -6,7 +6,6 @@
 #include "vclos-check.h"
 
 #include <algorithm>
-#include <bitset>
 
 namespace ns3
 {
@@ -29,9 +28,10 @@ VclosClusterState::VclosClusterState(uint32_t leaves,
                   std::invalid_argument,
                   "cluster: GpusPerServer must be at least 1");
     VCLOS_REQUIRE(spines > 0, std::invalid_argument, "cluster: Spines must be at least 1");
-    VCLOS_REQUIRE(spines <= 64,
+    VCLOS_REQUIRE(spines <= VCLOS_MAX_SPINES,
                   std::invalid_argument,
-                  "cluster: Spines must be at most 64 (got " << spines << ")");
+                  "cluster: Spines must be at most " << VCLOS_MAX_SPINES << " (got " << spines
+                                                     << ")");
     uint64_t gpus = uint64_t(leaves) * serversPerLeaf * gpusPerServer;
     VCLOS_REQUIRE(gpus < (uint64_t(1) << 31),
                   std::invalid_argument,
@@ -41,7 +41,12 @@ VclosClusterState::VclosClusterState(uint32_t leaves,
     m_linkOwner.assign(uint64_t(leaves) * spines, NO_JOB);
     m_serverFree.assign(uint64_t(leaves) * serversPerLeaf, gpusPerServer);
     m_leafFree.assign(leaves, serversPerLeaf * gpusPerServer);
-    m_leafFreeLinks.assign(leaves, spines == 64 ? ~uint64_t(0) : (uint64_t(1) << spines) - 1);
+    VclosSpineSet all;
+    for (uint32_t sp = 0; sp < spines; ++sp)
+    {
+        all.set(sp);
+    }
+    m_leafFreeLinks.assign(leaves, all);
     m_spineFree.assign(spines, leaves);
 }
 
@@ -139,7 +144,7 @@ VclosClusterState::Allocate(uint64_t jobId,
     for (const auto& l : links)
     {
         m_linkOwner[uint64_t(l.leaf) * m_spines + l.spine] = jobId;
-        m_leafFreeLinks[l.leaf] &= ~(uint64_t(1) << l.spine);
+        m_leafFreeLinks[l.leaf].reset(l.spine);
         --m_spineFree[l.spine];
     }
     Holding& h = m_jobs[jobId];
@@ -172,7 +177,7 @@ VclosClusterState::Release(uint64_t jobId)
                       "release: job " << jobId << " link leaf" << l.leaf << "-spine" << l.spine
                                       << " is not held by it");
         m_linkOwner[k] = NO_JOB;
-        m_leafFreeLinks[l.leaf] |= uint64_t(1) << l.spine;
+        m_leafFreeLinks[l.leaf].set(l.spine);
         ++m_spineFree[l.spine];
     }
     m_jobs.erase(it);
@@ -228,8 +233,8 @@ VclosClusterState::GetFreeGpusOfServer(uint32_t leaf, uint32_t server) const
     return m_serverFree[leaf * m_serversPerLeaf + server];
 }
 
-uint64_t
-VclosClusterState::GetFreeLinkMask(uint32_t leaf) const
+const VclosSpineSet&
+VclosClusterState::GetFreeLinks(uint32_t leaf) const
 {
     VCLOS_REQUIRE(leaf < m_leaves, std::out_of_range, "leaf " << leaf << " is outside the cluster");
     return m_leafFreeLinks[leaf];
@@ -238,7 +243,7 @@ VclosClusterState::GetFreeLinkMask(uint32_t leaf) const
 uint32_t
 VclosClusterState::GetFreeLinksOfLeaf(uint32_t leaf) const
 {
-    return static_cast<uint32_t>(std::bitset<64>(GetFreeLinkMask(leaf)).count());
+    return static_cast<uint32_t>(GetFreeLinks(leaf).count());
 }
 
 uint32_t
@@ -323,13 +328,13 @@ VclosClusterState::CheckInvariants() const
     std::map<uint64_t, std::size_t> linksPerJob;
     for (uint32_t l = 0; l < m_leaves; ++l)
     {
-        uint64_t mask = 0;
+        VclosSpineSet mask;
         for (uint32_t s = 0; s < m_spines; ++s)
         {
             uint64_t owner = m_linkOwner[uint64_t(l) * m_spines + s];
             if (owner == NO_JOB)
             {
-                mask |= uint64_t(1) << s;
+                mask.set(s);
                 ++spineFree[s];
             }
             else

@@ -4,12 +4,23 @@
 #ifndef VCLOS_CLUSTER_STATE_H
 #define VCLOS_CLUSTER_STATE_H
 
+#include <bitset>
 #include <cstdint>
 #include <map>
 #include <vector>
 
 namespace ns3
 {
+
+/// Most spines a VclosClusterState holds (the spec's OCS configuration has 128).
+constexpr uint32_t VCLOS_MAX_SPINES = 256;
+
+/**
+ * \ingroup vclos
+ * \brief A set of spines (bit s: spine s), fixed-size so that set operations in the
+ * placement search never allocate: VCLOS_MAX_SPINES / 64 words.
+ */
+using VclosSpineSet = std::bitset<VCLOS_MAX_SPINES>;
 
 /**
  * \ingroup vclos
@@ -40,8 +51,8 @@ struct VclosLeafSpineLink
  * Pure bookkeeping, without a simulator. The shape follows VclosFabric: L leaves, each with
  * ServersPerLeaf servers of GpusPerServer GPUs and one link to each of S spines; GPU ids are
  * contiguous per server and per leaf, `gpu = (leaf * ServersPerLeaf + server) *
- * GpusPerServer + local`. At most 64 spines, so that a leaf's free links fit in one 64-bit
- * mask (bit s = link to spine s free).
+ * GpusPerServer + local`. At most VCLOS_MAX_SPINES (256) spines; a leaf's free links are
+ * one VclosSpineSet (bit s = link to spine s free).
  *
  * Allocate() and Release() keep the invariants: a GPU or link is held by at most one job,
  * and the free counters per server, leaf and spine match the owners. Allocate() checks the
@@ -56,11 +67,11 @@ class VclosClusterState
 
     /**
      * \brief Build an idle cluster; throws std::invalid_argument naming a zero field, or
-     * Spines above 64.
+     * Spines above VCLOS_MAX_SPINES.
      * \param leaves L
      * \param serversPerLeaf servers under each leaf
      * \param gpusPerServer GPUs per server
-     * \param spines S, 1 to 64
+     * \param spines S, 1 to VCLOS_MAX_SPINES
      */
     VclosClusterState(uint32_t leaves,
                       uint32_t serversPerLeaf,
@@ -135,7 +146,7 @@ class VclosClusterState
      * \param leaf a leaf
      * \return bit s set when the link (leaf, spine s) is free
      */
-    uint64_t GetFreeLinkMask(uint32_t leaf) const;
+    const VclosSpineSet& GetFreeLinks(uint32_t leaf) const;
     /**
      * \param leaf a leaf
      * \return its free links (to spines)
@@ -193,18 +204,18 @@ class VclosClusterState
         std::vector<VclosLeafSpineLink> links; //!< links
     };
 
-    uint32_t m_leaves;                     //!< L
-    uint32_t m_serversPerLeaf;             //!< servers per leaf
-    uint32_t m_gpusPerServer;              //!< GPUs per server
-    uint32_t m_spines;                     //!< S
-    std::vector<uint64_t> m_gpuOwner;      //!< owner per GPU
-    std::vector<uint64_t> m_linkOwner;     //!< owner per (leaf * S + spine)
-    std::vector<uint32_t> m_serverFree;    //!< free GPUs per server (global index)
-    std::vector<uint32_t> m_leafFree;      //!< free GPUs per leaf
-    std::vector<uint64_t> m_leafFreeLinks; //!< free-link mask per leaf
-    std::vector<uint32_t> m_spineFree;     //!< free links per spine
-    uint32_t m_freeGpus;                   //!< free GPUs in total
-    std::map<uint64_t, Holding> m_jobs;    //!< holdings per job
+    uint32_t m_leaves;                          //!< L
+    uint32_t m_serversPerLeaf;                  //!< servers per leaf
+    uint32_t m_gpusPerServer;                   //!< GPUs per server
+    uint32_t m_spines;                          //!< S
+    std::vector<uint64_t> m_gpuOwner;           //!< owner per GPU
+    std::vector<uint64_t> m_linkOwner;          //!< owner per (leaf * S + spine)
+    std::vector<uint32_t> m_serverFree;         //!< free GPUs per server (global index)
+    std::vector<uint32_t> m_leafFree;           //!< free GPUs per leaf
+    std::vector<VclosSpineSet> m_leafFreeLinks; //!< free links per leaf
+    std::vector<uint32_t> m_spineFree;          //!< free links per spine
+    uint32_t m_freeGpus;                        //!< free GPUs in total
+    std::map<uint64_t, Holding> m_jobs;         //!< holdings per job
 };
 
 } // namespace ns3

@@ -41,6 +41,24 @@ struct VclosPlacement
 
 /**
  * \ingroup vclos
+ * \brief Why a job that did not get room must wait (VclosPlacementPolicy::Diagnose).
+ */
+enum class VclosPlacementFailure
+{
+    GPUS,                  //!< fewer free GPUs than the job needs
+    GPU_FRAGMENTATION,     //!< enough free GPUs, not on servers / leaves the policy may use
+    NETWORK_FRAGMENTATION, //!< room in GPUs, but no placement whose links are all free
+    CIRCUITS,              //!< reserved for OCS-vClos: no circuits can be set up
+};
+
+/**
+ * \param cause a failure cause
+ * \return its name: "gpus", "gpu-fragmentation", "network-fragmentation", "circuits"
+ */
+std::string VclosPlacementFailureName(VclosPlacementFailure cause);
+
+/**
+ * \ingroup vclos
  * \brief A placement policy: finds room for a job in a cluster state, or says it must wait.
  *
  * Place() never changes the state and never returns a partial placement: either every GPU
@@ -67,6 +85,29 @@ class VclosPlacementPolicy
 
     /// \return the policy's name, as VclosCreatePlacementPolicy accepts it
     virtual std::string GetName() const = 0;
+
+    /**
+     * \brief Why Place() found no room (call it only after Place() returned nothing).
+     *
+     * GPUS when fewer GPUs are free than the job needs. Otherwise GPU_FRAGMENTATION by
+     * default (no links are reserved, so the layout of the free GPUs is the cause); vClos
+     * tells NETWORK_FRAGMENTATION apart (see VclosVirtualClosPlacement::Diagnose).
+     * \param state the cluster
+     * \param gpus N, the job's GPUs
+     * \return the cause
+     */
+    virtual VclosPlacementFailure Diagnose(const VclosClusterState& state, uint32_t gpus) const;
+
+    /**
+     * \brief Whether a job of N GPUs can ever start: Place() on an idle cluster of the same
+     * shape (every policy here is monotone: freeing GPUs or links never removes a placement,
+     * so a job that fits the idle cluster starts once enough jobs have finished, and FIFO
+     * cannot block for ever on it).
+     * \param shape a cluster of the shape (its bookings are ignored)
+     * \param gpus N
+     * \return true when the job fits the idle cluster
+     */
+    bool CanEverPlace(const VclosClusterState& shape, uint32_t gpus) const;
 
   protected:
     /**
@@ -139,27 +180,75 @@ class VclosPackingPlacement : public VclosPlacementPolicy
 
 /**
  * \ingroup vclos
+ * \brief The spec's network-unaware baseline placement (section 6,
+ * `static_scheduler_multi_cluster`): the policies "ecmp" and "source-routing".
+ *
+ * The servers (global index, leaf-major) are split into SubClusters contiguous ranges of
+ * equal size (the first ranges one server larger when the count does not divide; with fewer
+ * servers than SubClusters, one server each); a job never spans two. Sub-clusters are tried
+ * in index order and the job goes to the first where it fits. Inside a sub-cluster, servers
+ * are sorted by free GPUs ascending (ties: lowest index): a job of N <= GPUs per server takes
+ * the first server with >= N free GPUs (best fit); a larger job takes floor(N / g) wholly
+ * free servers (lowest index first) and, when g does not divide N, the remaining N mod g GPUs
+ * on the first other server with that many free. No link is reserved. Routing as
+ * VclosPackingPlacement: ECMP leaves uplinks to the hash, source routing pins GPU i of its
+ * leaf to spine i mod S. A job larger than a sub-cluster can never be placed (CanEverPlace).
+ * O(servers log servers) per decision.
+ */
+class VclosMultiClusterPlacement : public VclosPlacementPolicy
+{
+  public:
+    /**
+     * \brief Constructor; throws std::invalid_argument for subClusters 0.
+     * \param routing uplink choice
+     * \param subClusters sub-clusters (the spec: 4)
+     */
+    explicit VclosMultiClusterPlacement(VclosPackingPlacement::Routing routing,
+                                        uint32_t subClusters = 4);
+
+    std::optional<VclosPlacement> Place(const VclosClusterState& state,
+                                        uint64_t jobId,
+                                        uint32_t gpus) const override;
+    std::string GetName() const override;
+
+  private:
+    VclosPackingPlacement::Routing m_routing; //!< uplink choice
+    uint32_t m_subClusters;                   //!< sub-clusters
+};
+
+/**
+ * \ingroup vclos
  * \brief vClos: an isolated m x n virtual Clos per job, with balanced routing.
  *
  * **Single leaf.** A job of N <= GPUs per leaf that fits in one leaf goes to the leaf with
  * the fewest free GPUs among those with at least N (best fit; ties: lowest index), on as
- * few servers as possible (PickGpusInLeaf). No link is reserved, no uplink pinned.
+ * few servers as possible (PickGpusInLeaf). With whole servers (the default) a leaf
+ * qualifies only when it holds the job on as few servers as the packing baselines would
+ * (spec 4.2: "enough free servers there"): floor(N / g) wholly free servers and the rest on
+ * one more server; a job of N <= g is never split across servers. No link is reserved, no
+ * uplink pinned.
  *
- * **Virtual Clos.** Otherwise, for each n dividing N with n < N, n <= GPUs per leaf, n <= S
- * and m = N / n <= L, from the largest n down (fewest leaves first, as the spec's
- * k, k/2, ... loop), search m leaves and n spines such that every leaf has n free GPUs and
- * all m*n links (leaf, spine) are free. **Whole servers** (spec 4.4, on by default): a job
- * that spans leaves takes whole servers, so only n that are multiples of the server size
- * are tried and a leaf offers only the GPUs of its wholly free servers; a job whose size
- * admits no such n (N = 10 with 4 GPUs per server, say) is placed on partial servers, so
- * that it can ever run. The first n with a solution wins. Objective, for
+ * **Virtual Clos (spec 4.2, Version B).** Otherwise the shapes m x n (GetShapes): write
+ * N = odd * 2^e; m runs over odd * 2^k, k = 0, 1, ... (so n = N / m is a power of two, which
+ * keeps halving-doubling and the inter-server ring on equal local indexes), skipping m = 1
+ * and the m whose n exceeds the GPUs per leaf or S (the spec's start
+ * m = max(odd part of N, N / GPUs per leaf)), doubling while m <= L and m <= N. For each,
+ * fewest leaves first, search m leaves and n spines such that every leaf has n free GPUs
+ * and all m*n links (leaf, spine) are free. **Whole servers** (spec 4.4, on by default): a
+ * job that spans leaves takes whole servers, so only n that are multiples of the server
+ * size are tried and a leaf offers only the GPUs of its wholly free servers. **Fallback**
+ * (documented, not in the spec): a size whose shapes have no such n (N = 18 with 4 GPUs per
+ * server: n = 2 or 1) is placed with n GPUs per leaf on partial servers, so that it can
+ * ever run. A size with no shape at all (N = 17 on 16 leaves: its odd part exceeds L) can
+ * never be placed: CanEverPlace() is false, and the scheduler refuses it up front. The
+ * first n with a solution wins. Objective, for
  * that n: minimum total free GPUs on the chosen leaves (best fit, as the authors' ILP's
  * `sum l_a * rank(a)`), exactly; then, for the chosen leaves, the n spines with the fewest
  * free links among those free on all of them (pack the fullest spines). The job's GPU with
  * local index a on its leaf (ascending GPU id) goes up through the a-th chosen spine;
  * links (leaf, spine) for every chosen leaf and spine are reserved.
  *
- * **Search.** Leaves are items with a set of free spines (a 64-bit mask); a spine set P is
+ * **Search.** Leaves are items with a set of free spines (a VclosSpineSet); a spine set P is
  * feasible with the leaves whose masks contain it. For a fixed P the best leaves are the m
  * with fewest free GPUs among them, so only *closed* spine sets matter (P equal to the
  * intersection of the masks of its supporting leaves). They are enumerated once each by a
@@ -181,7 +270,8 @@ class VclosPackingPlacement : public VclosPlacementPolicy
  * an independent random half of the spines (not a state vClos itself produces).
  * **Fallback.** When the budget cuts the search, the best solution found so far is used
  * (provenBest = false in the result); when it found none, the next n is tried; when no n
- * works the job waits (std::nullopt). At most 64 spines (VclosClusterState's limit).
+ * works the job waits (std::nullopt). Spine sets are VclosSpineSet words, so up to
+ * VCLOS_MAX_SPINES spines.
  */
 class VclosVirtualClosPlacement : public VclosPlacementPolicy
 {
@@ -197,6 +287,29 @@ class VclosVirtualClosPlacement : public VclosPlacementPolicy
                                         uint64_t jobId,
                                         uint32_t gpus) const override;
     std::string GetName() const override;
+
+    /**
+     * \brief GPUS when fewer GPUs are free than N; NETWORK_FRAGMENTATION when the job would
+     * fit with every link free (a single leaf with N free GPUs, or for a shape m x n at least
+     * m leaves offering n GPUs); else GPU_FRAGMENTATION.
+     * \param state the cluster
+     * \param gpus N
+     * \return the cause
+     */
+    VclosPlacementFailure Diagnose(const VclosClusterState& state, uint32_t gpus) const override;
+
+    /**
+     * \brief The multi-leaf shapes of a job, in the order they are tried (see the class).
+     * \param state the cluster (only its shape is read)
+     * \param gpus N
+     * \param wholeServers whole servers wanted
+     * \param[out] whole whether the returned shapes take whole servers
+     * \return the n (GPUs per leaf) of each shape m x n, m = N / n ascending
+     */
+    static std::vector<uint32_t> GetShapes(const VclosClusterState& state,
+                                           uint32_t gpus,
+                                           bool wholeServers,
+                                           bool& whole);
 
   private:
     /**
@@ -220,9 +333,10 @@ class VclosVirtualClosPlacement : public VclosPlacementPolicy
 
 /**
  * \ingroup vclos
- * \brief Build a policy by name: "ecmp-first-fit", "ecmp-best-fit",
- * "source-routing-first-fit", "source-routing-best-fit", "vclos"; throws
- * std::invalid_argument naming the unknown policy.
+ * \brief Build a policy by name: "ecmp" and "source-routing" (the spec's baselines,
+ * VclosMultiClusterPlacement with 4 sub-clusters), "ecmp-first-fit", "ecmp-best-fit",
+ * "source-routing-first-fit", "source-routing-best-fit" (VclosPackingPlacement over the whole
+ * cluster), "vclos"; throws std::invalid_argument naming the unknown policy.
  * \param name the name
  * \return the policy
  */

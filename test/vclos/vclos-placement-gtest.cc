@@ -208,7 +208,9 @@ RandomSequence(const VclosPlacementPolicy& policy,
     return digest;
 }
 
-const char* POLICIES[] = {"ecmp-first-fit",
+const char* POLICIES[] = {"ecmp",
+                          "source-routing",
+                          "ecmp-first-fit",
                           "ecmp-best-fit",
                           "source-routing-first-fit",
                           "source-routing-best-fit",
@@ -226,7 +228,7 @@ TEST(VclosPlacementClusterState, AllocateReleaseAndQueries)
     EXPECT_EQ(s.GetFreeGpusOfLeaf(0), 3u);
     EXPECT_EQ(s.GetFreeGpusOfLeaf(1), 2u);
     EXPECT_EQ(s.GetFreeGpusOfServer(1, 0), 0u);
-    EXPECT_EQ(s.GetFreeLinkMask(0), 0b011u);
+    EXPECT_EQ(s.GetFreeLinks(0).to_ulong(), 0b011u);
     EXPECT_EQ(s.GetFreeLinksOfSpine(2), 0u);
     EXPECT_EQ(s.GetFreeLinksOfLeaf(1), 2u);
     EXPECT_EQ(s.GetGpuOwner(4), 7u);
@@ -281,7 +283,9 @@ TEST(VclosPlacementBadInput, OneLineErrorsNamingTheField)
     EXPECT_NE(
         ErrorOf<std::invalid_argument>([] { VclosClusterState(2, 2, 0, 4); }).find("GpusPerServer"),
         std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosClusterState(2, 2, 4, 65); }).find("64"),
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] {
+                  VclosClusterState(2, 2, 4, VCLOS_MAX_SPINES + 1);
+              }).find("at most 256"),
               std::string::npos);
     VclosClusterState s(2, 2, 4, 8);
     for (const char* name : POLICIES)
@@ -403,19 +407,35 @@ TEST(VclosPlacementRandom, DeterministicForAFixedSeed)
     }
 }
 
-/// Brute force: over all n (as the policy orders them) and all leaf and spine subsets, the
-/// least total free GPUs of m leaves holding a free m x n Clos; -1 when none. With whole
+/// Spec 4.2 shapes, written independently of the policy: m leaves (2 <= m <= L, fewest
+/// first) with n = N / m a power of two, n <= GPUs per leaf and n <= spines.
+std::vector<uint32_t>
+SpecShapes(const VclosClusterState& s, uint32_t gpus)
+{
+    std::vector<uint32_t> ns;
+    for (uint32_t m = 2; m <= s.GetLeaves(); ++m)
+    {
+        uint32_t n = gpus / m;
+        if (gpus % m == 0 && (n & (n - 1)) == 0 && n <= s.GetGpusPerLeaf() && n <= s.GetSpines())
+        {
+            ns.push_back(n);
+        }
+    }
+    return ns;
+}
+
+/// Brute force: over the spec's shapes (fewest leaves first) and all leaf and spine subsets,
+/// the least total free GPUs of m leaves holding a free m x n Clos; -1 when none. With whole
 /// servers: only n that are multiples of the server size (when N has any), on free servers.
 int64_t
 BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool wholeServers)
 {
     const uint32_t L = s.GetLeaves();
-    const uint32_t S = s.GetSpines();
     const uint32_t g = s.GetGpusPerServer();
     bool whole = false;
-    for (uint32_t n = std::min({gpus - 1, s.GetGpusPerLeaf(), S}); n >= 1; --n)
+    for (uint32_t n : SpecShapes(s, gpus))
     {
-        whole = whole || (wholeServers && gpus % n == 0 && gpus / n <= L && n % g == 0);
+        whole = whole || (wholeServers && n % g == 0);
     }
     auto usable = [&](uint32_t leaf) {
         uint32_t u = 0;
@@ -426,10 +446,10 @@ BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool w
         }
         return u;
     };
-    for (uint32_t n = std::min({gpus - 1, s.GetGpusPerLeaf(), S}); n >= 1; --n)
+    for (uint32_t n : SpecShapes(s, gpus))
     {
         uint32_t m = gpus / n;
-        if (gpus % n != 0 || m > L || (whole && n % g != 0))
+        if (whole && n % g != 0)
         {
             continue;
         }
@@ -440,7 +460,8 @@ BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool w
             {
                 continue;
             }
-            uint64_t common = ~uint64_t(0);
+            VclosSpineSet common;
+            common.set();
             int64_t cost = 0;
             bool ok = true;
             for (uint32_t l = 0; l < L; ++l)
@@ -448,12 +469,12 @@ BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool w
                 if ((leaves >> l) & 1u)
                 {
                     ok = ok && usable(l) >= n;
-                    common &= s.GetFreeLinkMask(l);
+                    common &= s.GetFreeLinks(l);
                     cost += s.GetFreeGpusOfLeaf(l);
                 }
             }
             // Some n-subset of spines is free on all chosen leaves iff |common| >= n.
-            if (ok && std::bitset<64>(common).count() >= n && (best < 0 || cost < best))
+            if (ok && common.count() >= n && (best < 0 || cost < best))
             {
                 best = cost;
             }
@@ -575,4 +596,167 @@ TEST(VclosPlacementVclos, SearchBudgetFallbackStaysValid)
         VclosVirtualClosPlacement vclos(budget);
         RandomSequence(vclos, VclosClusterState(8, 2, 4, 8), 11, 2000, sizes);
     }
+}
+
+TEST(VclosPlacementVclos, SpecShapesOnSixteenLeaves)
+{
+    // Issue 10's cluster: 16 leaves x 8 GPUs (2 servers x 4), 8 spines. Spec 4.2: N = 18 is
+    // 9 leaves x 2 GPUs (not 3 x 6: two flows on one leaf-spine link in halving-doubling).
+    VclosClusterState idle(16, 2, 4, 8);
+    VclosVirtualClosPlacement vclos;
+    auto p = vclos.Place(idle, 1, 18);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->m, 9u);
+    EXPECT_EQ(p->n, 2u);
+    CheckPlacement(idle, vclos, *p, 18);
+    // Every size 1..128 on the idle cluster: placeable exactly when it fits one leaf or has a
+    // spec shape; a placement spanning leaves uses the fewest leaves of a spec shape, with
+    // whole servers when the size has a shape of whole servers.
+    uint32_t never = 0;
+    for (uint32_t gpus = 1; gpus <= 128; ++gpus)
+    {
+        SCOPED_TRACE("N " + std::to_string(gpus));
+        auto shapes = SpecShapes(idle, gpus);
+        bool want = gpus <= 8 || !shapes.empty();
+        never += want ? 0 : 1;
+        EXPECT_EQ(vclos.CanEverPlace(idle, gpus), want);
+        auto q = vclos.Place(idle, 1, gpus);
+        ASSERT_EQ(q.has_value(), want);
+        if (!q || gpus <= 8)
+        {
+            continue;
+        }
+        uint32_t first = shapes.front();
+        for (uint32_t n : shapes)
+        {
+            if (n % 4 == 0)
+            {
+                first = n; // whole servers first
+                break;
+            }
+        }
+        EXPECT_EQ(q->n, first);
+        EXPECT_EQ(q->m * q->n, gpus);
+        CheckPlacement(idle, vclos, *q, gpus);
+    }
+    // Sizes with no spec shape (odd part above 16, or e.g. 50 = 25 x 2, 68 = 17 x 4) never run.
+    EXPECT_EQ(never, 88u);
+    EXPECT_FALSE(vclos.CanEverPlace(idle, 17));
+    EXPECT_FALSE(vclos.CanEverPlace(idle, 21));
+    EXPECT_TRUE(vclos.CanEverPlace(idle, 24));  // 3 x 8
+    EXPECT_TRUE(vclos.CanEverPlace(idle, 128)); // 16 x 8
+}
+
+TEST(VclosPlacementVclos, MoreThanSixtyFourSpines)
+{
+    // 3 leaves of 64 GPUs, 140 spines. A filler job holds the links of leaves 0 and 1 to
+    // spines 0..69: a 2 x 64 job must use 64 of the spines 70..139 (beyond one 64-bit word).
+    VclosClusterState s(3, 1, 64, 140);
+    std::vector<VclosLeafSpineLink> held;
+    for (uint32_t sp = 0; sp < 70; ++sp)
+    {
+        held.push_back({0, sp});
+        held.push_back({1, sp});
+    }
+    s.Allocate(1, {128}, held); // one GPU of leaf 2, so leaves 0 and 1 are the best fit
+    EXPECT_EQ(s.GetFreeLinksOfLeaf(0), 70u);
+    VclosVirtualClosPlacement vclos;
+    auto p = vclos.Place(s, 2, 128);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->m, 2u);
+    EXPECT_EQ(p->n, 64u);
+    for (uint32_t sp : p->spines)
+    {
+        EXPECT_GE(sp, 70u);
+    }
+    CheckPlacement(s, vclos, *p, 128);
+    s.Allocate(p->jobId, p->gpus, p->links);
+    CheckBalancedRouting(s, *p);
+    s.CheckInvariants();
+    EXPECT_EQ(s.GetFreeLinksOfLeaf(0), 6u);
+}
+
+TEST(VclosPlacementVclos, FailureCauses)
+{
+    VclosVirtualClosPlacement vclos;
+    // GPUs suffice, links do not: 2 leaves x 2 GPUs, 2 spines; one free GPU per leaf, but
+    // leaf0-spine0 and leaf1-spine1 are held, so no spine is free on both leaves.
+    VclosClusterState net(2, 1, 2, 2);
+    net.Allocate(1, {0, 2}, {{0, 0}, {1, 1}});
+    EXPECT_FALSE(vclos.Place(net, 2, 2));
+    EXPECT_EQ(vclos.Diagnose(net, 2), VclosPlacementFailure::NETWORK_FRAGMENTATION);
+    // Negative control: the same links held, but only one GPU free.
+    VclosClusterState shortGpus(2, 1, 2, 2);
+    shortGpus.Allocate(1, {0, 2, 3}, {{0, 0}, {1, 1}});
+    EXPECT_FALSE(vclos.Place(shortGpus, 2, 2));
+    EXPECT_EQ(vclos.Diagnose(shortGpus, 2), VclosPlacementFailure::GPUS);
+    // Every link free, 5 GPUs free, but no two leaves with a whole free server of 2 GPUs.
+    VclosClusterState servers(2, 2, 2, 2);
+    servers.Allocate(1, {0, 2, 4}, {});
+    EXPECT_FALSE(vclos.Place(servers, 2, 4));
+    EXPECT_EQ(vclos.Diagnose(servers, 4), VclosPlacementFailure::GPU_FRAGMENTATION);
+    EXPECT_EQ(VclosPlacementFailureName(VclosPlacementFailure::NETWORK_FRAGMENTATION),
+              "network-fragmentation");
+    // Baselines reserve no link: the free-GPU layout is the cause.
+    auto ecmp = VclosCreatePlacementPolicy("ecmp");
+    EXPECT_EQ(ecmp->Diagnose(shortGpus, 2), VclosPlacementFailure::GPUS);
+    EXPECT_EQ(ecmp->Diagnose(servers, 4), VclosPlacementFailure::GPU_FRAGMENTATION);
+}
+
+TEST(VclosPlacementMultiCluster, HandWorkedPlacements)
+{
+    // 4 leaves x 2 servers x 4 GPUs, 4 spines: 4 sub-clusters of 2 servers (one leaf each).
+    VclosClusterState s(4, 2, 4, 4);
+    auto ecmp = VclosCreatePlacementPolicy("ecmp");
+    auto sr = VclosCreatePlacementPolicy("source-routing");
+    auto firstFit = VclosCreatePlacementPolicy("ecmp-first-fit");
+    EXPECT_EQ(ecmp->GetName(), "ecmp");
+    EXPECT_EQ(sr->GetName(), "source-routing");
+    s.Allocate(1, {0}, {});    // server 0: 3 free
+    s.Allocate(2, {4, 5}, {}); // server 1: 2 free
+    // N = 2: servers by free GPUs ascending: server 1 (2 free) first; first fit takes server 0.
+    EXPECT_EQ(ecmp->Place(s, 3, 2)->gpus, (std::vector<uint32_t>{6, 7}));
+    EXPECT_EQ(firstFit->Place(s, 3, 2)->gpus, (std::vector<uint32_t>{1, 2}));
+    EXPECT_EQ(sr->Place(s, 3, 2)->uplinkSpine, (std::vector<int32_t>{2, 3}));
+    EXPECT_EQ(ecmp->Place(s, 3, 2)->uplinkSpine, (std::vector<int32_t>{-1, -1}));
+    // N = 3: server 0 (3 free) is the tightest that holds it.
+    EXPECT_EQ(ecmp->Place(s, 3, 3)->gpus, (std::vector<uint32_t>{1, 2, 3}));
+    // N = 6: sub-cluster 0 has 5 free GPUs; sub-cluster 1 (GPUs 8-15): one whole server
+    // (8-11) and 2 GPUs on the next server.
+    EXPECT_EQ(ecmp->Place(s, 3, 6)->gpus, (std::vector<uint32_t>{8, 9, 10, 11, 12, 13}));
+    // N = 8 never spans sub-clusters: leaves 1 and 2 each keep one whole free server.
+    s.Allocate(4, {12}, {});
+    s.Allocate(5, {16}, {});
+    s.Allocate(6, {24, 28}, {});
+    EXPECT_TRUE(firstFit->Place(s, 7, 8)) << "first fit spans sub-clusters";
+    EXPECT_FALSE(ecmp->Place(s, 7, 8));
+    EXPECT_EQ(ecmp->Diagnose(s, 8), VclosPlacementFailure::GPU_FRAGMENTATION);
+    // A job larger than a sub-cluster (8 GPUs) never runs under the spec's baselines.
+    VclosClusterState idle(4, 2, 4, 4);
+    EXPECT_TRUE(ecmp->CanEverPlace(idle, 8));
+    EXPECT_FALSE(ecmp->CanEverPlace(idle, 9));
+    EXPECT_FALSE(sr->CanEverPlace(idle, 32));
+    EXPECT_TRUE(firstFit->CanEverPlace(idle, 32));
+}
+
+TEST(VclosPlacementVclos, SingleLeafJobsUseAsFewServersAsPacking)
+{
+    // 2 leaves x 2 servers x 4 GPUs, 4 spines. Leaf 0: 2 + 2 free GPUs (4, the best fit);
+    // leaf 1: a wholly free server and 1 free GPU. A 4-GPU job takes leaf 1's free server
+    // rather than 2 GPUs on each of leaf 0's servers, as packing would; 3 GPUs likewise.
+    VclosClusterState s(2, 2, 4, 4);
+    s.Allocate(1, {0, 1, 4, 5, 12, 13, 14}, {});
+    VclosVirtualClosPlacement vclos;
+    auto four = vclos.Place(s, 2, 4);
+    ASSERT_TRUE(four);
+    EXPECT_EQ(four->gpus, (std::vector<uint32_t>{8, 9, 10, 11}));
+    EXPECT_EQ(four->m, 1u);
+    auto three = vclos.Place(s, 2, 3);
+    ASSERT_TRUE(three);
+    EXPECT_EQ(three->gpus, (std::vector<uint32_t>{8, 9, 10}));
+    // 2 GPUs fit one server of leaf 0 (the best fit): unchanged.
+    EXPECT_EQ(vclos.Place(s, 2, 2)->gpus, (std::vector<uint32_t>{2, 3}));
+    // Without whole servers the old rule: best-fit leaf 0, split over its two servers.
+    VclosVirtualClosPlacement split(20000, false);
+    EXPECT_EQ(split.Place(s, 2, 4)->gpus, (std::vector<uint32_t>{2, 3, 6, 7}));
 }

@@ -12,6 +12,7 @@
 #include "ns3/vclos-fabric-helper.h"
 #include "ns3/vclos-job-scheduler.h"
 #include "ns3/vclos-link-load-tracker.h"
+#include "ns3/vclos-placement.h"
 #include "ns3/vclos-run-status.h"
 #include "ns3/vclos-scheduler-tracker.h"
 
@@ -338,7 +339,168 @@ FirstFitScheduler(Ptr<VclosFabric> fabric)
     return scheduler;
 }
 
+/// A fabric of 2 GPUs per leaf (1 server), `leaves` leaves, `spines` spines.
+Ptr<VclosFabric>
+NarrowFabric(uint32_t leaves, uint32_t spines)
+{
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    helper->SetAttribute("Leaves", UintegerValue(leaves));
+    helper->SetAttribute("ServersPerLeaf", UintegerValue(1));
+    helper->SetAttribute("GpusPerServer", UintegerValue(2));
+    helper->SetAttribute("Spines", UintegerValue(spines));
+    return helper->Install();
+}
+
+/// A job of `gpus` GPUs submitted at `submit`, one short iteration.
+VclosJobRequest
+ShortJob(uint32_t id, uint32_t gpus, Time submit)
+{
+    VclosJobRequest r;
+    r.id = id;
+    r.gpus = gpus;
+    r.submit = submit;
+    r.messageBytes = 20000;
+    r.computeTime = MicroSeconds(5);
+    r.iterations = 1;
+    return r;
+}
+
 } // namespace
+
+/**
+ * A size the policy can never place, even on the idle cluster, is refused at Submit with one
+ * line naming the job, its GPUs and the policy. Before, it was queued and, under FIFO,
+ * blocked every later job for ever ("only X of Y jobs finished"). Placeable jobs around it
+ * all finish.
+ */
+class VclosSchedulerNeverPlaceableTestCase : public TestCase
+{
+  public:
+    VclosSchedulerNeverPlaceableTestCase()
+        : TestCase("a size that can never be placed is refused up front; the queue drains")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 3 leaves x 2 GPUs, 2 spines. vClos: 5 GPUs has no shape (odd part 5 > 3 leaves);
+        // the spec's baselines: 3 sub-clusters of one 2-GPU server hold no 3-GPU job.
+        for (const char* policy : {"vclos", "ecmp"})
+        {
+            Ptr<VclosFabric> fabric = NarrowFabric(3, 2);
+            Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+            scheduler->Setup(fabric, policy);
+            const uint32_t bad = std::string(policy) == "vclos" ? 5 : 3;
+            std::string error;
+            try
+            {
+                scheduler->Submit({ShortJob(7, bad, Seconds(0))});
+            }
+            catch (const std::invalid_argument& e)
+            {
+                error = e.what();
+            }
+            std::string want = "job 7: gpus " + std::to_string(bad) +
+                               " can never be placed by policy '" + policy + "'";
+            NS_TEST_EXPECT_MSG_NE(error.find(want), std::string::npos, policy << ": " << error);
+            NS_TEST_EXPECT_MSG_EQ(error.find('\n'), std::string::npos, "one line");
+            // Sizes that fit the idle cluster all run to the end under FIFO.
+            std::vector<VclosJobRequest> jobs{ShortJob(1, 2, Seconds(0)),
+                                              ShortJob(2, 6, MicroSeconds(1)),
+                                              ShortJob(3, 1, MicroSeconds(2))};
+            if (std::string(policy) == "ecmp")
+            {
+                jobs[1].gpus = 2; // a sub-cluster is one server
+            }
+            scheduler->Submit(jobs);
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(scheduler->GetFinishedJobs(), 3, policy << ": all finish");
+            NS_TEST_EXPECT_MSG_EQ(scheduler->GetQueueLength(), 0, "nothing left queued");
+            NS_TEST_EXPECT_MSG_EQ(scheduler->GetClusterState()->IsIdle(), true, "all freed");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * A declined placement fires PlacementFailed with its cause, and the tracker counts it per
+ * job with the time it blocked the job: on a hand-built state where GPUs suffice but no
+ * spine is free on two leaves (network fragmentation), and a negative control where GPUs
+ * are short.
+ */
+class VclosSchedulerFragmentationTestCase : public TestCase
+{
+  public:
+    VclosSchedulerFragmentationTestCase()
+        : TestCase("declined placements: network fragmentation told apart from GPU shortage")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (bool linksShort : {true, false})
+        {
+            // 2 leaves x 2 GPUs, 2 spines; a phantom job 99 holds GPU 0 and GPU 2 (and, as
+            // the negative control, GPU 3 too) and the links leaf0-spine0, leaf1-spine1.
+            Ptr<VclosFabric> fabric = NarrowFabric(2, 2);
+            auto state = std::make_shared<VclosClusterState>(2, 1, 2, 2);
+            std::vector<uint32_t> held{0, 2};
+            if (!linksShort)
+            {
+                held.push_back(3);
+            }
+            state->Allocate(99, held, {{0, 0}, {1, 1}});
+            auto policy = std::make_shared<VclosVirtualClosPlacement>();
+            Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+            scheduler->Setup(
+                fabric,
+                [policy, state](const VclosJobRequest& j) -> std::optional<VclosJobAllocation> {
+                    auto p = policy->Place(*state, j.id, j.gpus);
+                    if (!p)
+                    {
+                        return std::nullopt;
+                    }
+                    state->Allocate(j.id, p->gpus, p->links);
+                    return VclosJobAllocation{p->gpus, p->uplinkSpine};
+                },
+                [state](const VclosJobRequest& j) { state->Release(j.id); },
+                [policy, state](const VclosJobRequest& j) {
+                    return policy->Diagnose(*state, j.gpus);
+                });
+            Ptr<VclosSchedulerTracker> tracker = CreateObject<VclosSchedulerTracker>();
+            tracker->Install(scheduler);
+            std::vector<VclosPlacementFailure> causes;
+            scheduler->TraceConnectWithoutContext(
+                "PlacementFailed",
+                Callback<void, const VclosJobRequest&, VclosPlacementFailure>(
+                    [&causes](const VclosJobRequest&, VclosPlacementFailure c) {
+                        causes.push_back(c);
+                    }));
+            // Job 1 (2 GPUs) waits at the head; job 2's arrival 5 us later retries it.
+            scheduler->Submit({ShortJob(1, 2, Seconds(0)), ShortJob(2, 1, MicroSeconds(5))});
+            Simulator::Run();
+            const auto want = linksShort ? VclosPlacementFailure::NETWORK_FRAGMENTATION
+                                         : VclosPlacementFailure::GPUS;
+            const auto other = linksShort ? VclosPlacementFailure::GPUS
+                                          : VclosPlacementFailure::NETWORK_FRAGMENTATION;
+            NS_TEST_EXPECT_MSG_EQ(causes.size(), 2, "job 1 was tried twice, declined twice");
+            for (auto c : causes)
+            {
+                NS_TEST_EXPECT_MSG_EQ((c == want), true, VclosPlacementFailureName(c));
+            }
+            const auto& r = tracker->GetJobs().at(1);
+            NS_TEST_EXPECT_MSG_EQ(r.failures[static_cast<std::size_t>(want)], 2, "counted");
+            NS_TEST_EXPECT_MSG_EQ(r.failures[static_cast<std::size_t>(other)], 0, "not mixed");
+            NS_TEST_EXPECT_MSG_EQ(r.blocked[static_cast<std::size_t>(want)],
+                                  MicroSeconds(5),
+                                  "blocked from the first attempt to the second");
+            NS_TEST_EXPECT_MSG_EQ(r.IsFinished(), false, "job 1 never got room");
+            Simulator::Destroy();
+        }
+    }
+};
 
 /**
  * Thousands of short jobs: the sockets (and ns-3 endpoints: a socket leaves SocketList when
@@ -522,6 +684,8 @@ class VclosSchedulerTestSuite : public TestSuite
         AddTestCase(new VclosSchedulerManyJobsTestCase, TestCase::QUICK);
         AddTestCase(new VclosSchedulerPortsTestCase, TestCase::QUICK);
         AddTestCase(new VclosSchedulerInRunErrorsTestCase, TestCase::QUICK);
+        AddTestCase(new VclosSchedulerNeverPlaceableTestCase, TestCase::QUICK);
+        AddTestCase(new VclosSchedulerFragmentationTestCase, TestCase::QUICK);
     }
 };
 
