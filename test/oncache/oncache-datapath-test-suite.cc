@@ -3,6 +3,8 @@
  */
 // Simulation tests of the data path: VXLAN on the wire, first-packet behaviour, LRU eviction,
 // isolation after policy change and pod deletion, migration, CPU accounting.
+#include "../suite-error-of.h"
+
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
@@ -137,26 +139,6 @@ struct SequenceRecorder
         return true;
     }
 };
-
-/**
- * What a call throws.
- * \param f the call
- * \return the message of the std::exception it throws, "" when it does not throw
- */
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 /**
  * Every frame of an Ethernet pcap file, in order.

@@ -5,6 +5,8 @@
 // completion times by hand, bytes conserved, determinism, locality of the recomputation, and
 // a randomized comparison of the incremental engine with a global progressive filling
 // written independently here (with a negative control: a wrong reference is caught).
+#include "../suite-error-of.h"
+
 #include "ns3/vclos-flow-engine.h"
 #include "ns3/vclos-topology.h"
 
@@ -23,22 +25,6 @@ namespace
 {
 
 constexpr double G = 1e9; //!< 1 Gbit/s
-
-/// \return the message `f` throws as E, or "" when it does not throw
-template <typename E, typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const E& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 /// Start flows (paths given), settle the rates, return them in Gbit/s.
 std::vector<double>

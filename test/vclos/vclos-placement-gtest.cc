@@ -4,6 +4,8 @@
 // Cluster state and placement policies without a simulator: invariants over random
 // allocate/release sequences, the vClos m x n shape and balanced routing, exactness of the
 // vClos search against brute force on small clusters, determinism and bad input.
+#include "../suite-error-of.h"
+
 #include "ns3/vclos-cluster-state.h"
 #include "ns3/vclos-placement.h"
 
@@ -18,22 +20,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// \return the message `f` throws as E, or "" when it does not throw
-template <typename E, typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const E& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 /// Check one placement against the state it was made for (before Allocate).
 void

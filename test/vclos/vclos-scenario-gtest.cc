@@ -3,6 +3,8 @@
  */
 // Scenario files: defaults, every field read, one-line errors naming the field, the
 // resolved JSON reading back to the same scenario, and the jobs a scenario builds.
+#include "../suite-error-of.h"
+
 #include "ns3/config.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -54,22 +56,6 @@ class ScenarioFile
     std::string m_dir;
     std::string m_path;
 };
-
-/// The message of what `f` throws, or "" when it does not throw.
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::exception& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 std::string
 ReadError(const std::string& json)

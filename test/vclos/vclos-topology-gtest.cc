@@ -3,6 +3,8 @@
  */
 // VclosTopology: dense and unique link ids, paths written out by hand on a small fabric, the
 // spec's two 8,192-GPU configurations accepted, bad configurations refused with one line.
+#include "../suite-error-of.h"
+
 #include "ns3/vclos-topology.h"
 
 #include <gtest/gtest.h>
@@ -14,22 +16,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// \return the message `f` throws as E, or "" when it does not throw
-template <typename E, typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const E& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 /// 2 leaves x 2 servers x 2 GPUs, 2 spines: G = 8, U = 2, 40 links.
 VclosTopologyConfig
