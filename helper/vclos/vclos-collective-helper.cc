@@ -75,11 +75,16 @@ VclosCollectiveHelper::GetTypeId()
             .SetGroupName("Vclos")
             .AddConstructor<VclosCollectiveHelper>()
             .AddAttribute("Algorithm",
-                          "The collective each iteration runs.",
+                          "The collective each iteration runs. Ring: the spec's ring family "
+                          "(flat ring within one server, hierarchical ring over equal servers, "
+                          "fusion pairs when N is not a power of two); FlatRing: one ring over "
+                          "all ranks.",
                           EnumValue(VCLOS_RING),
                           MakeEnumAccessor(&VclosCollectiveHelper::m_algorithm),
                           MakeEnumChecker(VCLOS_RING,
                                           "Ring",
+                                          VCLOS_FLAT_RING,
+                                          "FlatRing",
                                           VCLOS_HIERARCHICAL_RING,
                                           "HierarchicalRing",
                                           VCLOS_HALVING_DOUBLING,
@@ -225,20 +230,16 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
     }
     const auto ranks = static_cast<uint32_t>(m_rankGpus.size());
 
-    // A hierarchical ring needs runs of consecutive ranks per server, all of one size;
-    // other jobs (a packing remainder such as 4 + 2 GPUs) run the flat ring instead.
-    uint32_t perServer = ranks;
+    // The ring family and the hierarchical ring need runs of consecutive ranks per server,
+    // all of one size (0: unequal). A hierarchical ring over unequal servers (a packing
+    // remainder such as 4 + 2 GPUs) runs the ring family instead.
+    uint32_t perServer = EqualServerRuns(fabric, m_rankGpus);
     m_installedAlgorithm = m_algorithm;
-    if (m_algorithm == VCLOS_HIERARCHICAL_RING)
+    if (m_algorithm == VCLOS_HIERARCHICAL_RING && perServer == 0)
     {
-        perServer = EqualServerRuns(fabric, m_rankGpus);
-        if (perServer == 0)
-        {
-            NS_LOG_WARN("hierarchical ring over unequal servers: job on port "
-                        << m_port << " (" << ranks << " GPUs) runs the flat ring instead");
-            m_installedAlgorithm = VCLOS_RING;
-            perServer = ranks;
-        }
+        NS_LOG_WARN("hierarchical ring over unequal servers: job on port "
+                    << m_port << " (" << ranks << " GPUs) runs the ring family instead");
+        m_installedAlgorithm = VCLOS_RING;
     }
     auto schedule =
         VclosBuildCollectiveSchedule(m_installedAlgorithm, ranks, m_messageBytes, perServer);

@@ -27,10 +27,16 @@ namespace ns3
  * input (fewer than 2 GPUs, a GPU outside the fabric or listed twice, M = 0) throws
  * std::invalid_argument or std::out_of_range with one line naming it.
  *
+ * Algorithm Ring is the spec's ring family (VclosBuildCollectiveSchedule): the helper gives
+ * it the length of the runs of consecutive ranks per server when they are all equal, so a
+ * job within one server runs the flat ring, a job over equal servers the hierarchical ring,
+ * and a job over unequal servers the flat ring (with fusion pairs when N is not a power of
+ * two). FlatRing is one ring over all ranks.
+ *
  * A hierarchical ring needs the same number of GPUs on every server of the job, each
  * server's GPUs consecutive in rank order. A job that does not have them (a packing
- * remainder such as 4 + 2 GPUs, or a job split 3 + 1) runs the flat ring instead: a
- * warning is logged and GetInstalledAlgorithm() says which ran.
+ * remainder such as 4 + 2 GPUs, or a job split 3 + 1) runs the ring family (Ring) instead:
+ * a warning is logged and GetInstalledAlgorithm() says which ran.
  */
 class VclosCollectiveHelper : public Object
 {
@@ -62,8 +68,8 @@ class VclosCollectiveHelper : public Object
     /// \return the GPU of each rank of the last job installed
     const std::vector<uint32_t>& GetRankGpus() const;
 
-    /// \return the collective the last job installed runs (Algorithm, or the flat ring when
-    /// a hierarchical ring does not fit its servers)
+    /// \return the collective the last job installed runs (Algorithm, or the ring family
+    /// when a hierarchical ring does not fit its servers)
     VclosCollectiveAlgorithm GetInstalledAlgorithm() const;
 
     /**
