@@ -11,6 +11,7 @@
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-fabric.h"
 
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -31,7 +32,8 @@ namespace ns3
  * it the length of the runs of consecutive ranks per server when they are all equal, so a
  * job within one server runs the flat ring, a job over equal servers the hierarchical ring,
  * and a job over unequal servers the flat ring (with fusion pairs when N is not a power of
- * two). FlatRing is one ring over all ranks.
+ * two); when every leaf of the job holds the same number of its servers, that number too
+ * (the inter-server ring then snakes across leaves). FlatRing is one ring over all ranks.
  *
  * A hierarchical ring needs the same number of GPUs on every server of the job, each
  * server's GPUs consecutive in rank order. A job that does not have them (a packing
@@ -80,6 +82,15 @@ class VclosCollectiveHelper : public Object
      *         the same length; 0 otherwise
      */
     static uint32_t EqualServerRuns(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus);
+
+    /**
+     * \brief The length of the runs of consecutive GPUs of one group, if they are all equal.
+     * \param gpus GPUs in rank order
+     * \param groupOf a GPU's group (its server, its leaf)
+     * \return the run length, 0 when the runs differ
+     */
+    static uint32_t EqualRuns(const std::vector<uint32_t>& gpus,
+                              const std::function<uint32_t(uint32_t)>& groupOf);
 
     /**
      * \param stream first random stream (RankOrder RANDOM)

@@ -146,11 +146,41 @@ AppendHalvingDoubling(std::vector<VclosRankSchedule>& plan, uint32_t p, uint64_t
     }
 }
 
-/// Hierarchical ring (Ring2D) over ranks 0..n-1 in whole servers of g consecutive ranks.
+/**
+ * Hierarchical ring (Ring2D) over ranks 0..n-1 in whole servers of g consecutive ranks. The
+ * inter-server ring visits the servers in order (server j -> j+1), or, with h > 1 servers per
+ * leaf (leaf-major, h consecutive servers on each leaf, an even h), in a snake: servers k of
+ * leaves 0, 1, ..., then servers k+1 of the leaves in reverse, so every hop between leaves
+ * joins GPUs of equal index in their leaf and the ring closes inside leaf 0.
+ */
 void
-AppendHierarchicalRing(std::vector<VclosRankSchedule>& plan, uint32_t n, uint64_t m, uint32_t g)
+AppendHierarchicalRing(std::vector<VclosRankSchedule>& plan,
+                       uint32_t n,
+                       uint64_t m,
+                       uint32_t g,
+                       uint32_t h = 1)
 {
     const uint32_t servers = n / g;
+    std::vector<uint32_t> order; // servers in ring order
+    if (h > 1 && h % 2 == 0 && servers % h == 0)
+    {
+        const uint32_t leaves = servers / h;
+        for (uint32_t k = 0; k < h; ++k)
+        {
+            for (uint32_t i = 0; i < leaves; ++i)
+            {
+                uint32_t leaf = k % 2 == 0 ? i : leaves - 1 - i;
+                order.push_back(leaf * h + k);
+            }
+        }
+    }
+    else
+    {
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            order.push_back(s);
+        }
+    }
     auto local = [&](uint32_t s) {
         std::vector<uint32_t> members(g);
         for (uint32_t a = 0; a < g; ++a)
@@ -167,7 +197,7 @@ AppendHierarchicalRing(std::vector<VclosRankSchedule>& plan, uint32_t n, uint64_
     {
         // After the reduce-scatter, local index a holds chunk (a + 1) mod g.
         std::vector<uint32_t> peers;
-        for (uint32_t s = 0; s < servers; ++s)
+        for (uint32_t s : order)
         {
             peers.push_back(s * g + a);
         }
@@ -232,7 +262,8 @@ std::vector<VclosRankSchedule>
 VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
                              uint32_t ranks,
                              uint64_t messageBytes,
-                             uint32_t gpusPerServer)
+                             uint32_t gpusPerServer,
+                             uint32_t serversPerLeaf)
 {
     VCLOS_REQUIRE(ranks >= 2,
                   std::invalid_argument,
@@ -262,9 +293,9 @@ VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
             break;
         }
         AppendFusedCore(plan, ranks, core, messageBytes, [&]() {
-            if (g > 1 && core > g && core % g == 0)
+            if (g >= 1 && core > g && core % g == 0)
             {
-                AppendHierarchicalRing(plan, core, messageBytes, g);
+                AppendHierarchicalRing(plan, core, messageBytes, g, serversPerLeaf);
             }
             else
             {

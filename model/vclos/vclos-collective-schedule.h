@@ -64,8 +64,13 @@ using VclosRankSchedule = std::vector<VclosCollectiveStep>;
  * on one server, 0 when the runs are unequal):
  * - g >= N (one server): the flat ring over all N ranks;
  * - otherwise the core (all N ranks when N is a power of two, else the first P, with fusion
- *   pairs) runs the hierarchical ring when it is at least two whole servers of g > 1 ranks
- *   (P > g and P % g == 0), and the flat ring otherwise.
+ *   pairs) runs the hierarchical ring when it is at least two whole servers of g >= 1 ranks
+ *   (P > g and P % g == 0; g = 1 makes it a flat ring over the servers), and the flat ring
+ *   otherwise. With serversPerLeaf = h > 1 (h even: the job's leaves each hold h consecutive
+ *   servers) its inter-server ring visits the servers in a snake (servers k of leaves 0, 1,
+ *   ..., then servers k+1 back), so every hop between leaves joins GPUs of equal index in
+ *   their leaf: with fusion flows (which also join equal indexes) no leaf-spine link then
+ *   carries flows of two GPUs.
  *
  * Dependencies: a ring step's send needs the previous step's receive (its chunk arrived
  * there); a halving-doubling step's send needs every earlier receive of the rank (the range
@@ -78,12 +83,14 @@ using VclosRankSchedule = std::vector<VclosCollectiveStep>;
  * \param ranks N, at least 2
  * \param messageBytes M, at least 1: bytes all-reduced, or sent to each peer by all-to-all
  * \param gpusPerServer ranks per server (VCLOS_HIERARCHICAL_RING, VCLOS_RING)
+ * \param serversPerLeaf servers of gpusPerServer ranks per leaf, leaf-major (VCLOS_RING)
  * \return one schedule per rank; throws std::invalid_argument on bad input
  */
 std::vector<VclosRankSchedule> VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
                                                             uint32_t ranks,
                                                             uint64_t messageBytes,
-                                                            uint32_t gpusPerServer = 1);
+                                                            uint32_t gpusPerServer = 1,
+                                                            uint32_t serversPerLeaf = 1);
 
 /**
  * \ingroup vclos

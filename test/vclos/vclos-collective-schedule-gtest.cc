@@ -352,3 +352,53 @@ TEST(VclosCollectiveSchedule, RefusesBadInput)
     EXPECT_TRUE(VclosParseCollectiveAlgorithm("flat-ring", a));
     EXPECT_EQ(a, VCLOS_FLAT_RING);
 }
+
+/// Sends between leaves that join GPUs of unequal index in their leaf, ranks in leaf-major
+/// order with perLeaf ranks on each leaf (the spec's sufficient condition for balanced
+/// routing is that there are none).
+uint32_t
+UnequalIndexHops(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
+{
+    uint32_t hops = 0;
+    for (uint32_t i = 0; i < plan.size(); ++i)
+    {
+        for (const auto& step : plan[i])
+        {
+            auto peer = static_cast<uint32_t>(step.sendPeer);
+            bool crosses = step.sendPeer >= 0 && peer / perLeaf != i / perLeaf;
+            hops += crosses && peer % perLeaf != i % perLeaf ? 1 : 0;
+        }
+    }
+    return hops;
+}
+
+TEST(VclosCollectiveSchedule, RingFamilyCrossesLeavesBetweenEqualIndexes)
+{
+    // Leaves holding 2 servers of the job: N = 12 in servers of 2 (3 leaves x 4), N = 24 in
+    // servers of 4 (3 leaves x 8), N = 16 in servers of 2 (4 leaves x 4). Fusion pairs and
+    // the inter-server ring both join equal indexes; halving-doubling too.
+    struct Layout
+    {
+        uint32_t ranks;
+        uint32_t gpusPerServer;
+        uint32_t serversPerLeaf;
+    };
+
+    for (const Layout& l : {Layout{12, 2, 2}, Layout{24, 4, 2}, Layout{16, 2, 2}})
+    {
+        const uint32_t perLeaf = l.gpusPerServer * l.serversPerLeaf;
+        auto ring = VclosBuildCollectiveSchedule(VCLOS_RING,
+                                                 l.ranks,
+                                                 1 << 20,
+                                                 l.gpusPerServer,
+                                                 l.serversPerLeaf);
+        EXPECT_EQ(UnequalIndexHops(ring, perLeaf), 0u) << "ring N=" << l.ranks;
+        EXPECT_TRUE(RunsToCompletion(ring)) << "ring N=" << l.ranks;
+        auto hd = VclosBuildCollectiveSchedule(VCLOS_HALVING_DOUBLING, l.ranks, 1 << 20);
+        EXPECT_EQ(UnequalIndexHops(hd, perLeaf), 0u) << "halving-doubling N=" << l.ranks;
+        // Control: the servers in plain order (j -> j+1) hop from the last server of a leaf
+        // to the first of the next, between unequal indexes.
+        auto plain = VclosBuildCollectiveSchedule(VCLOS_RING, l.ranks, 1 << 20, l.gpusPerServer);
+        EXPECT_GT(UnequalIndexHops(plain, perLeaf), 0u) << "plain order N=" << l.ranks;
+    }
+}

@@ -417,12 +417,21 @@ struct SpineLinkReport
  * whole servers, the GPU with local index a on a leaf goes up through the job's a-th spine)
  * on 4 leaves x 2 servers x 4 GPUs with 8 spines: job A, N = 12, on server 0 of leaves 0-2
  * (m = 3, n = 4), spines 6, 1, 4, 3; job B, N = 16, on server 1 of leaves 0-3 (m = 4, n = 4),
- * spines 0, 2, 5, 7. With pinned = false, the same placement under ECMP.
+ * spines 0, 2, 5, 7. With pinned = false, the same placement under ECMP. With servers of 2
+ * GPUs, the same GPUs: each leaf then holds 2 servers of each job (the ring family's
+ * inter-server ring crosses leaves between servers, and job A has fusion pairs).
  */
 SpineLinkReport
-RunVclosPlacement(VclosCollectiveAlgorithm algorithm, bool pinned, bool stepBarrier)
+RunVclosPlacement(VclosCollectiveAlgorithm algorithm,
+                  bool pinned,
+                  bool stepBarrier,
+                  uint32_t gpusPerServer = 4)
 {
-    Ptr<VclosFabric> fabric = CreateObject<VclosFabricHelper>()->Install();
+    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    fabricHelper->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));
+    fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(8 / gpusPerServer));
+    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    fabricHelper->AssignStreams(fabric, 100); // the same ECMP salts whatever ran before
     Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
     links->SetAttribute("IdleGap", TimeValue(MicroSeconds(3)));
     links->Install(fabric);
@@ -521,9 +530,13 @@ class VclosContentionFreeTestCase : public TestCase
     {
         SpineLinkReport pinned = RunVclosPlacement(m_algorithm, true, false);
         SpineLinkReport ecmp = RunVclosPlacement(m_algorithm, false, false);
+        SpineLinkReport twoServers = RunVclosPlacement(m_algorithm, true, false, 2);
         std::cout << GetName() << ": pinned max " << pinned.maxConcurrent << " flows, "
                   << pinned.sharedEndpoint << " links shared between GPUs; ECMP max "
-                  << ecmp.maxConcurrent << ", " << ecmp.sharedEndpoint << std::endl;
+                  << ecmp.maxConcurrent << ", " << ecmp.sharedEndpoint
+                  << "; pinned, 2 servers per leaf: max " << twoServers.maxConcurrent << ", "
+                  << twoServers.sharedEndpoint << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(twoServers.complete, true, "both jobs complete (2 per server)");
         NS_TEST_EXPECT_MSG_EQ(pinned.complete, true, "both jobs complete (pinned)");
         NS_TEST_EXPECT_MSG_EQ(ecmp.complete, true, "both jobs complete (ECMP)");
         NS_TEST_EXPECT_MSG_GT(ecmp.sharedEndpoint, 0, "ECMP control: links shared by GPUs");
@@ -541,9 +554,11 @@ class VclosContentionFreeTestCase : public TestCase
             return;
         }
         NS_TEST_EXPECT_MSG_EQ(pinned.sharedEndpoint, 0, "no link shared between GPUs");
+        NS_TEST_EXPECT_MSG_EQ(twoServers.sharedEndpoint, 0, "none either, 2 servers per leaf");
         if (m_algorithm == VCLOS_FLAT_RING)
         {
             NS_TEST_EXPECT_MSG_EQ(pinned.maxConcurrent, 1, "one flow per link at a time");
+            NS_TEST_EXPECT_MSG_EQ(twoServers.maxConcurrent, 1, "also with 2 servers per leaf");
         }
     }
 
