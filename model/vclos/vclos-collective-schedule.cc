@@ -149,9 +149,11 @@ AppendHalvingDoubling(std::vector<VclosRankSchedule>& plan, uint32_t p, uint64_t
 /**
  * Hierarchical ring (Ring2D) over ranks 0..n-1 in whole servers of g consecutive ranks. The
  * inter-server ring visits the servers in order (server j -> j+1), or, with h > 1 servers per
- * leaf (leaf-major, h consecutive servers on each leaf, an even h), in a snake: servers k of
- * leaves 0, 1, ..., then servers k+1 of the leaves in reverse, so every hop between leaves
- * joins GPUs of equal index in their leaf and the ring closes inside leaf 0.
+ * leaf (leaf-major, h consecutive servers on each leaf), leaf by leaf in a snake: the servers
+ * of leaf 0 forwards, those of leaf 1 backwards, leaf 2 forwards, ... Every hop between leaves
+ * then joins servers at the same position in their leaf, i.e. GPUs of equal index in their
+ * leaf (and so does the hop that closes the ring when the number of leaves is even), and the
+ * ring still crosses leaves only once per leaf.
  */
 void
 AppendHierarchicalRing(std::vector<VclosRankSchedule>& plan,
@@ -162,15 +164,13 @@ AppendHierarchicalRing(std::vector<VclosRankSchedule>& plan,
 {
     const uint32_t servers = n / g;
     std::vector<uint32_t> order; // servers in ring order
-    if (h > 1 && h % 2 == 0 && servers % h == 0)
+    if (h > 1 && servers % h == 0)
     {
-        const uint32_t leaves = servers / h;
-        for (uint32_t k = 0; k < h; ++k)
+        for (uint32_t leaf = 0; leaf < servers / h; ++leaf)
         {
-            for (uint32_t i = 0; i < leaves; ++i)
+            for (uint32_t k = 0; k < h; ++k)
             {
-                uint32_t leaf = k % 2 == 0 ? i : leaves - 1 - i;
-                order.push_back(leaf * h + k);
+                order.push_back(leaf * h + (leaf % 2 == 0 ? k : h - 1 - k));
             }
         }
     }

@@ -66,11 +66,11 @@ using VclosRankSchedule = std::vector<VclosCollectiveStep>;
  * - otherwise the core (all N ranks when N is a power of two, else the first P, with fusion
  *   pairs) runs the hierarchical ring when it is at least two whole servers of g >= 1 ranks
  *   (P > g and P % g == 0; g = 1 makes it a flat ring over the servers), and the flat ring
- *   otherwise. With serversPerLeaf = h > 1 (h even: the job's leaves each hold h consecutive
- *   servers) its inter-server ring visits the servers in a snake (servers k of leaves 0, 1,
- *   ..., then servers k+1 back), so every hop between leaves joins GPUs of equal index in
- *   their leaf: with fusion flows (which also join equal indexes) no leaf-spine link then
- *   carries flows of two GPUs.
+ *   otherwise. With serversPerLeaf = h > 1 (the job's leaves each hold h consecutive
+ *   servers) its inter-server ring visits the leaves' servers in a snake (leaf 0 forwards,
+ *   leaf 1 backwards, ...), so every hop between leaves joins GPUs of equal index in their
+ *   leaf (the closing hop too when the core spans an even number of leaves): with fusion
+ *   flows (which also join equal indexes) no leaf-spine link then carries flows of two GPUs.
  *
  * Dependencies: a ring step's send needs the previous step's receive (its chunk arrived
  * there); a halving-doubling step's send needs every earlier receive of the rank (the range

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <numeric>
+#include <set>
 
 using namespace ns3;
 
@@ -372,6 +373,24 @@ UnequalIndexHops(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
     return hops;
 }
 
+/// Directed rank pairs whose sends cross leaves (perLeaf ranks on each leaf, leaf-major).
+std::size_t
+CrossLeafPairs(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
+{
+    std::set<std::pair<uint32_t, int32_t>> pairs;
+    for (uint32_t i = 0; i < plan.size(); ++i)
+    {
+        for (const auto& step : plan[i])
+        {
+            if (step.sendPeer >= 0 && static_cast<uint32_t>(step.sendPeer) / perLeaf != i / perLeaf)
+            {
+                pairs.insert({i, step.sendPeer});
+            }
+        }
+    }
+    return pairs.size();
+}
+
 TEST(VclosCollectiveSchedule, RingFamilyCrossesLeavesBetweenEqualIndexes)
 {
     // Leaves holding 2 servers of the job: N = 12 in servers of 2 (3 leaves x 4), N = 24 in
@@ -400,5 +419,14 @@ TEST(VclosCollectiveSchedule, RingFamilyCrossesLeavesBetweenEqualIndexes)
         // to the first of the next, between unequal indexes.
         auto plain = VclosBuildCollectiveSchedule(VCLOS_RING, l.ranks, 1 << 20, l.gpusPerServer);
         EXPECT_GT(UnequalIndexHops(plain, perLeaf), 0u) << "plain order N=" << l.ranks;
+        // The snake leaves each leaf as often as the plain order does.
+        EXPECT_EQ(CrossLeafPairs(ring, perLeaf), CrossLeafPairs(plain, perLeaf)) << "N=" << l.ranks;
+    }
+    // One GPU per server, 8 per leaf, 32 GPUs (the all-reduce benchmark's shape): the ring
+    // leaves each of the 4 leaves once, from index 7 or 0 to the same index.
+    {
+        auto ring = VclosBuildCollectiveSchedule(VCLOS_RING, 32, 1 << 20, 1, 8);
+        EXPECT_EQ(UnequalIndexHops(ring, 8), 0u);
+        EXPECT_EQ(CrossLeafPairs(ring, 8), 4u);
     }
 }
