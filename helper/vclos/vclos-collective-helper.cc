@@ -75,11 +75,16 @@ VclosCollectiveHelper::GetTypeId()
             .SetGroupName("Vclos")
             .AddConstructor<VclosCollectiveHelper>()
             .AddAttribute("Algorithm",
-                          "The collective each iteration runs.",
+                          "The collective each iteration runs. Ring: the spec's ring family "
+                          "(flat ring within one server, hierarchical ring over equal servers, "
+                          "fusion pairs when N is not a power of two); FlatRing: one ring over "
+                          "all ranks.",
                           EnumValue(VCLOS_RING),
                           MakeEnumAccessor(&VclosCollectiveHelper::m_algorithm),
                           MakeEnumChecker(VCLOS_RING,
                                           "Ring",
+                                          VCLOS_FLAT_RING,
+                                          "FlatRing",
                                           VCLOS_HIERARCHICAL_RING,
                                           "HierarchicalRing",
                                           VCLOS_HALVING_DOUBLING,
@@ -163,24 +168,30 @@ VclosCollectiveHelper::GetInstalledAlgorithm() const
 uint32_t
 VclosCollectiveHelper::EqualServerRuns(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus)
 {
-    uint32_t perServer = 0;
+    return EqualRuns(gpus, [&](uint32_t gpu) { return fabric->GetServerOfGpu(gpu); });
+}
+
+uint32_t
+VclosCollectiveHelper::EqualRuns(const std::vector<uint32_t>& gpus,
+                                 const std::function<uint32_t(uint32_t)>& groupOf)
+{
+    uint32_t perGroup = 0;
     uint32_t run = 1;
     for (std::size_t r = 1; r <= gpus.size(); ++r)
     {
-        if (r < gpus.size() &&
-            fabric->GetServerOfGpu(gpus[r]) == fabric->GetServerOfGpu(gpus[r - 1]))
+        if (r < gpus.size() && groupOf(gpus[r]) == groupOf(gpus[r - 1]))
         {
             ++run;
             continue;
         }
-        if (perServer != 0 && perServer != run)
+        if (perGroup != 0 && perGroup != run)
         {
             return 0;
         }
-        perServer = run;
+        perGroup = run;
         run = 1;
     }
-    return perServer;
+    return perGroup;
 }
 
 const std::vector<uint32_t>&
@@ -225,23 +236,25 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
     }
     const auto ranks = static_cast<uint32_t>(m_rankGpus.size());
 
-    // A hierarchical ring needs runs of consecutive ranks per server, all of one size;
-    // other jobs (a packing remainder such as 4 + 2 GPUs) run the flat ring instead.
-    uint32_t perServer = ranks;
+    // The ring family and the hierarchical ring need runs of consecutive ranks per server,
+    // all of one size (0: unequal). A hierarchical ring over unequal servers (a packing
+    // remainder such as 4 + 2 GPUs) runs the ring family instead.
+    uint32_t perServer = EqualServerRuns(fabric, m_rankGpus);
+    uint32_t perLeaf =
+        EqualRuns(m_rankGpus, [&](uint32_t gpu) { return fabric->GetLeafOfGpu(gpu); });
+    uint32_t serversPerLeaf = perServer > 0 && perLeaf % perServer == 0 ? perLeaf / perServer : 1;
     m_installedAlgorithm = m_algorithm;
-    if (m_algorithm == VCLOS_HIERARCHICAL_RING)
+    if (m_algorithm == VCLOS_HIERARCHICAL_RING && perServer == 0)
     {
-        perServer = EqualServerRuns(fabric, m_rankGpus);
-        if (perServer == 0)
-        {
-            NS_LOG_WARN("hierarchical ring over unequal servers: job on port "
-                        << m_port << " (" << ranks << " GPUs) runs the flat ring instead");
-            m_installedAlgorithm = VCLOS_RING;
-            perServer = ranks;
-        }
+        NS_LOG_WARN("hierarchical ring over unequal servers: job on port "
+                    << m_port << " (" << ranks << " GPUs) runs the ring family instead");
+        m_installedAlgorithm = VCLOS_RING;
     }
-    auto schedule =
-        VclosBuildCollectiveSchedule(m_installedAlgorithm, ranks, m_messageBytes, perServer);
+    auto schedule = VclosBuildCollectiveSchedule(m_installedAlgorithm,
+                                                 ranks,
+                                                 m_messageBytes,
+                                                 perServer,
+                                                 std::max(serversPerLeaf, 1u));
 
     std::vector<Ipv4Address> addresses;
     std::map<uint32_t, uint32_t> rankOfAddress;

@@ -11,6 +11,7 @@
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-fabric.h"
 
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -27,10 +28,17 @@ namespace ns3
  * input (fewer than 2 GPUs, a GPU outside the fabric or listed twice, M = 0) throws
  * std::invalid_argument or std::out_of_range with one line naming it.
  *
+ * Algorithm Ring is the spec's ring family (VclosBuildCollectiveSchedule): the helper gives
+ * it the length of the runs of consecutive ranks per server when they are all equal, so a
+ * job within one server runs the flat ring, a job over equal servers the hierarchical ring,
+ * and a job over unequal servers the flat ring (with fusion pairs when N is not a power of
+ * two); when every leaf of the job holds the same number of its servers, that number too
+ * (the inter-server ring then snakes across leaves). FlatRing is one ring over all ranks.
+ *
  * A hierarchical ring needs the same number of GPUs on every server of the job, each
  * server's GPUs consecutive in rank order. A job that does not have them (a packing
- * remainder such as 4 + 2 GPUs, or a job split 3 + 1) runs the flat ring instead: a
- * warning is logged and GetInstalledAlgorithm() says which ran.
+ * remainder such as 4 + 2 GPUs, or a job split 3 + 1) runs the ring family (Ring) instead:
+ * a warning is logged and GetInstalledAlgorithm() says which ran.
  */
 class VclosCollectiveHelper : public Object
 {
@@ -62,8 +70,8 @@ class VclosCollectiveHelper : public Object
     /// \return the GPU of each rank of the last job installed
     const std::vector<uint32_t>& GetRankGpus() const;
 
-    /// \return the collective the last job installed runs (Algorithm, or the flat ring when
-    /// a hierarchical ring does not fit its servers)
+    /// \return the collective the last job installed runs (Algorithm, or the ring family
+    /// when a hierarchical ring does not fit its servers)
     VclosCollectiveAlgorithm GetInstalledAlgorithm() const;
 
     /**
@@ -74,6 +82,15 @@ class VclosCollectiveHelper : public Object
      *         the same length; 0 otherwise
      */
     static uint32_t EqualServerRuns(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus);
+
+    /**
+     * \brief The length of the runs of consecutive GPUs of one group, if they are all equal.
+     * \param gpus GPUs in rank order
+     * \param groupOf a GPU's group (its server, its leaf)
+     * \return the run length, 0 when the runs differ
+     */
+    static uint32_t EqualRuns(const std::vector<uint32_t>& gpus,
+                              const std::function<uint32_t(uint32_t)>& groupOf);
 
     /**
      * \param stream first random stream (RankOrder RANDOM)

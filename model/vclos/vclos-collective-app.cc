@@ -107,11 +107,19 @@ VclosCollectiveApp::Configure(uint32_t rank,
                               const std::map<uint32_t, uint32_t>& rankOfAddress)
 {
     NS_LOG_FUNCTION(this << rank << schedule.size());
-    for (const VclosCollectiveStep& s : schedule)
+    for (uint32_t k = 0; k < schedule.size(); ++k)
     {
+        const VclosCollectiveStep& s = schedule[k];
         VCLOS_REQUIRE(s.sendPeer < static_cast<int64_t>(peerAddresses.size()),
                       std::out_of_range,
                       "collective rank " << rank << ": peer " << s.sendPeer << " has no address");
+        for (uint32_t d : s.dependsOn)
+        {
+            VCLOS_REQUIRE(d < k && schedule[d].recvPeer >= 0,
+                          std::invalid_argument,
+                          "collective rank " << rank << ": step " << k << " depends on step " << d
+                                             << ", which is not an earlier receive");
+        }
     }
     m_rank = rank;
     m_schedule = schedule;
@@ -403,24 +411,19 @@ VclosCollectiveApp::Released(uint32_t step) const
     {
         return 0;
     }
-    // The data this send needs is that of the nearest earlier step that receives.
-    uint32_t j = step;
-    while (j > 0 && m_schedule[j].waitsForPrevious && m_schedule[j - 1].recvPeer < 0)
+    // Released in proportion to the least advanced receive it needs, chunk by chunk.
+    uint64_t released = s.sendBytes;
+    for (uint32_t d : s.dependsOn)
     {
-        --j;
+        const VclosCollectiveStep& needed = m_schedule[d];
+        uint64_t arrived = Arrived(d);
+        if (arrived < needed.recvBytes)
+        {
+            uint64_t chunks = (needed.recvBytes + m_chunkBytes - 1) / m_chunkBytes;
+            released = std::min(released, s.sendBytes * (arrived / m_chunkBytes) / chunks);
+        }
     }
-    if (j == 0 || !m_schedule[j].waitsForPrevious)
-    {
-        return s.sendBytes;
-    }
-    const VclosCollectiveStep& previous = m_schedule[j - 1];
-    uint64_t arrived = Arrived(j - 1);
-    if (arrived == previous.recvBytes)
-    {
-        return s.sendBytes;
-    }
-    uint64_t chunks = (previous.recvBytes + m_chunkBytes - 1) / m_chunkBytes;
-    return s.sendBytes * (arrived / m_chunkBytes) / chunks;
+    return released;
 }
 
 void

@@ -29,8 +29,9 @@ class Packet;
  *        set up once and reused by every iteration.
  *
  * Each iteration computes for ComputeTime, then runs the collective. Progress is
- * data-driven, as in NCCL: a step's send is released chunk by chunk (ChunkBytes) as the
- * previous step's receive arrives; there is no barrier between ranks or steps. A peer's
+ * data-driven, as in NCCL: a step's send is released chunk by chunk (ChunkBytes) in
+ * proportion to the least advanced of the receives it depends on (VclosCollectiveStep::
+ * dependsOn; none: at once); there is no barrier between ranks or steps. A peer's
  * bytes are told apart by their offset in its connection's byte stream, so a fast peer may
  * already send the next iteration. The helper (VclosCollectiveHelper) gives each rank its
  * schedule and peers, and starts all ranks once every connection is up.

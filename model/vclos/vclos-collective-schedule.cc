@@ -20,11 +20,29 @@ ChunkBytes(uint64_t m, uint32_t n, uint32_t j)
     return m / n + (j < m % n ? 1 : 0);
 }
 
-/// Append a step to a rank's schedule; a rank's first step waits for nothing.
-void
-Append(std::vector<VclosRankSchedule>& plan, uint32_t rank, VclosCollectiveStep step)
+/// Steps of a rank that have a receive, from `from` on.
+std::vector<uint32_t>
+ReceivesOf(const VclosRankSchedule& steps, uint32_t from = 0)
 {
-    step.waitsForPrevious = step.waitsForPrevious && !plan[rank].empty();
+    std::vector<uint32_t> out;
+    for (auto k = from; k < steps.size(); ++k)
+    {
+        if (steps[k].recvPeer >= 0)
+        {
+            out.push_back(k);
+        }
+    }
+    return out;
+}
+
+/// Append a ring step: its send needs the rank's previous step (the chunk arrived there).
+void
+AppendRingStep(std::vector<VclosRankSchedule>& plan, uint32_t rank, VclosCollectiveStep step)
+{
+    if (!plan[rank].empty() && plan[rank].back().recvPeer >= 0)
+    {
+        step.dependsOn = {static_cast<uint32_t>(plan[rank].size() - 1)};
+    }
     plan[rank].push_back(step);
 }
 
@@ -48,7 +66,7 @@ AppendRingPhase(std::vector<VclosRankSchedule>& plan,
             s.sendBytes = ChunkBytes(m, n, sendChunk);
             s.recvPeer = static_cast<int32_t>(members[(p + n - 1) % n]);
             s.recvBytes = ChunkBytes(m, n, recvChunk);
-            Append(plan, members[p], s);
+            AppendRingStep(plan, members[p], s);
         }
     }
 }
@@ -59,6 +77,17 @@ AppendRing(std::vector<VclosRankSchedule>& plan, const std::vector<uint32_t>& me
 {
     AppendRingPhase(plan, members, m, true);
     AppendRingPhase(plan, members, m, false);
+}
+
+/// A halving-doubling step: its send needs every earlier receive of the rank (the range it
+/// sends was reduced, or gathered, by all of them).
+void
+AppendHalvingDoublingStep(std::vector<VclosRankSchedule>& plan,
+                          uint32_t rank,
+                          VclosCollectiveStep step)
+{
+    step.dependsOn = ReceivesOf(plan[rank]);
+    plan[rank].push_back(step);
 }
 
 /// Recursive halving then doubling over ranks 0..p-1 (p a power of two).
@@ -99,7 +128,7 @@ AppendHalvingDoubling(std::vector<VclosRankSchedule>& plan, uint32_t p, uint64_t
             s.sendBytes = whole(i, r) - kept(i, r);
             s.recvPeer = static_cast<int32_t>(partner);
             s.recvBytes = kept(i, r);
-            Append(plan, i, s);
+            AppendHalvingDoublingStep(plan, i, s);
         }
     }
     for (uint32_t r = rounds; r-- > 0;) // all-gather: the same rounds in reverse
@@ -112,8 +141,118 @@ AppendHalvingDoubling(std::vector<VclosRankSchedule>& plan, uint32_t p, uint64_t
             s.sendBytes = kept(i, r);
             s.recvPeer = static_cast<int32_t>(partner);
             s.recvBytes = whole(i, r) - kept(i, r);
-            Append(plan, i, s);
+            AppendHalvingDoublingStep(plan, i, s);
         }
+    }
+}
+
+/**
+ * Hierarchical ring (Ring2D) over ranks 0..n-1 in whole servers of g consecutive ranks. The
+ * inter-server ring visits the servers in order (server j -> j+1), or, with h > 1 servers per
+ * leaf (leaf-major, h consecutive servers on each leaf), leaf by leaf in a snake: the servers
+ * of leaf 0 forwards, those of leaf 1 backwards, leaf 2 forwards, ... Every hop between leaves
+ * then joins servers at the same position in their leaf, i.e. GPUs of equal index in their
+ * leaf (and so does the hop that closes the ring when the number of leaves is even), and the
+ * ring still crosses leaves only once per leaf.
+ */
+void
+AppendHierarchicalRing(std::vector<VclosRankSchedule>& plan,
+                       uint32_t n,
+                       uint64_t m,
+                       uint32_t g,
+                       uint32_t h = 1)
+{
+    const uint32_t servers = n / g;
+    std::vector<uint32_t> order; // servers in ring order
+    if (h > 1 && servers % h == 0)
+    {
+        for (uint32_t leaf = 0; leaf < servers / h; ++leaf)
+        {
+            for (uint32_t k = 0; k < h; ++k)
+            {
+                order.push_back(leaf * h + (leaf % 2 == 0 ? k : h - 1 - k));
+            }
+        }
+    }
+    else
+    {
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            order.push_back(s);
+        }
+    }
+    auto local = [&](uint32_t s) {
+        std::vector<uint32_t> members(g);
+        for (uint32_t a = 0; a < g; ++a)
+        {
+            members[a] = s * g + a;
+        }
+        return members;
+    };
+    for (uint32_t s = 0; s < servers; ++s)
+    {
+        AppendRingPhase(plan, local(s), m, true);
+    }
+    for (uint32_t a = 0; a < g; ++a)
+    {
+        // After the reduce-scatter, local index a holds chunk (a + 1) mod g.
+        std::vector<uint32_t> peers;
+        for (uint32_t s : order)
+        {
+            peers.push_back(s * g + a);
+        }
+        AppendRing(plan, peers, g > 1 ? ChunkBytes(m, g, (a + 1) % g) : m);
+    }
+    for (uint32_t s = 0; s < servers; ++s)
+    {
+        AppendRingPhase(plan, local(s), m, false);
+    }
+}
+
+/**
+ * Fusion pairs around a core of ranks 0..core-1: each extra rank core + j sends its M bytes
+ * to rank j, appendCore() builds the core's collective, then j sends the result back. Every
+ * send of j in the core also needs the partner's bytes; the result needs every receive.
+ */
+template <typename AppendCore>
+void
+AppendFusedCore(std::vector<VclosRankSchedule>& plan,
+                uint32_t ranks,
+                uint32_t core,
+                uint64_t m,
+                AppendCore appendCore)
+{
+    for (uint32_t j = 0; j + core < ranks; ++j)
+    {
+        VclosCollectiveStep out;
+        out.sendPeer = static_cast<int32_t>(j);
+        out.sendBytes = m;
+        plan[core + j].push_back(out);
+        VclosCollectiveStep in;
+        in.recvPeer = static_cast<int32_t>(core + j);
+        in.recvBytes = m;
+        plan[j].push_back(in);
+    }
+    appendCore();
+    for (uint32_t j = 0; j + core < ranks; ++j)
+    {
+        for (auto k = static_cast<uint32_t>(1); k < plan[j].size(); ++k)
+        {
+            auto& deps = plan[j][k].dependsOn;
+            if (plan[j][k].sendPeer >= 0 && std::find(deps.begin(), deps.end(), 0u) == deps.end())
+            {
+                deps.insert(deps.begin(), 0u); // the partner's bytes, received in step 0
+            }
+        }
+        VclosCollectiveStep out;
+        out.sendPeer = static_cast<int32_t>(core + j);
+        out.sendBytes = m;
+        out.dependsOn = ReceivesOf(plan[j]);
+        plan[j].push_back(out);
+        VclosCollectiveStep in;
+        in.recvPeer = static_cast<int32_t>(j);
+        in.recvBytes = m;
+        plan[core + j].push_back(in);
     }
 }
 
@@ -123,7 +262,8 @@ std::vector<VclosRankSchedule>
 VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
                              uint32_t ranks,
                              uint64_t messageBytes,
-                             uint32_t gpusPerServer)
+                             uint32_t gpusPerServer,
+                             uint32_t serversPerLeaf)
 {
     VCLOS_REQUIRE(ranks >= 2,
                   std::invalid_argument,
@@ -135,11 +275,37 @@ VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
     {
         all[i] = i;
     }
+    uint32_t core = 1; // P = 2^floor(log2 N)
+    while (core <= ranks / 2)
+    {
+        core *= 2;
+    }
     switch (algorithm)
     {
-    case VCLOS_RING:
+    case VCLOS_FLAT_RING:
         AppendRing(plan, all, messageBytes);
         break;
+    case VCLOS_RING: {
+        const uint32_t g = gpusPerServer;
+        if (g >= ranks)
+        {
+            AppendRing(plan, all, messageBytes); // one server: the flat ring
+            break;
+        }
+        AppendFusedCore(plan, ranks, core, messageBytes, [&]() {
+            if (g >= 1 && core > g && core % g == 0)
+            {
+                AppendHierarchicalRing(plan, core, messageBytes, g, serversPerLeaf);
+            }
+            else
+            {
+                AppendRing(plan,
+                           std::vector<uint32_t>(all.begin(), all.begin() + core),
+                           messageBytes);
+            }
+        });
+        break;
+    }
     case VCLOS_HIERARCHICAL_RING: {
         uint32_t g = gpusPerServer;
         VCLOS_REQUIRE(g >= 1 && ranks % g == 0,
@@ -147,64 +313,15 @@ VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
                       "hierarchical ring needs whole servers: " << ranks << " ranks are not a "
                                                                 << "multiple of " << g
                                                                 << " GPUs per server");
-        uint32_t servers = ranks / g;
-        for (uint32_t s = 0; s < servers; ++s)
-        {
-            std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
-            AppendRingPhase(plan, local, messageBytes, true);
-        }
-        for (uint32_t a = 0; a < g; ++a)
-        {
-            // After the reduce-scatter, local index a holds chunk (a + 1) mod g.
-            std::vector<uint32_t> peers;
-            for (uint32_t s = 0; s < servers; ++s)
-            {
-                peers.push_back(s * g + a);
-            }
-            AppendRing(plan,
-                       peers,
-                       g > 1 ? ChunkBytes(messageBytes, g, (a + 1) % g) : messageBytes);
-        }
-        for (uint32_t s = 0; s < servers; ++s)
-        {
-            std::vector<uint32_t> local(all.begin() + s * g, all.begin() + (s + 1) * g);
-            AppendRingPhase(plan, local, messageBytes, false);
-        }
+        AppendHierarchicalRing(plan, ranks, messageBytes, g);
         break;
     }
-    case VCLOS_HALVING_DOUBLING: {
-        uint32_t p = 1;
-        while (p * 2 <= ranks)
-        {
-            p *= 2;
-        }
-        for (uint32_t j = 0; j + p < ranks; ++j) // fold the extra ranks onto the core
-        {
-            VclosCollectiveStep out;
-            out.sendPeer = static_cast<int32_t>(j);
-            out.sendBytes = messageBytes;
-            Append(plan, p + j, out);
-            VclosCollectiveStep in;
-            in.recvPeer = static_cast<int32_t>(p + j);
-            in.recvBytes = messageBytes;
-            Append(plan, j, in);
-        }
-        AppendHalvingDoubling(plan, p, messageBytes);
-        for (uint32_t j = 0; j + p < ranks; ++j) // and give them the result
-        {
-            VclosCollectiveStep out;
-            out.sendPeer = static_cast<int32_t>(p + j);
-            out.sendBytes = messageBytes;
-            Append(plan, j, out);
-            VclosCollectiveStep in;
-            in.recvPeer = static_cast<int32_t>(j);
-            in.recvBytes = messageBytes;
-            in.waitsForPrevious = false;
-            Append(plan, p + j, in);
-        }
+    case VCLOS_HALVING_DOUBLING:
+        AppendFusedCore(plan, ranks, core, messageBytes, [&]() {
+            AppendHalvingDoubling(plan, core, messageBytes);
+        });
         break;
-    }
-    case VCLOS_ALL_TO_ALL:
+    case VCLOS_ALL_TO_ALL: // each rank sends its own data: no send waits for a receive
         for (uint32_t r = 0; r + 1 < ranks; ++r)
         {
             for (uint32_t i = 0; i < ranks; ++i)
@@ -214,7 +331,7 @@ VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
                 s.sendBytes = messageBytes;
                 s.recvPeer = static_cast<int32_t>((i + ranks - r - 1) % ranks);
                 s.recvBytes = messageBytes;
-                Append(plan, i, s);
+                plan[i].push_back(s);
             }
         }
         break;
@@ -227,7 +344,11 @@ VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
 bool
 VclosParseCollectiveAlgorithm(const std::string& name, VclosCollectiveAlgorithm& algorithm)
 {
-    for (auto a : {VCLOS_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING, VCLOS_ALL_TO_ALL})
+    for (auto a : {VCLOS_RING,
+                   VCLOS_FLAT_RING,
+                   VCLOS_HIERARCHICAL_RING,
+                   VCLOS_HALVING_DOUBLING,
+                   VCLOS_ALL_TO_ALL})
     {
         if (name == VclosCollectiveAlgorithmName(a))
         {
@@ -245,6 +366,8 @@ VclosCollectiveAlgorithmName(VclosCollectiveAlgorithm algorithm)
     {
     case VCLOS_RING:
         return "ring";
+    case VCLOS_FLAT_RING:
+        return "flat-ring";
     case VCLOS_HIERARCHICAL_RING:
         return "hierarchical-ring";
     case VCLOS_HALVING_DOUBLING:

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <numeric>
+#include <set>
 
 using namespace ns3;
 
@@ -33,9 +34,8 @@ SentPerRank(const std::vector<VclosRankSchedule>& plan)
 
 /**
  * Runs a schedule abstractly: per directed pair a FIFO byte stream; a send is posted once
- * the previous step's receive is done (when it waits for it); a receive completes once its
- * bytes are in the stream. Returns true when every step completed and every stream was
- * consumed exactly.
+ * every receive it depends on is done; a receive completes once its bytes are in the stream.
+ * Returns true when every step completed and every stream was consumed exactly.
  */
 bool
 RunsToCompletion(const std::vector<VclosRankSchedule>& plan)
@@ -53,7 +53,12 @@ RunsToCompletion(const std::vector<VclosRankSchedule>& plan)
             while (posted[i] < plan[i].size())
             {
                 const auto& s = plan[i][posted[i]];
-                bool ready = !s.waitsForPrevious || received[i] >= posted[i];
+                bool ready = true;
+                for (uint32_t d : s.dependsOn)
+                {
+                    EXPECT_LT(d, posted[i]) << "a step depends on a later one";
+                    ready = ready && received[i] > d;
+                }
                 if (!ready)
                 {
                     break;
@@ -132,13 +137,19 @@ TEST_P(VclosCollectiveScheduleCase, EveryRankSendsWhatTheAlgorithmDefines)
     const uint32_t n = c.ranks;
     const uint64_t m = 240ull * 1024 * 1024 * 3; // divisible by every N tested and by 2^k
     auto sent = SentPerRank(VclosBuildCollectiveSchedule(c.algorithm, n, m, c.gpusPerServer));
+    if (c.algorithm == VCLOS_RING)
+    {
+        return;
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
         uint64_t expected = 0;
         switch (c.algorithm)
         {
-        case VCLOS_RING:
+        case VCLOS_FLAT_RING:
             expected = 2 * (n - 1) * (m / n);
+            break;
+        case VCLOS_RING: // covered by RingFamilyBytesByHand
             break;
         case VCLOS_HIERARCHICAL_RING: {
             uint64_t g = c.gpusPerServer;
@@ -168,12 +179,12 @@ TEST_P(VclosCollectiveScheduleCase, EveryRankSendsWhatTheAlgorithmDefines)
 
 INSTANTIATE_TEST_SUITE_P(Algorithms,
                          VclosCollectiveScheduleCase,
-                         ::testing::Values(Case{VCLOS_RING, 2, 1},
-                                           Case{VCLOS_RING, 3, 1},
-                                           Case{VCLOS_RING, 4, 1},
-                                           Case{VCLOS_RING, 6, 1},
-                                           Case{VCLOS_RING, 8, 1},
-                                           Case{VCLOS_RING, 16, 1},
+                         ::testing::Values(Case{VCLOS_FLAT_RING, 2, 1},
+                                           Case{VCLOS_FLAT_RING, 3, 1},
+                                           Case{VCLOS_FLAT_RING, 4, 1},
+                                           Case{VCLOS_FLAT_RING, 6, 1},
+                                           Case{VCLOS_FLAT_RING, 8, 1},
+                                           Case{VCLOS_FLAT_RING, 16, 1},
                                            Case{VCLOS_HIERARCHICAL_RING, 2, 1},
                                            Case{VCLOS_HIERARCHICAL_RING, 4, 2},
                                            Case{VCLOS_HIERARCHICAL_RING, 6, 2},
@@ -181,6 +192,10 @@ INSTANTIATE_TEST_SUITE_P(Algorithms,
                                            Case{VCLOS_HIERARCHICAL_RING, 8, 4},
                                            Case{VCLOS_HIERARCHICAL_RING, 16, 4},
                                            Case{VCLOS_HIERARCHICAL_RING, 16, 8},
+                                           Case{VCLOS_RING, 6, 0},
+                                           Case{VCLOS_RING, 12, 4},
+                                           Case{VCLOS_RING, 16, 4},
+                                           Case{VCLOS_RING, 24, 8},
                                            Case{VCLOS_HALVING_DOUBLING, 2, 1},
                                            Case{VCLOS_HALVING_DOUBLING, 3, 1},
                                            Case{VCLOS_HALVING_DOUBLING, 4, 1},
@@ -205,7 +220,7 @@ INSTANTIATE_TEST_SUITE_P(Algorithms,
 TEST(VclosCollectiveSchedule, RingStepsArePermutations)
 {
     // Every step of a ring is a permutation: each rank sends to one and receives from one.
-    auto plan = VclosBuildCollectiveSchedule(VCLOS_RING, 8, 8000);
+    auto plan = VclosBuildCollectiveSchedule(VCLOS_FLAT_RING, 8, 8000);
     for (std::size_t k = 0; k < plan[0].size(); ++k)
     {
         std::vector<int> receivers(8, 0);
@@ -217,8 +232,112 @@ TEST(VclosCollectiveSchedule, RingStepsArePermutations)
         EXPECT_EQ(std::count(receivers.begin(), receivers.end(), 1), 8);
     }
     EXPECT_EQ(plan[0].size(), 14u);
-    EXPECT_FALSE(plan[0][0].waitsForPrevious);
-    EXPECT_TRUE(plan[0][1].waitsForPrevious);
+    EXPECT_TRUE(plan[0][0].dependsOn.empty());
+    for (uint32_t k = 1; k < plan[0].size(); ++k)
+    {
+        EXPECT_EQ(plan[0][k].dependsOn, std::vector<uint32_t>{k - 1}) << "step " << k;
+    }
+}
+
+/// Per-rank bytes of the spec's ring family (section 3), worked out by hand with
+/// M = 720720 (divisible by every chunk count used): flat ring 2(N-1)M/N, hierarchical ring
+/// 2(g-1)M/g + 2(s-1)M/(gs), fusion pairs: P = 2^floor(log2 N) core ranks; core rank j < N-P
+/// also sends the M-byte result back, extra rank P+j sends its M bytes.
+TEST(VclosCollectiveSchedule, RingFamilyBytesByHand)
+{
+    const uint64_t m = 720720;
+
+    struct Expectation
+    {
+        VclosCollectiveAlgorithm algorithm;
+        uint32_t ranks;
+        uint32_t gpusPerServer;
+        std::vector<uint64_t> sent; // per rank
+    };
+
+    auto repeat = [](std::initializer_list<std::pair<uint32_t, uint64_t>> runs) {
+        std::vector<uint64_t> out;
+        for (const auto& [count, bytes] : runs)
+        {
+            out.insert(out.end(), count, bytes);
+        }
+        return out;
+    };
+    const std::vector<Expectation> cases = {
+        // One server of 8: flat ring, 2*7*M/8.
+        {VCLOS_RING, 8, 8, repeat({{8, 1261260}})},
+        // One server of 6 (not a power of two, but one server): flat ring, 2*5*M/6.
+        {VCLOS_RING, 6, 6, repeat({{6, 1201200}})},
+        // 4 servers of 4: hierarchical, 2*3*M/4 + 2*3*M/16 = 1081080 + 270270.
+        {VCLOS_RING, 16, 4, repeat({{16, 1351350}})},
+        // 3 servers of 4 (N = 12): core 8 = 2 servers, hierarchical 2*3*M/4 + 2*1*M/8 =
+        // 1081080 + 180180; ranks 0-3 also return M; extras 8-11 send M.
+        {VCLOS_RING, 12, 4, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
+        // 4 servers of 3 (N = 12): the core of 8 is not whole servers: flat ring 2*7*M/8.
+        {VCLOS_RING, 12, 3, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
+        // Unequal servers (4 + 2): core of 4, flat ring 2*3*M/4 = 1081080.
+        {VCLOS_RING, 6, 0, repeat({{2, 1081080 + m}, {2, 1081080}, {2, m}})},
+        // Flat ring over 12: 2*11*M/12.
+        {VCLOS_FLAT_RING, 12, 4, repeat({{12, 1321320}})},
+        // Halving-doubling over 12: core 8, 2*7*M/8.
+        {VCLOS_HALVING_DOUBLING, 12, 1, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
+    };
+    for (const auto& c : cases)
+    {
+        auto plan = VclosBuildCollectiveSchedule(c.algorithm, c.ranks, m, c.gpusPerServer);
+        EXPECT_EQ(SentPerRank(plan), c.sent) << VclosCollectiveAlgorithmName(c.algorithm)
+                                             << " N=" << c.ranks << " g=" << c.gpusPerServer;
+        EXPECT_TRUE(RunsToCompletion(plan)) << VclosCollectiveAlgorithmName(c.algorithm)
+                                            << " N=" << c.ranks << " g=" << c.gpusPerServer;
+    }
+}
+
+/// Who each send waits for, by hand from what the data is.
+TEST(VclosCollectiveSchedule, DependenciesByHand)
+{
+    using Deps = std::vector<uint32_t>;
+    // Halving-doubling over 4: rank 0 receives in every step; reduce-scatter round 1 sends
+    // data reduced with round 0's receive, the all-gather rounds send ranges reduced by both
+    // rounds and gathered by the earlier all-gather round.
+    auto hd = VclosBuildCollectiveSchedule(VCLOS_HALVING_DOUBLING, 4, 4000);
+    ASSERT_EQ(hd[0].size(), 4u);
+    EXPECT_EQ(hd[0][0].dependsOn, Deps{});
+    EXPECT_EQ(hd[0][1].dependsOn, (Deps{0}));
+    EXPECT_EQ(hd[0][2].dependsOn, (Deps{0, 1}));
+    EXPECT_EQ(hd[0][3].dependsOn, (Deps{0, 1, 2}));
+
+    // Halving-doubling over 6: rank 0 first receives rank 4's M bytes (step 0); every core
+    // send needs them; the result sent back (step 5) needs every receive.
+    auto fused = VclosBuildCollectiveSchedule(VCLOS_HALVING_DOUBLING, 6, 6000);
+    ASSERT_EQ(fused[0].size(), 6u);
+    EXPECT_EQ(fused[0][0].recvPeer, 4);
+    EXPECT_EQ(fused[0][1].dependsOn, (Deps{0}));
+    EXPECT_EQ(fused[0][2].dependsOn, (Deps{0, 1}));
+    EXPECT_EQ(fused[0][4].dependsOn, (Deps{0, 1, 2, 3}));
+    EXPECT_EQ(fused[0][5].sendPeer, 4);
+    EXPECT_EQ(fused[0][5].dependsOn, (Deps{0, 1, 2, 3, 4}));
+    ASSERT_EQ(fused[4].size(), 2u);
+    EXPECT_EQ(fused[4][0].sendPeer, 0);
+    EXPECT_EQ(fused[4][0].dependsOn, Deps{});
+    EXPECT_EQ(fused[4][1].recvPeer, 0);
+    // Rank 2 has no partner: its first send waits for nothing.
+    EXPECT_EQ(fused[2][0].dependsOn, Deps{});
+
+    // Ring family over 12 in servers of 4: rank 0's ring steps need the previous step and
+    // rank 8's bytes (step 0).
+    auto ring = VclosBuildCollectiveSchedule(VCLOS_RING, 12, 12000, 4);
+    EXPECT_EQ(ring[0][1].dependsOn, (Deps{0}));
+    EXPECT_EQ(ring[0][2].dependsOn, (Deps{0, 1}));
+    EXPECT_EQ(ring[0][5].dependsOn, (Deps{0, 4}));
+
+    // All-to-all: each rank sends its own data; no send waits.
+    for (const auto& rank : VclosBuildCollectiveSchedule(VCLOS_ALL_TO_ALL, 5, 100))
+    {
+        for (const auto& step : rank)
+        {
+            EXPECT_EQ(step.dependsOn, Deps{});
+        }
+    }
 }
 
 TEST(VclosCollectiveSchedule, RefusesBadInput)
@@ -231,4 +350,83 @@ TEST(VclosCollectiveSchedule, RefusesBadInput)
     EXPECT_FALSE(VclosParseCollectiveAlgorithm("butterfly", a));
     EXPECT_TRUE(VclosParseCollectiveAlgorithm("halving-doubling", a));
     EXPECT_EQ(a, VCLOS_HALVING_DOUBLING);
+    EXPECT_TRUE(VclosParseCollectiveAlgorithm("flat-ring", a));
+    EXPECT_EQ(a, VCLOS_FLAT_RING);
+}
+
+/// Sends between leaves that join GPUs of unequal index in their leaf, ranks in leaf-major
+/// order with perLeaf ranks on each leaf (the spec's sufficient condition for balanced
+/// routing is that there are none).
+uint32_t
+UnequalIndexHops(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
+{
+    uint32_t hops = 0;
+    for (uint32_t i = 0; i < plan.size(); ++i)
+    {
+        for (const auto& step : plan[i])
+        {
+            auto peer = static_cast<uint32_t>(step.sendPeer);
+            bool crosses = step.sendPeer >= 0 && peer / perLeaf != i / perLeaf;
+            hops += crosses && peer % perLeaf != i % perLeaf ? 1 : 0;
+        }
+    }
+    return hops;
+}
+
+/// Directed rank pairs whose sends cross leaves (perLeaf ranks on each leaf, leaf-major).
+std::size_t
+CrossLeafPairs(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
+{
+    std::set<std::pair<uint32_t, int32_t>> pairs;
+    for (uint32_t i = 0; i < plan.size(); ++i)
+    {
+        for (const auto& step : plan[i])
+        {
+            if (step.sendPeer >= 0 && static_cast<uint32_t>(step.sendPeer) / perLeaf != i / perLeaf)
+            {
+                pairs.insert({i, step.sendPeer});
+            }
+        }
+    }
+    return pairs.size();
+}
+
+TEST(VclosCollectiveSchedule, RingFamilyCrossesLeavesBetweenEqualIndexes)
+{
+    // Leaves holding 2 servers of the job: N = 12 in servers of 2 (3 leaves x 4), N = 24 in
+    // servers of 4 (3 leaves x 8), N = 16 in servers of 2 (4 leaves x 4). Fusion pairs and
+    // the inter-server ring both join equal indexes; halving-doubling too.
+    struct Layout
+    {
+        uint32_t ranks;
+        uint32_t gpusPerServer;
+        uint32_t serversPerLeaf;
+    };
+
+    for (const Layout& l : {Layout{12, 2, 2}, Layout{24, 4, 2}, Layout{16, 2, 2}})
+    {
+        const uint32_t perLeaf = l.gpusPerServer * l.serversPerLeaf;
+        auto ring = VclosBuildCollectiveSchedule(VCLOS_RING,
+                                                 l.ranks,
+                                                 1 << 20,
+                                                 l.gpusPerServer,
+                                                 l.serversPerLeaf);
+        EXPECT_EQ(UnequalIndexHops(ring, perLeaf), 0u) << "ring N=" << l.ranks;
+        EXPECT_TRUE(RunsToCompletion(ring)) << "ring N=" << l.ranks;
+        auto hd = VclosBuildCollectiveSchedule(VCLOS_HALVING_DOUBLING, l.ranks, 1 << 20);
+        EXPECT_EQ(UnequalIndexHops(hd, perLeaf), 0u) << "halving-doubling N=" << l.ranks;
+        // Control: the servers in plain order (j -> j+1) hop from the last server of a leaf
+        // to the first of the next, between unequal indexes.
+        auto plain = VclosBuildCollectiveSchedule(VCLOS_RING, l.ranks, 1 << 20, l.gpusPerServer);
+        EXPECT_GT(UnequalIndexHops(plain, perLeaf), 0u) << "plain order N=" << l.ranks;
+        // The snake leaves each leaf as often as the plain order does.
+        EXPECT_EQ(CrossLeafPairs(ring, perLeaf), CrossLeafPairs(plain, perLeaf)) << "N=" << l.ranks;
+    }
+    // One GPU per server, 8 per leaf, 32 GPUs (the all-reduce benchmark's shape): the ring
+    // leaves each of the 4 leaves once, from index 7 or 0 to the same index.
+    {
+        auto ring = VclosBuildCollectiveSchedule(VCLOS_RING, 32, 1 << 20, 1, 8);
+        EXPECT_EQ(UnequalIndexHops(ring, 8), 0u);
+        EXPECT_EQ(CrossLeafPairs(ring, 8), 4u);
+    }
 }

@@ -4,10 +4,13 @@
 // The collective engine on the packet-level fabric: timing against the alpha-beta model,
 // exact bytes per rank, completion of every algorithm, bad input.
 #include "ns3/boolean.h"
+#include "ns3/bulk-send-helper.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4.h"
+#include "ns3/packet-sink-helper.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
 #include "ns3/simulator.h"
@@ -25,6 +28,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 
 using namespace ns3;
 
@@ -147,50 +151,85 @@ class VclosRingAlphaBetaTestCase : public TestCase
     bool m_pipelined;        //!< chunks smaller than a step
 };
 
-/// Every algorithm completes, each rank sending exactly what its schedule defines, over two
-/// iterations, for N not a power of two and M not divisible by N.
-class VclosCollectiveCompletesTestCase : public TestCase
+/**
+ * Every algorithm completes two iterations, each rank sending the bytes of spec section 3,
+ * worked out by hand (M = 720720 divides into every chunk count used): flat ring
+ * 2(N-1)M/N; hierarchical ring 2(g-1)M/g + 2(s-1)M/(gs); fusion pairs (N not a power of
+ * two, P = 2^floor(log2 N)): core rank j < N-P also sends the M-byte result back, extra
+ * rank P+j sends its M bytes; all-to-all (N-1)M. Servers hold 4 GPUs, 8 per leaf.
+ */
+class VclosCollectiveBytesTestCase : public TestCase
 {
   public:
-    /// \param algorithm the algorithm
-    explicit VclosCollectiveCompletesTestCase(VclosCollectiveAlgorithm algorithm)
-        : TestCase("every rank sends its schedule's bytes and completes: " +
-                   VclosCollectiveAlgorithmName(algorithm)),
-          m_algorithm(algorithm)
+    VclosCollectiveBytesTestCase()
+        : TestCase("every rank sends the bytes of spec section 3 (by hand) and completes")
     {
     }
 
   private:
     void DoRun() override
     {
-        // Prime sizes, divisible by no N; all-to-all sends M to every peer, so less.
-        const uint64_t m = m_algorithm == VCLOS_ALL_TO_ALL ? 100003 : 1000003;
-        for (uint32_t n : {2u, 3u, 4u, 6u, 8u, 16u})
+        const uint64_t m = 720720;
+
+        struct Case
         {
-            // Hierarchical ring: whole servers of 2 GPUs when N is even, else 1 per server.
-            uint32_t perServer = (m_algorithm == VCLOS_HIERARCHICAL_RING && n % 2 == 0) ? 2 : 1;
-            Ptr<VclosFabric> fabric = PinnedFabric(perServer);
-            std::vector<uint32_t> gpus;
-            for (uint32_t i = 0; i < n; ++i)
+            VclosCollectiveAlgorithm algorithm;
+            std::vector<uint32_t> gpus; //!< the job, in rank order
+            std::vector<uint64_t> sent; //!< per rank, per iteration
+            std::string what;           //!< label
+        };
+
+        auto runs = [](std::initializer_list<std::pair<uint32_t, uint64_t>> groups) {
+            std::vector<uint64_t> out;
+            for (const auto& [count, bytes] : groups)
             {
-                gpus.push_back(perServer == 2 ? i : 2 * i); // whole servers, or across leaves
+                out.insert(out.end(), count, bytes);
             }
-            auto schedule = VclosBuildCollectiveSchedule(m_algorithm, n, m, perServer);
-            JobRun run = RunJob(fabric, gpus, m_algorithm, m, 2);
-            NS_TEST_EXPECT_MSG_EQ(run.complete, true, "N=" << n << " completes both iterations");
-            for (uint32_t r = 0; r < n; ++r)
+            return out;
+        };
+        auto range = [](uint32_t from, uint32_t to) {
+            std::vector<uint32_t> out(to - from);
+            std::iota(out.begin(), out.end(), from);
+            return out;
+        };
+        const std::vector<Case> cases = {
+            {VCLOS_RING, {0, 1, 2}, runs({{3, 960960}}), "ring, one server: flat 2*2*M/3"},
+            {VCLOS_RING,
+             range(0, 8),
+             runs({{8, 1261260}}),
+             "ring, 2 servers of 4: hierarchical 2*3*M/4 + 2*1*M/8"},
+            {VCLOS_RING,
+             range(0, 12),
+             runs({{4, 1261260 + m}, {4, 1261260}, {4, m}}),
+             "ring, 3 servers of 4: core of 8 hierarchical, fusion pairs"},
+            {VCLOS_RING,
+             range(0, 6),
+             runs({{2, 1081080 + m}, {2, 1081080}, {2, m}}),
+             "ring, 4 + 2: core of 4 flat 2*3*M/4, fusion pairs"},
+            {VCLOS_FLAT_RING, range(0, 12), runs({{12, 1321320}}), "flat ring 2*11*M/12"},
+            {VCLOS_HIERARCHICAL_RING,
+             {0, 1, 4, 5, 8, 9},
+             runs({{6, 1201200}}),
+             "hierarchical, 3 servers of 2: 2*1*M/2 + 2*2*M/6"},
+            {VCLOS_HALVING_DOUBLING,
+             range(0, 6),
+             runs({{2, 1081080 + m}, {2, 1081080}, {2, m}}),
+             "halving-doubling over 6: core 4, 2*3*M/4, fusion pairs"},
+            {VCLOS_HALVING_DOUBLING, range(0, 16), runs({{16, 1351350}}), "halving-doubling 16"},
+            {VCLOS_ALL_TO_ALL, {0, 8, 16, 24, 1}, runs({{5, 4 * m}}), "all-to-all over 5"},
+        };
+        for (const Case& c : cases)
+        {
+            Ptr<VclosFabric> fabric = PinnedFabric(4);
+            JobRun run = RunJob(fabric, c.gpus, c.algorithm, m, 2);
+            NS_TEST_EXPECT_MSG_EQ(run.complete, true, c.what << ": completes both iterations");
+            NS_TEST_ASSERT_MSG_EQ(run.sent.size(), c.sent.size(), c.what);
+            for (uint32_t r = 0; r < c.sent.size(); ++r)
             {
-                uint64_t expected = 0;
-                for (const auto& step : schedule[r])
-                {
-                    expected += step.sendBytes;
-                }
-                NS_TEST_EXPECT_MSG_EQ(run.sent[r], 2 * expected, "N=" << n << " rank " << r);
+                NS_TEST_EXPECT_MSG_EQ(run.sent[r], 2 * c.sent[r], c.what << ": rank " << r);
             }
         }
     }
-
-    VclosCollectiveAlgorithm m_algorithm;
 };
 
 /// Balanced routing (GPU at index a in its leaf goes up through spine a) puts at most one
@@ -242,6 +281,285 @@ class VclosBalancedStepsTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_GT(fabricLinksUsed, 0, "the job crosses the fabric");
         Simulator::Destroy();
+    }
+
+    VclosCollectiveAlgorithm m_algorithm; //!< the algorithm
+};
+
+/// When each rank's steps completed in the first iteration, and when the job ended.
+struct ContendedRun
+{
+    std::map<std::pair<uint32_t, uint32_t>, Time> stepDone; //!< (rank, step) -> time
+    Time end;                                               //!< last rank's end
+    bool complete = false;                                  //!< every rank ended
+};
+
+/**
+ * Runs one unpipelined job (one chunk per step: a send that needs a receive can start only
+ * once that receive is complete) on PinnedFabric(4), ranks as given, beside a competing bulk
+ * flow from GPU 12 (leaf 1) to GPU 4 (leaf 0) pinned through spine 0: it halves the rate of
+ * every flow from GPU 8 (leaf 1, index 0, spine 0) to leaf 0.
+ */
+ContendedRun
+RunContended(VclosCollectiveAlgorithm algorithm, const std::vector<uint32_t>& gpus, uint64_t m)
+{
+    Ptr<VclosFabric> fabric = PinnedFabric(4);
+    fabric->PinSourceToSpine(12, 0);
+    PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
+    sink.Install(fabric->GetGpus().Get(4));
+    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(fabric->GetGpuAddress(4), 9));
+    bulk.SetAttribute("MaxBytes", UintegerValue(8 * m));
+    bulk.Install(fabric->GetGpus().Get(12));
+
+    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+    helper->SetAttribute("Algorithm", EnumValue(algorithm));
+    helper->SetAttribute("MessageBytes", UintegerValue(m));
+    helper->SetAttribute("ChunkBytes", UintegerValue(m));
+    helper->SetAttribute("RankOrder", EnumValue(VclosCollectiveHelper::AS_GIVEN));
+    ApplicationContainer apps = helper->Install(fabric, gpus);
+    ContendedRun run;
+    for (uint32_t r = 0; r < apps.GetN(); ++r)
+    {
+        apps.Get(r)->TraceConnectWithoutContext(
+            "StepComplete",
+            Callback<void, uint32_t, uint32_t, uint32_t>(
+                [&run](uint32_t rank, uint32_t iteration, uint32_t step) {
+                    if (iteration == 0)
+                    {
+                        run.stepDone[{rank, step}] = Simulator::Now();
+                    }
+                }));
+    }
+    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+    tracker->Track("job", apps);
+    Simulator::Run();
+    run.complete = tracker->IsComplete(0);
+    run.end = tracker->GetIterations(0).back().end;
+    Simulator::Destroy();
+    return run;
+}
+
+/**
+ * Halving-doubling over 8 ranks (ranks 0..7 on GPUs 0, 8, 1, 9, 2, 10, 3, 11: only round 0
+ * crosses leaves, 0<->1 through spine 0, the other pairs through spines 1-3; rounds 1 and 2
+ * stay in a server). The competing flow halves the rate of 1 -> 0, so rank 0's round-0
+ * receive (step 0) ends late while its round-1 receive (step 1, from rank 2, fed by the
+ * unhindered 3 -> 2) ends early. Rank 0's round-2 send to rank 4 is the half of its range
+ * reduced with rank 1's data: causality says rank 4 cannot have it (its step 2) before rank
+ * 0 has rank 1's data (its step 0). Releasing that send on step 1 alone (the old rule)
+ * delivered it about 300 us too early.
+ */
+class VclosHalvingDoublingCausalityTestCase : public TestCase
+{
+  public:
+    VclosHalvingDoublingCausalityTestCase()
+        : TestCase("halving-doubling: a send waits for every receive it depends on")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ContendedRun run =
+            RunContended(VCLOS_HALVING_DOUBLING, {0, 8, 1, 9, 2, 10, 3, 11}, 8 << 20);
+        NS_TEST_ASSERT_MSG_EQ(run.complete, true, "the job completes");
+        Time rank0HasRank1 = run.stepDone.at({0, 0});
+        Time rank4HasRound2 = run.stepDone.at({4, 2});
+        std::cout << GetName() << ": rank 0 received rank 1's data at "
+                  << rank0HasRank1.GetMicroSeconds() << " us, rank 4 received rank 0's round-2 "
+                  << "data at " << rank4HasRound2.GetMicroSeconds() << " us, job ended at "
+                  << run.end.GetMicroSeconds() << " us" << std::endl;
+        NS_TEST_EXPECT_MSG_GT(rank4HasRound2,
+                              rank0HasRank1,
+                              "rank 0 sent round-2 data before it had rank 1's contribution");
+    }
+};
+
+/**
+ * All-to-all over 4 ranks (GPUs 0, 1, 2 on one server, rank 3 on GPU 8 of leaf 1): rank 0's
+ * step-0 receive comes from rank 3 through the contended spine link and ends late. Rank 0's
+ * step-1 send to rank 2 is its own data and depends on no receive: rank 2 must have it
+ * (its step 1; its step 0 comes from rank 1 on the same server) well before rank 0's slow
+ * receive ends. The old rule held the send until that receive ended.
+ */
+class VclosAllToAllIndependentTestCase : public TestCase
+{
+  public:
+    VclosAllToAllIndependentTestCase()
+        : TestCase("all-to-all: sends wait for no receive")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ContendedRun run = RunContended(VCLOS_ALL_TO_ALL, {0, 1, 2, 8}, 2 << 20);
+        NS_TEST_ASSERT_MSG_EQ(run.complete, true, "the job completes");
+        Time slow = run.stepDone.at({0, 0});
+        Time independent = run.stepDone.at({2, 1});
+        std::cout << GetName() << ": rank 0's slow receive ended at " << slow.GetMicroSeconds()
+                  << " us, rank 2 had rank 0's data at " << independent.GetMicroSeconds()
+                  << " us, job ended at " << run.end.GetMicroSeconds() << " us" << std::endl;
+        NS_TEST_EXPECT_MSG_LT(independent, slow, "rank 0's send waited for an unrelated receive");
+    }
+};
+
+/// What the leaf-spine links of a run saw.
+struct SpineLinkReport
+{
+    uint32_t maxConcurrent = 0;  //!< most flows active at once on one leaf-spine link
+    uint32_t sharedEndpoint = 0; //!< links whose flows do not all share their GPU at that side
+    bool complete = false;       //!< both jobs completed
+};
+
+/**
+ * Two jobs placed by hand as vClos places them (spec section 4: m leaves x n GPUs, n < spines,
+ * whole servers, the GPU with local index a on a leaf goes up through the job's a-th spine)
+ * on 4 leaves x 2 servers x 4 GPUs with 8 spines: job A, N = 12, on server 0 of leaves 0-2
+ * (m = 3, n = 4), spines 6, 1, 4, 3; job B, N = 16, on server 1 of leaves 0-3 (m = 4, n = 4),
+ * spines 0, 2, 5, 7. With pinned = false, the same placement under ECMP. With servers of 2
+ * GPUs, the same GPUs: each leaf then holds 2 servers of each job (the ring family's
+ * inter-server ring crosses leaves between servers, and job A has fusion pairs).
+ */
+SpineLinkReport
+RunVclosPlacement(VclosCollectiveAlgorithm algorithm,
+                  bool pinned,
+                  bool stepBarrier,
+                  uint32_t gpusPerServer = 4)
+{
+    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    fabricHelper->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));
+    fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(8 / gpusPerServer));
+    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    fabricHelper->AssignStreams(fabric, 100); // the same ECMP salts whatever ran before
+    Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+    links->SetAttribute("IdleGap", TimeValue(MicroSeconds(3)));
+    links->Install(fabric);
+    const std::vector<uint32_t> spinesA = {6, 1, 4, 3};
+    const std::vector<uint32_t> spinesB = {0, 2, 5, 7};
+    std::vector<uint32_t> jobA;
+    std::vector<uint32_t> jobB;
+    for (uint32_t leaf = 0; leaf < 4; ++leaf)
+    {
+        for (uint32_t a = 0; a < 4; ++a)
+        {
+            uint32_t gpuA = leaf * 8 + a;
+            uint32_t gpuB = leaf * 8 + 4 + a;
+            if (leaf < 3)
+            {
+                jobA.push_back(gpuA);
+            }
+            jobB.push_back(gpuB);
+            if (pinned)
+            {
+                if (leaf < 3)
+                {
+                    fabric->PinSourceToSpine(gpuA, spinesA[a]);
+                }
+                fabric->PinSourceToSpine(gpuB, spinesB[a]);
+            }
+        }
+    }
+    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+    helper->SetAttribute("Algorithm", EnumValue(algorithm));
+    // All-to-all sends (N-1)M per rank: a smaller M keeps its run short.
+    helper->SetAttribute("MessageBytes",
+                         UintegerValue(algorithm == VCLOS_ALL_TO_ALL ? 256 << 10 : 2 << 20));
+    helper->SetAttribute("StepBarrier", BooleanValue(stepBarrier));
+    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+    tracker->Track("A", helper->Install(fabric, jobA));
+    tracker->Track("B", helper->Install(fabric, jobB));
+    Simulator::Run();
+    SpineLinkReport report;
+    report.complete = tracker->IsComplete(0) && tracker->IsComplete(1);
+    std::map<uint32_t, std::set<uint32_t>> endpoints; // link -> its GPU-side addresses
+    for (const auto& flow : links->GetFlows())
+    {
+        for (uint32_t id : flow.links)
+        {
+            VclosLink::Kind kind = fabric->GetLinks()[id].kind;
+            if (kind == VclosLink::LEAF_TO_SPINE)
+            {
+                endpoints[id].insert(flow.tuple.srcAddress);
+            }
+            else if (kind == VclosLink::SPINE_TO_LEAF)
+            {
+                endpoints[id].insert(flow.tuple.dstAddress);
+            }
+        }
+    }
+    for (const auto& [id, addresses] : endpoints)
+    {
+        report.sharedEndpoint += addresses.size() > 1 ? 1 : 0;
+        report.maxConcurrent =
+            std::max(report.maxConcurrent, links->GetLinkLoad(id).maxConcurrentFlows);
+    }
+    Simulator::Destroy();
+    return report;
+}
+
+/**
+ * Contention-freedom of the vClos placement for every algorithm in the data-driven mode,
+ * beside an ECMP control on the same placement that fails the same checks. Two checks on
+ * every leaf-spine link: (1) each uplink only ever carries flows of one GPU and each
+ * downlink only flows to one GPU, so no link is shared beyond what that GPU's NIC already
+ * shares (no network contention); (2) at most one flow at a time.
+ *
+ * (2) holds for the flat ring. In the data-driven mode it cannot hold strictly for
+ * halving-doubling (a rank's successive rounds overlap on its own uplink while the pipeline
+ * drains) nor for fusion pairs (an extra rank's M bytes and the core's first cross-leaf step
+ * reach the same GPU at once): both share a GPU, so (1) still holds. All-to-all sends wait
+ * for nothing, so every round is in flight at once and all-to-all is not contention-free in
+ * the data-driven mode; the test shows it (downlinks carrying flows to several GPUs), and
+ * shows that with a barrier per round (each round a permutation pairing a GPU with local
+ * index a only with GPUs reached through spine a) it is.
+ */
+class VclosContentionFreeTestCase : public TestCase
+{
+  public:
+    /// \param algorithm the algorithm
+    explicit VclosContentionFreeTestCase(VclosCollectiveAlgorithm algorithm)
+        : TestCase("vClos placement m >= 3, n < spines is contention-free, ECMP is not: " +
+                   VclosCollectiveAlgorithmName(algorithm)),
+          m_algorithm(algorithm)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SpineLinkReport pinned = RunVclosPlacement(m_algorithm, true, false);
+        SpineLinkReport ecmp = RunVclosPlacement(m_algorithm, false, false);
+        SpineLinkReport twoServers = RunVclosPlacement(m_algorithm, true, false, 2);
+        std::cout << GetName() << ": pinned max " << pinned.maxConcurrent << " flows, "
+                  << pinned.sharedEndpoint << " links shared between GPUs; ECMP max "
+                  << ecmp.maxConcurrent << ", " << ecmp.sharedEndpoint
+                  << "; pinned, 2 servers per leaf: max " << twoServers.maxConcurrent << ", "
+                  << twoServers.sharedEndpoint << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(twoServers.complete, true, "both jobs complete (2 per server)");
+        NS_TEST_EXPECT_MSG_EQ(pinned.complete, true, "both jobs complete (pinned)");
+        NS_TEST_EXPECT_MSG_EQ(ecmp.complete, true, "both jobs complete (ECMP)");
+        NS_TEST_EXPECT_MSG_GT(ecmp.sharedEndpoint, 0, "ECMP control: links shared by GPUs");
+        NS_TEST_EXPECT_MSG_GT(ecmp.maxConcurrent, 1, "ECMP control: concurrent flows");
+        if (m_algorithm == VCLOS_ALL_TO_ALL)
+        {
+            NS_TEST_EXPECT_MSG_GT(pinned.sharedEndpoint,
+                                  0,
+                                  "data-driven all-to-all is not contention-free");
+            SpineLinkReport barrier = RunVclosPlacement(m_algorithm, true, true);
+            std::cout << GetName() << ": pinned, barrier per round: max " << barrier.maxConcurrent
+                      << " flows" << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(barrier.complete, true, "both jobs complete (barrier)");
+            NS_TEST_EXPECT_MSG_EQ(barrier.maxConcurrent, 1, "one flow per link and round");
+            return;
+        }
+        NS_TEST_EXPECT_MSG_EQ(pinned.sharedEndpoint, 0, "no link shared between GPUs");
+        NS_TEST_EXPECT_MSG_EQ(twoServers.sharedEndpoint, 0, "none either, 2 servers per leaf");
+        if (m_algorithm == VCLOS_FLAT_RING)
+        {
+            NS_TEST_EXPECT_MSG_EQ(pinned.maxConcurrent, 1, "one flow per link at a time");
+            NS_TEST_EXPECT_MSG_EQ(twoServers.maxConcurrent, 1, "also with 2 servers per leaf");
+        }
     }
 
     VclosCollectiveAlgorithm m_algorithm; //!< the algorithm
@@ -308,15 +626,16 @@ class VclosCollectiveHelperTestCase : public TestCase
 };
 
 /**
- * A hierarchical ring on unequal servers (4 + 2 GPUs, 3 + 1 GPUs) runs the flat ring: every
- * rank sends 2(N-1) steps of M/N bytes, and the job completes. Equal servers keep the
+ * A hierarchical ring on unequal servers (4 + 2 GPUs, 3 + 1 GPUs) runs the ring family: on
+ * 4 + 2 a core of 4 runs the flat ring (2*3*M/4 per rank) and ranks 4, 5 fuse onto ranks 0,
+ * 1 (M each way); on 3 + 1 the flat ring over 4 (2*3*M/4). Equal servers keep the
  * hierarchical ring. (It threw when installed, inside Simulator::Run under the scheduler.)
  */
 class VclosHierarchicalFallbackTestCase : public TestCase
 {
   public:
     VclosHierarchicalFallbackTestCase()
-        : TestCase("hierarchical ring on unequal servers runs the flat ring")
+        : TestCase("hierarchical ring on unequal servers runs the ring family")
     {
     }
 
@@ -327,15 +646,17 @@ class VclosHierarchicalFallbackTestCase : public TestCase
         {
             std::vector<uint32_t> gpus;    //!< the job (4 GPUs per server)
             VclosCollectiveAlgorithm runs; //!< what it must run
+            std::vector<uint64_t> sent;    //!< bytes per rank, by hand (M = 400000)
         };
 
-        for (const Case& c : {Case{{0, 1, 2, 3, 4, 5}, VCLOS_RING},
-                              Case{{0, 1, 2, 4}, VCLOS_RING},
-                              Case{{0, 1, 4, 5}, VCLOS_HIERARCHICAL_RING}})
+        const uint64_t m = 400000;
+        for (const Case& c :
+             {Case{{0, 1, 2, 3, 4, 5}, VCLOS_RING, {600000 + m, 600000 + m, 600000, 600000, m, m}},
+              Case{{0, 1, 2, 4}, VCLOS_RING, {600000, 600000, 600000, 600000}},
+              Case{{0, 1, 4, 5}, VCLOS_HIERARCHICAL_RING, {}}})
         {
             Ptr<VclosFabric> fabric = PinnedFabric(4);
             const auto n = static_cast<uint32_t>(c.gpus.size());
-            const uint64_t m = 100000 * n;
             Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
             helper->SetAttribute("Algorithm", EnumValue(VCLOS_HIERARCHICAL_RING));
             helper->SetAttribute("MessageBytes", UintegerValue(m));
@@ -355,15 +676,11 @@ class VclosHierarchicalFallbackTestCase : public TestCase
             tracker->Track("job", apps);
             Simulator::Run();
             NS_TEST_EXPECT_MSG_EQ(tracker->IsComplete(0), true, "N=" << n << " completes");
-            if (c.runs == VCLOS_RING)
+            for (uint32_t r = 0; r < c.sent.size(); ++r)
             {
-                for (uint32_t r = 0; r < n; ++r)
-                {
-                    NS_TEST_EXPECT_MSG_EQ(
-                        DynamicCast<VclosCollectiveApp>(apps.Get(r))->GetBytesSent(),
-                        2 * (n - 1) * (m / n),
-                        "N=" << n << " rank " << r << " sends the flat ring's bytes");
-                }
+                NS_TEST_EXPECT_MSG_EQ(DynamicCast<VclosCollectiveApp>(apps.Get(r))->GetBytesSent(),
+                                      c.sent[r],
+                                      "N=" << n << " rank " << r << " sends the ring's bytes");
             }
             Simulator::Destroy();
         }
@@ -500,15 +817,19 @@ class VclosCollectiveTestSuite : public TestSuite
             AddTestCase(new VclosRingAlphaBetaTestCase(8, 16 << 20, pipelined), TestCase::QUICK);
             AddTestCase(new VclosRingAlphaBetaTestCase(16, 8 << 20, pipelined), TestCase::QUICK);
         }
+        AddTestCase(new VclosCollectiveBytesTestCase, TestCase::QUICK);
         for (auto algorithm :
-             {VCLOS_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING, VCLOS_ALL_TO_ALL})
-        {
-            AddTestCase(new VclosCollectiveCompletesTestCase(algorithm), TestCase::QUICK);
-        }
-        for (auto algorithm : {VCLOS_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING})
+             {VCLOS_RING, VCLOS_FLAT_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING})
         {
             AddTestCase(new VclosBalancedStepsTestCase(algorithm), TestCase::QUICK);
         }
+        for (auto algorithm :
+             {VCLOS_RING, VCLOS_FLAT_RING, VCLOS_HALVING_DOUBLING, VCLOS_ALL_TO_ALL})
+        {
+            AddTestCase(new VclosContentionFreeTestCase(algorithm), TestCase::QUICK);
+        }
+        AddTestCase(new VclosHalvingDoublingCausalityTestCase, TestCase::QUICK);
+        AddTestCase(new VclosAllToAllIndependentTestCase, TestCase::QUICK);
         AddTestCase(new VclosCollectiveHelperTestCase, TestCase::QUICK);
         AddTestCase(new VclosHierarchicalFallbackTestCase, TestCase::QUICK);
         AddTestCase(new VclosConnectionFailureTestCase, TestCase::QUICK);
