@@ -497,7 +497,7 @@ Run(int argc, char* argv[])
         if (fallbacks > 0)
         {
             std::cout << "# " << policy << ": " << fallbacks << " hierarchical-ring jobs placed "
-                      << "on unequal servers ran the flat ring (jobs.csv: algorithm)\n";
+                      << "on unequal servers ran the ring family instead (jobs.csv: algorithm)\n";
         }
         if (s.metrics.slowdown && !g_interruption.Due())
         {
