@@ -54,6 +54,11 @@ mmdebstrap --quiet --variant=minbase --mode=root \
   "deb http://deb.debian.org/debian bookworm-updates main" \
   "deb http://deb.debian.org/debian-security bookworm-security main"
 
+# The root is a mount point of its own, as / is on a real machine (ip netns exec, which the
+# eBPF testbed's tests use, makes / a slave mount and fails on a plain directory).
+mount --bind "$root" "$root"
+mounts+=("$root")
+mount --make-private "$root"
 for m in proc sys dev dev/pts; do
   mount --bind "/$m" "$root/$m"
   mounts+=("$root/$m")
