@@ -52,19 +52,13 @@ OncacheKvHelper::Validate() const
     // The objects as Install makes them: the factories' values over the attribute defaults.
     Ptr<Application> client = m_client.Create<Application>();
     Ptr<Application> server = m_server.Create<Application>();
-    UintegerValue bytes;
-    UintegerValue serverBytes;
-    client->GetAttribute("RequestSize", bytes);
-    server->GetAttribute("RequestSize", serverBytes);
     // The server frames requests by its RequestSize and reads the response size from each.
-    ONCACHE_REQUIRE(bytes.Get() == serverBytes.Get(),
-                    std::invalid_argument,
-                    "RequestSize: the OncacheKvClient's "
-                        << bytes.Get() << " differs from the OncacheKvServer's "
-                        << serverBytes.Get()
-                        << " (set both, e.g. with OncacheKvHelper::SetRequestSize)");
+    uint64_t bytes = OncacheRequireSameUinteger(client,
+                                                server,
+                                                "RequestSize",
+                                                "OncacheKvHelper::SetRequestSize");
     OncacheRequireOneSend("RequestSize",
-                          static_cast<uint32_t>(bytes.Get()),
+                          static_cast<uint32_t>(bytes),
                           TcpSocketFactory::GetTypeId());
     client->Dispose();
     server->Dispose();

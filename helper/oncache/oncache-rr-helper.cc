@@ -72,16 +72,9 @@ OncacheRrHelper::Validate() const
     // sizes on the two sides no transaction completes as configured.
     for (const std::string name : {"RequestSize", "ResponseSize"})
     {
-        UintegerValue bytes;
-        UintegerValue serverBytes;
-        client->GetAttribute(name, bytes);
-        server->GetAttribute(name, serverBytes);
-        ONCACHE_REQUIRE(bytes.Get() == serverBytes.Get(),
-                        std::invalid_argument,
-                        name << ": the OncacheRrClient's " << bytes.Get()
-                             << " differs from the OncacheRrServer's " << serverBytes.Get()
-                             << " (set both, e.g. with OncacheRrHelper::SetSizes)");
-        OncacheRequireOneSend(name, static_cast<uint32_t>(bytes.Get()), protocol.Get());
+        uint64_t bytes =
+            OncacheRequireSameUinteger(client, server, name, "OncacheRrHelper::SetSizes");
+        OncacheRequireOneSend(name, static_cast<uint32_t>(bytes), protocol.Get());
     }
     client->Dispose();
     server->Dispose();

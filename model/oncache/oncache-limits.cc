@@ -75,4 +75,23 @@ OncacheMinLinkRate(uint32_t frameBytes)
     return DataRate(uint64_t{frameBytes} * 8); // bits per 1 s of minimum RTO
 }
 
+uint64_t
+OncacheRequireSameUinteger(Ptr<Object> client,
+                           Ptr<Object> server,
+                           const std::string& attribute,
+                           const std::string& hint)
+{
+    UintegerValue clientValue;
+    UintegerValue serverValue;
+    client->GetAttribute(attribute, clientValue);
+    server->GetAttribute(attribute, serverValue);
+    auto name = [](Ptr<Object> o) { return o->GetInstanceTypeId().GetName().substr(5); };
+    ONCACHE_REQUIRE(clientValue.Get() == serverValue.Get(),
+                    std::invalid_argument,
+                    attribute << ": the " << name(client) << "'s " << clientValue.Get()
+                              << " differs from the " << name(server) << "'s " << serverValue.Get()
+                              << " (set both, e.g. with " << hint << ")");
+    return clientValue.Get();
+}
+
 } // namespace ns3

@@ -8,6 +8,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/object.h"
 #include "ns3/type-id.h"
 
 #include <cstdint>
@@ -106,6 +107,22 @@ uint32_t OncacheTcpSendBuffer();
  * \throws std::invalid_argument otherwise
  */
 void OncacheRequireOneSend(const std::string& attribute, uint32_t bytes, TypeId protocol);
+
+/**
+ * \ingroup oncache
+ * \brief Require that a client and its server agree on an integer attribute (a message size
+ *        that both sides frame by).
+ * \param client the client application
+ * \param server the server application
+ * \param attribute the attribute, named in the error
+ * \param hint how to set both, for the error (e.g. "OncacheRrHelper::SetSizes")
+ * \return the common value
+ * \throws std::invalid_argument otherwise
+ */
+uint64_t OncacheRequireSameUinteger(Ptr<Object> client,
+                                    Ptr<Object> server,
+                                    const std::string& attribute,
+                                    const std::string& hint);
 
 /**
  * \ingroup oncache
