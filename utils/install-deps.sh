@@ -18,6 +18,7 @@
 #   tshark                     the test that Wireshark's dissectors read the oncache pcap as VXLAN
 #   valgrind                   the memcheck ctests of the oncache units and UDP streams
 #   clang                      compiles the ONCache eBPF programs (clang -target bpf)
+#   linux-libc-dev             the kernel UAPI headers they include (linux/bpf.h, linux/pkt_cls.h)
 #   libbpf-dev pkg-config      libbpf headers/library for the eBPF agent, found through pkg-config
 #   bpftool                    generates the libbpf skeleton (bpftool gen skeleton)
 #   iproute2 iptables          the ONCache testbed: netns, veth, bridge, vxlan, tc; policy + est mark
@@ -29,7 +30,7 @@ set -euo pipefail
 packages=(libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
           cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark
           valgrind
-          clang libbpf-dev pkg-config bpftool iproute2 iptables conntrack iputils-ping iperf3 sockperf)
+          clang linux-libc-dev libbpf-dev pkg-config bpftool iproute2 iptables conntrack iputils-ping iperf3 sockperf)
 
 missing=()
 for p in "${packages[@]}"; do
