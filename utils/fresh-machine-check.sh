@@ -4,7 +4,7 @@
 # (git HEAD) into it and runs, as root inside the root, exactly the two commands the README
 # gives: the main job, then the tests (in a second, fresh copy of the tree). Nothing from this
 # machine's installed packages reaches the root. Needs root and mmdebstrap (installed here if
-# missing); takes 15-25 minutes on 2 cores, most of it the two builds.
+# missing); 7 minutes on an idle 2-core machine (25 on a busy one), most of it the two builds.
 #
 #   utils/fresh-machine-check.sh                 # check HEAD; the root is removed afterwards
 #   utils/fresh-machine-check.sh --keep DIR      # build the root in DIR and keep it
