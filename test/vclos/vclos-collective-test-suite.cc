@@ -3,6 +3,8 @@
  */
 // The collective engine on the packet-level fabric: timing against the alpha-beta model,
 // exact bytes per rank, completion of every algorithm, bad input.
+#include "vclos-test-run.h"
+
 #include "ns3/boolean.h"
 #include "ns3/bulk-send-helper.h"
 #include "ns3/enum.h"
@@ -714,17 +716,8 @@ class VclosConnectionFailureTestCase : public TestCase
             app->Configure(r, schedule[r], addresses, rankOf);
             fabric->GetGpus().Get(r == 0 ? 0 : 8)->AddApplication(app);
         }
-        bool threw = false;
-        try
-        {
-            Simulator::Run();
-        }
-        catch (const std::exception&)
-        {
-            threw = true;
-        }
+        auto [threw, failure] = VclosRunUntilStopped();
         NS_TEST_EXPECT_MSG_EQ(threw, false, "no exception out of Simulator::Run");
-        std::optional<std::string> failure = VclosTakeRunFailure();
         NS_TEST_ASSERT_MSG_EQ(failure.has_value(), true, "the run failed");
         NS_TEST_EXPECT_MSG_NE(failure->find("the connection to rank"),
                               std::string::npos,

@@ -3,6 +3,8 @@
  */
 // The job scheduler on the packet-level fabric: FIFO with head-of-line blocking, backfilling,
 // every job runs as real traffic and finishes, its room comes back, runs repeat.
+#include "vclos-test-run.h"
+
 #include "ns3/boolean.h"
 #include "ns3/object-vector.h"
 #include "ns3/simulator.h"
@@ -614,17 +616,8 @@ class VclosSchedulerInRunErrorsTestCase : public TestCase
             },
             [](const VclosJobRequest&) {});
         scheduler->Submit({TinyJob(5, MicroSeconds(10))});
-        bool threw = false;
-        try
-        {
-            Simulator::Run();
-        }
-        catch (const std::exception&)
-        {
-            threw = true;
-        }
+        auto [threw, failure] = VclosRunUntilStopped();
         NS_TEST_EXPECT_MSG_EQ(threw, false, "no exception out of Simulator::Run");
-        std::optional<std::string> failure = VclosTakeRunFailure();
         NS_TEST_ASSERT_MSG_EQ(failure.has_value(), true, "the run stopped on a failure");
         NS_TEST_EXPECT_MSG_NE(failure->find("placement gave job 5 1 GPUs for 2"),
                               std::string::npos,

@@ -1,0 +1,43 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_TEST_RUN_H
+#define VCLOS_TEST_RUN_H
+
+#include "ns3/simulator.h"
+#include "ns3/vclos-run-status.h"
+
+#include <exception>
+#include <optional>
+#include <string>
+
+namespace ns3
+{
+
+/// What a run that is meant to stop on a failure left behind.
+struct VclosStoppedRun
+{
+    bool threw = false;                 //!< an exception left Simulator::Run (it must not)
+    std::optional<std::string> failure; //!< the cause VclosStopRun recorded, if any
+};
+
+/// \return the outcome of Simulator::Run, catching what would leave it, with the failure taken
+inline VclosStoppedRun
+VclosRunUntilStopped()
+{
+    VclosStoppedRun run;
+    try
+    {
+        Simulator::Run();
+    }
+    catch (const std::exception&)
+    {
+        run.threw = true;
+    }
+    run.failure = VclosTakeRunFailure();
+    return run;
+}
+
+} // namespace ns3
+
+#endif /* VCLOS_TEST_RUN_H */
