@@ -70,7 +70,8 @@ class VclosJobScheduler : public Object
     VclosJobScheduler();
 
     /**
-     * \brief Set the executor and the placement policy.
+     * \brief Set the executor and the placement policy. Pass a Ptr<VclosJobExecutor> (a
+     *        Ptr of a derived class is ambiguous with the fabric overloads).
      * \param executor how jobs run (its topology is the cluster)
      * \param place the placement function
      * \param release the release function

@@ -363,10 +363,14 @@ VclosReadScenario(const std::string& path)
     FieldReader q = top.Child("scheduler");
     q.Read("policies", s.scheduler.policies);
     q.Read("backfill", s.scheduler.backfill);
+    q.Read("engine", s.scheduler.engine);
+    q.Read("sharing", s.scheduler.sharing);
+    q.Read("ecmpPathPerStep", s.scheduler.ecmpPathPerStep);
     q.RejectUnknown();
     FieldReader r = top.Child("seeds");
     r.Read("workload", s.seeds.workload);
     r.Read("rngRun", s.seeds.rngRun);
+    r.Read("ecmpRuns", s.seeds.ecmpRuns);
     r.RejectUnknown();
     FieldReader m = top.Child("metrics");
     m.Read("slowdown", s.metrics.slowdown);
@@ -496,7 +500,29 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
             SCENARIO_CHECK(false, "scheduler.policies", e.what());
         }
     }
+    SCENARIO_CHECK(s.scheduler.engine == "packet" || s.scheduler.engine == "flow",
+                   "scheduler.engine",
+                   "must be packet or flow (got '" << s.scheduler.engine << "')");
+    SCENARIO_CHECK(s.scheduler.sharing == "max-min" || s.scheduler.sharing == "equal-share",
+                   "scheduler.sharing",
+                   "must be max-min or equal-share (got '" << s.scheduler.sharing << "')");
+    SCENARIO_CHECK(s.scheduler.engine == "flow" || s.scheduler.sharing == "max-min",
+                   "scheduler.sharing",
+                   "equal-share is a flow-engine model (scheduler.engine is packet)");
+    SCENARIO_CHECK(s.scheduler.engine == "flow" || !s.scheduler.ecmpPathPerStep,
+                   "scheduler.ecmpPathPerStep",
+                   "is a flow-engine option (scheduler.engine is packet)");
+    SCENARIO_CHECK(s.scheduler.engine == "packet" || !s.output.pcap,
+                   "output.pcap",
+                   "needs packets (scheduler.engine is flow)");
+    SCENARIO_CHECK(s.scheduler.engine == "packet" || !s.output.flowMonitor,
+                   "output.flowMonitor",
+                   "needs packets (scheduler.engine is flow)");
     SCENARIO_CHECK(s.seeds.rngRun >= 1, "seeds.rngRun", "must be at least 1");
+    SCENARIO_CHECK(s.seeds.ecmpRuns >= 1 && s.seeds.ecmpRuns <= VclosScenario::MAX_ECMP_RUNS,
+                   "seeds.ecmpRuns",
+                   "must be 1 to " << VclosScenario::MAX_ECMP_RUNS << " (got " << s.seeds.ecmpRuns
+                                   << ")");
     SCENARIO_CHECK(s.metrics.waitThresholdMs >= 0 &&
                        s.metrics.waitThresholdMs <= VclosScenario::MAX_WAIT_THRESHOLD_MS,
                    "metrics.waitThresholdMs",
@@ -545,8 +571,14 @@ VclosScenarioToJson(const VclosScenario& s)
                        {"computeTime", s.scaling.computeTime},
                        {"arrivalTime", s.scaling.arrivalTime},
                        {"maxIterations", s.scaling.maxIterations}};
-    root["scheduler"] = {{"policies", s.scheduler.policies}, {"backfill", s.scheduler.backfill}};
-    root["seeds"] = {{"workload", s.seeds.workload}, {"rngRun", s.seeds.rngRun}};
+    root["scheduler"] = {{"policies", s.scheduler.policies},
+                         {"backfill", s.scheduler.backfill},
+                         {"engine", s.scheduler.engine},
+                         {"sharing", s.scheduler.sharing},
+                         {"ecmpPathPerStep", s.scheduler.ecmpPathPerStep}};
+    root["seeds"] = {{"workload", s.seeds.workload},
+                     {"rngRun", s.seeds.rngRun},
+                     {"ecmpRuns", s.seeds.ecmpRuns}};
     root["metrics"] = {{"slowdown", s.metrics.slowdown},
                        {"waitThresholdMs", s.metrics.waitThresholdMs},
                        {"idleGapUs", s.metrics.idleGapUs}};
