@@ -305,6 +305,7 @@ VclosGenerateSpec7Workload(const VclosSpec7Config& config,
                   std::invalid_argument,
                   "secondsPerByte is not set");
     std::vector<uint32_t> traceSizes;
+    traceSizes.reserve(trace.size());
     for (const auto& t : trace)
     {
         traceSizes.push_back(t.gpus);

@@ -67,11 +67,11 @@ AsCsv(const std::vector<VclosWorkloadJob>& jobs)
 
 TEST(VclosWorkload, RoundsUpToPowersOfTwo)
 {
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(1), 1u);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(2), 2u);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(3), 4u);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(17), 32u);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(4294967295u), 4294967296u); // no 32-bit wrap
+    EXPECT_EQ(VclosRoundUpToPowerOfTwo(1), 1U);
+    EXPECT_EQ(VclosRoundUpToPowerOfTwo(2), 2U);
+    EXPECT_EQ(VclosRoundUpToPowerOfTwo(3), 4U);
+    EXPECT_EQ(VclosRoundUpToPowerOfTwo(17), 32U);
+    EXPECT_EQ(VclosRoundUpToPowerOfTwo(4294967295U), 4294967296U); // no 32-bit wrap
     EXPECT_THROW(VclosRoundUpToPowerOfTwo(0), std::invalid_argument);
 }
 
@@ -93,8 +93,8 @@ TEST(VclosWorkload, TpuV4QuantileMapFollowsTheSpecList)
     for (int i = 0; i < 10000; ++i)
     {
         uint32_t n = VclosTpuV4SizeForQuantile(i / 10000.0);
-        EXPECT_NE(n, 16u);
-        EXPECT_NE(n, 32u);
+        EXPECT_NE(n, 16U);
+        EXPECT_NE(n, 32U);
     }
     EXPECT_THROW(VclosTpuV4SizeForQuantile(1.0), std::invalid_argument);
     EXPECT_THROW(VclosTpuV4SizeForQuantile(-0.1), std::invalid_argument);
@@ -230,7 +230,7 @@ TEST(VclosWorkload, SyntheticSizesFollowTpuV4CappedAt512)
     int total = 0;
     for (const auto& [size, jobsOfSize] : count)
     {
-        EXPECT_EQ(expected.count(size), 1u) << size << " GPUs should not occur";
+        EXPECT_EQ(expected.count(size), 1U) << size << " GPUs should not occur";
         total += jobsOfSize;
     }
     EXPECT_EQ(total, int(config.jobs));
@@ -245,7 +245,7 @@ TEST(VclosWorkload, SizesAreCappedAtTheCluster)
     int capped = 0;
     for (const auto& job : jobs)
     {
-        EXPECT_LE(job.gpus, 96u);
+        EXPECT_LE(job.gpus, 96U);
         if (job.gpus == 96)
         {
             ++capped;
@@ -287,7 +287,7 @@ TEST(VclosWorkload, ComputeAndMessageSizeSplitTheDuration)
     double maxJitter = 0;
     for (const auto& job : jobs)
     {
-        EXPECT_EQ(job.iterations, 1u);
+        EXPECT_EQ(job.iterations, 1U);
         EXPECT_DOUBLE_EQ(job.computeS, job.durationS * (1 - job.commRatio));
         EXPECT_DOUBLE_EQ(job.commRatio, VclosCommRatio(job.model, job.gpus));
         EXPECT_EQ(job.bytes, std::floor(job.bytes)) << "whole bytes";
@@ -336,7 +336,7 @@ TEST(VclosWorkload, SameSeedSameListOtherSeedOtherList)
 TEST(VclosWorkload, HeliosReaderFiltersAsTheSpec)
 {
     auto trace = VclosReadHeliosSpec7Trace(HELIOS_FIXTURE);
-    ASSERT_EQ(trace.size(), 6u);
+    ASSERT_EQ(trace.size(), 6U);
     const std::vector<uint32_t> gpus = {1, 3, 16, 2, 64, 1};
     const std::vector<double> runtime = {600, 7200, 122400, 1234, 100050, 1150};
     for (std::size_t i = 0; i < trace.size(); ++i)
@@ -346,7 +346,7 @@ TEST(VclosWorkload, HeliosReaderFiltersAsTheSpec)
     }
     EXPECT_EQ(trace[0].where, HELIOS_FIXTURE + ":3");
     // Without the date filter, j1 (2020-06-02 23:59:59) is kept too.
-    EXPECT_EQ(VclosReadHeliosTrace(HELIOS_FIXTURE).size(), 7u);
+    EXPECT_EQ(VclosReadHeliosTrace(HELIOS_FIXTURE).size(), 7U);
 }
 
 // Trace sizes round to 1, 4, 16, 2, 64, 1 (quantile ranges: 1 [0, 1/3), 2 [1/3, 1/2),
@@ -366,14 +366,14 @@ TEST(VclosWorkload, TraceDrivenSizesAndDurations)
     for (const auto& job : jobs)
     {
         std::size_t k = job.id % 6;
-        EXPECT_EQ(sizes[k].count(job.gpus), 1u) << "job " << job.id << ": " << job.gpus;
+        EXPECT_EQ(sizes[k].count(job.gpus), 1U) << "job " << job.id << ": " << job.gpus;
         EXPECT_EQ(job.durationS, durations[k]) << "job " << job.id;
         seen.insert(job.gpus);
     }
     // 384 needs q in [0.729, 0.73): 0.6 % of the 16-GPU jobs, so it may not occur here.
     for (uint32_t n : {4, 8, 64, 128, 256, 512})
     {
-        EXPECT_EQ(seen.count(n), 1u) << n;
+        EXPECT_EQ(seen.count(n), 1U) << n;
     }
 }
 
@@ -430,14 +430,14 @@ TEST(VclosWorkload, MinimalJobListReads)
         VclosReadJobList(TempFile(std::string(HEADER) + "0,8,halving-doubling,1000000,12.5,3\n"
                                                         "# a comment\n"
                                                         "12.5,2,flat-ring,0,0,1\n"));
-    ASSERT_EQ(jobs.size(), 2u);
-    EXPECT_EQ(jobs[0].gpus, 8u);
+    ASSERT_EQ(jobs.size(), 2U);
+    EXPECT_EQ(jobs[0].gpus, 8U);
     EXPECT_EQ(jobs[0].algorithm, VCLOS_HALVING_DOUBLING);
     EXPECT_EQ(jobs[0].bytes, 1e6);
     EXPECT_EQ(jobs[0].computeS, 12.5);
-    EXPECT_EQ(jobs[0].iterations, 3u);
+    EXPECT_EQ(jobs[0].iterations, 3U);
     EXPECT_EQ(jobs[0].model, "");
-    EXPECT_EQ(jobs[1].id, 1u);
+    EXPECT_EQ(jobs[1].id, 1U);
     EXPECT_EQ(jobs[1].arrivalS, 12.5);
     EXPECT_EQ(jobs[1].algorithm, VCLOS_FLAT_RING);
 }
@@ -487,7 +487,7 @@ TEST(VclosWorkload, BadJobListsNameFileLineAndField)
 
 TEST(VclosWorkload, BadGeneratorSettingsNameTheSetting)
 {
-    auto error = [](VclosSpec7Config c, VclosSecondsPerByte spb = OneNsPerByte) {
+    auto error = [](const VclosSpec7Config& c, const VclosSecondsPerByte& spb = OneNsPerByte) {
         try
         {
             VclosGenerateSpec7Workload(c, spb);
