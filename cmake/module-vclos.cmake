@@ -17,6 +17,7 @@ suite_module(
     model/vclos/vclos-topology.cc
     model/vclos/vclos-flow-engine.cc
     model/vclos/vclos-flow-collective.cc
+    model/vclos/vclos-workload.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -47,6 +48,7 @@ suite_module(
     model/vclos/vclos-topology.h
     model/vclos/vclos-flow-engine.h
     model/vclos/vclos-flow-collective.h
+    model/vclos/vclos-workload.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
