@@ -6,6 +6,7 @@
 
 #include "ns3/vclos-job-scheduler.h"
 #include "ns3/vclos-model-zoo.h"
+#include "ns3/vclos-workload.h"
 
 #include <cstdint>
 #include <map>
@@ -162,6 +163,22 @@ std::string VclosScenarioToJson(const VclosScenario& scenario);
  */
 std::vector<VclosJobRequest> VclosBuildScenarioJobs(const VclosScenario& scenario,
                                                     const VclosModelZoo& zoo);
+
+/**
+ * \ingroup vclos
+ * \brief The contention-free collective time per message byte of a job on the scenario's
+ *        fabric (Config defaults applied), its ranks on the first GPUs: what the spec-7
+ *        workload sizes messages with, and what the offered load counts.
+ * \return the function
+ */
+VclosSecondsPerByte VclosScenarioSecondsPerByte();
+
+/**
+ * \ingroup vclos
+ * \param jobs scheduler jobs
+ * \return the same jobs as workload jobs (for VclosOfferedLoad)
+ */
+std::vector<VclosWorkloadJob> VclosScenarioWorkloadJobs(const std::vector<VclosJobRequest>& jobs);
 
 /**
  * \ingroup vclos
