@@ -175,6 +175,12 @@ OncacheHostDatapath::DoDispose()
     m_nic = nullptr;
     m_cpu = nullptr;
     m_costs = nullptr;
+    if (m_policy)
+    {
+        m_policy->TraceDisconnectWithoutContext(
+            "Changed",
+            MakeCallback(&OncacheHostDatapath::PolicyChanged, this));
+    }
     m_policy = nullptr;
     m_conntrack = nullptr;
     m_pods.clear();
@@ -214,6 +220,8 @@ OncacheHostDatapath::Setup(uint32_t hostId,
     m_cpu->SetHostId(hostId);
     m_costs = costs;
     m_policy = policy;
+    m_policy->TraceConnectWithoutContext("Changed",
+                                         MakeCallback(&OncacheHostDatapath::PolicyChanged, this));
     m_conntrack = CreateObject<OncacheConntrack>();
     m_node->RegisterProtocolHandler(MakeCallback(&OncacheHostDatapath::Receive, this),
                                     IPV4_ETHERTYPE,
@@ -256,6 +264,12 @@ OncacheHostDatapath::GetConntrack() const
     return m_conntrack;
 }
 
+Ptr<OncachePolicy>
+OncacheHostDatapath::GetPolicy() const
+{
+    return m_policy;
+}
+
 void
 OncacheHostDatapath::AttachPod(Ipv4Address pod,
                                Ptr<OncacheVethNetDevice> hostVeth,
@@ -293,6 +307,10 @@ OncacheHostDatapath::DetachPod(Ipv4Address pod)
                     "pod " << pod << " is not on host " << m_hostId);
     m_podByIfIndex.erase(it->second.hostVeth->GetIfIndex());
     m_pods.erase(it);
+    InvalidateLocalPod(pod);
+    m_filterCache->EraseIf([pod](const OncacheFlowKey& localRemote, const FilterAction&) {
+        return localRemote.srcAddress == pod.Get();
+    });
 }
 
 void
@@ -342,25 +360,41 @@ OncacheHostDatapath::GetNPods() const
 void
 OncacheHostDatapath::SetRoute(Ipv4Address pod, Ipv4Address host)
 {
+    NS_LOG_FUNCTION(this << pod << host);
+    auto it = m_routes.find(pod.Get());
+    if (it == m_routes.end() || it->second != host.Get())
+    {
+        InvalidateRemotePod(pod);
+    }
     m_routes[pod.Get()] = host.Get();
 }
 
 void
 OncacheHostDatapath::RemoveRoute(Ipv4Address pod)
 {
+    NS_LOG_FUNCTION(this << pod);
     m_routes.erase(pod.Get());
+    InvalidateRemotePod(pod);
 }
 
 void
 OncacheHostDatapath::SetNeighbour(Ipv4Address host, Mac48Address nicMac, Mac48Address vtepMac)
 {
+    NS_LOG_FUNCTION(this << host << nicMac << vtepMac);
+    auto it = m_neighbours.find(host.Get());
+    if (it == m_neighbours.end() || it->second.nicMac != nicMac || it->second.vtepMac != vtepMac)
+    {
+        InvalidateHost(host);
+    }
     m_neighbours[host.Get()] = Neighbour{nicMac, vtepMac};
 }
 
 void
 OncacheHostDatapath::RemoveNeighbour(Ipv4Address host)
 {
+    NS_LOG_FUNCTION(this << host);
     m_neighbours.erase(host.Get());
+    InvalidateHost(host);
 }
 
 uint32_t
@@ -388,6 +422,13 @@ OncacheHostDatapath::InvalidateFlows(const OncachePolicyRule& rule)
         m_filterCache->EraseIf([&rule](const OncacheFlowKey& key, const FilterAction&) {
             return rule.MatchesEitherWay(key);
         }));
+}
+
+void
+OncacheHostDatapath::PolicyChanged(const OncachePolicyRule& scope)
+{
+    NS_LOG_FUNCTION(this);
+    InvalidateFlows(scope);
 }
 
 bool
