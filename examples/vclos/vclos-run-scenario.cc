@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 using namespace ns3;
@@ -280,16 +281,23 @@ RunPolicy(const VclosScenario& s,
     {
         scheduler->TraceConnectWithoutContext(
             "JobFinished",
-            Callback<void, const VclosJobRequest&>([run, total, wallStart](const VclosJobRequest&) {
-                double wall =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart)
-                        .count();
-                std::cerr << "\r[vclos-run-scenario] " << run.policy << ": "
-                          << run.jobs->GetFinishedJobs() << "/" << total << " jobs, " << std::fixed
-                          << std::setprecision(2) << Simulator::Now().GetSeconds() * 1e3
-                          << " ms simulated, " << std::setprecision(0) << wall << " s wall   "
-                          << std::flush;
-            }));
+            Callback<void, const VclosJobRequest&>(
+                [run, total, wallStart, shown = std::make_shared<double>(-1)](
+                    const VclosJobRequest&) {
+                    double wall =
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart)
+                            .count();
+                    if (wall < *shown + 0.5 && run.jobs->GetFinishedJobs() < total)
+                    {
+                        return; // at most two lines a second
+                    }
+                    *shown = wall;
+                    std::cerr << "\r[vclos-run-scenario] " << run.policy << ": "
+                              << run.jobs->GetFinishedJobs() << "/" << total << " jobs, "
+                              << std::fixed << std::setprecision(2)
+                              << Simulator::Now().GetSeconds() * 1e3 << " ms simulated, "
+                              << std::setprecision(0) << wall << " s wall   " << std::flush;
+                }));
     }
     // Stop when the last job finishes: TCP's closing timers (and FlowMonitor's periodic
     // check, which never ends) would otherwise keep the simulation running.

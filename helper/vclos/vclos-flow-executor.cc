@@ -271,6 +271,10 @@ VclosFlowExecutor::FlowFinished(VclosFlowEngine::FlowId id, uint64_t tag)
         ++m_stats.coreFlows;
         if (m_engine->GetMaxSharing(id) >= 2)
         {
+            ++m_stats.sharingCoreFlows;
+        }
+        if (m_engine->IsWatchedLimited(id))
+        {
             ++m_stats.conflictingCoreFlows;
         }
     }

@@ -36,8 +36,10 @@ namespace ns3
  * barrier at each iteration's end); the packet level lets a rank start its next compute as
  * soon as its own part is over.
  *
- * A flow "conflicts" when a leaf-spine link on its path carried another flow at the same
- * time (the vClos paper's conflicting-flow proportion, over transfers).
+ * A flow "conflicts" when a leaf-spine link it shared with another flow set its rate
+ * (contention in the core, the vClos paper's conflicting-flow proportion over transfers).
+ * Flows that merely shared a leaf-spine link (an all-to-all's flows from one GPU share its
+ * pinned uplink, but its NIC limits them first) are counted apart (sharingCoreFlows).
  */
 class VclosFlowExecutor : public VclosJobExecutor
 {
@@ -54,7 +56,8 @@ class VclosFlowExecutor : public VclosJobExecutor
     {
         uint64_t flows = 0;                //!< transfers finished
         uint64_t coreFlows = 0;            //!< of which crossed a leaf-spine link
-        uint64_t conflictingCoreFlows = 0; //!< of which shared one
+        uint64_t sharingCoreFlows = 0;     //!< of which shared one with another flow
+        uint64_t conflictingCoreFlows = 0; //!< of which had their rate set by a shared one
     };
 
     /**

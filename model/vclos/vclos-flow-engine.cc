@@ -104,6 +104,7 @@ VclosFlowEngine::StartFlow(const uint32_t* links, uint32_t count, double bytes, 
     f.newRate = 0;
     f.start = m_now;
     f.maxSharing = 0;
+    f.watchedLimited = false;
     for (uint32_t i = 0; i < count; ++i)
     {
         Link& link = m_links[links[i]];
@@ -239,6 +240,13 @@ VclosFlowEngine::AdvanceTo(double t)
     m_now = t;
 }
 
+bool
+VclosFlowEngine::IsWatchedLimited(FlowId id) const
+{
+    CheckKnown(id, "IsWatchedLimited");
+    return m_flows[id].watchedLimited;
+}
+
 void
 VclosFlowEngine::SetWatchedLinks(const std::vector<bool>& watched)
 {
@@ -337,12 +345,19 @@ VclosFlowEngine::RecomputeEqualShare()
             }
             f.mark = m_epoch;
             double rate = INF;
+            double unwatched = INF;
             for (uint32_t i = 0; i < f.count; ++i)
             {
                 const Link& link = m_links[f.links[i]];
-                rate = std::min(rate, link.capacity / static_cast<double>(link.flows.size()));
+                const double share = link.capacity / static_cast<double>(link.flows.size());
+                rate = std::min(rate, share);
+                if (!link.watched || link.flows.size() < 2)
+                {
+                    unwatched = std::min(unwatched, share);
+                }
             }
             f.newRate = rate;
+            f.watchedLimited = f.watchedLimited || rate < unwatched;
             NoteSharing(f);
             m_compFlows.push_back(id);
         }
@@ -459,6 +474,8 @@ VclosFlowEngine::FillComponent(std::size_t flowCount)
                 continue;
             }
             f.newRate = level;
+            f.watchedLimited =
+                f.watchedLimited || (bottleneck.watched && bottleneck.flows.size() > 1);
             for (uint32_t i = 0; i < f.count; ++i)
             {
                 Link& link = m_links[f.links[i]];

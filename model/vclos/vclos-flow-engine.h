@@ -149,7 +149,15 @@ class VclosFlowEngine
     void AdvanceTo(double t);
 
     /**
-     * \brief Say which links count for GetMaxSharing (default: all).
+     * \param id an active or finishing flow
+     * \return whether its rate was ever set by a watched link it shared with another flow
+     *         (max-min: it froze at such a link; equal share: such a link gave it less than
+     *         its other links would)
+     */
+    bool IsWatchedLimited(FlowId id) const;
+
+    /**
+     * \brief Say which links count for GetMaxSharing and IsWatchedLimited (default: all).
      * \param watched per link id, whether sharing on it is noted
      */
     void SetWatchedLinks(const std::vector<bool>& watched);
@@ -221,6 +229,7 @@ class VclosFlowEngine
         double newRate = 0;                 //!< scratch: rate being computed
         double start = 0;                   //!< start time
         uint32_t maxSharing = 0;            //!< most flows seen on one of its links
+        bool watchedLimited = false;        //!< its rate was once set by a shared watched link
         uint64_t mark = 0;                  //!< scratch: visit epoch
         Heap::handle_type handle;           //!< completion entry
     };
