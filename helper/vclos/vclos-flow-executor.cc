@@ -4,6 +4,7 @@
 #include "vclos-flow-executor.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -48,6 +49,13 @@ VclosFlowExecutor::GetTypeId()
                 EnumValue(VCLOS_HASH_CRC32),
                 MakeEnumAccessor(&VclosFlowExecutor::m_hashAlgorithm),
                 MakeEnumChecker(VCLOS_HASH_CRC32, "Crc32", VCLOS_HASH_XOR_FOLD, "XorFold"))
+            .AddAttribute("WireEfficiency",
+                          "Payload share of a link's rate (1: fluid bytes at line rate; "
+                          "1448/1502 = 0.964: TCP/IPv4 with timestamps over PPP at MTU 1500, as "
+                          "the packet level sends). Set before the first job.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&VclosFlowExecutor::m_wireEfficiency),
+                          MakeDoubleChecker<double>(0.01, 1.0))
             .AddAttribute("PathPerStep",
                           "Hash every transfer on its own (a new path per flow and step, as "
                           "the authors' simulator does) instead of once per connection.",
@@ -62,6 +70,7 @@ VclosFlowExecutor::VclosFlowExecutor()
       m_salt(0),
       m_hashAlgorithm(VCLOS_HASH_CRC32),
       m_pathPerStep(false),
+      m_wireEfficiency(1.0),
       m_armedFor(0)
 {
     NS_LOG_FUNCTION(this);
@@ -95,6 +104,17 @@ VclosFlowExecutor::GetTopology() const
     return *m_topology;
 }
 
+std::vector<double>
+VclosFlowExecutor::Capacities() const
+{
+    std::vector<double> capacities = GetTopology().GetLinkCapacities();
+    for (double& c : capacities)
+    {
+        c *= m_wireEfficiency;
+    }
+    return capacities;
+}
+
 VclosFlowEngine::Sharing
 VclosFlowExecutor::EngineSharing() const
 {
@@ -108,7 +128,7 @@ VclosFlowExecutor::Engine()
     if (!m_engine)
     {
         const VclosTopology& topology = GetTopology();
-        m_engine = std::make_unique<VclosFlowEngine>(topology.GetLinkCapacities(), EngineSharing());
+        m_engine = std::make_unique<VclosFlowEngine>(Capacities(), EngineSharing());
         std::vector<bool> core(topology.GetLinkCount());
         for (uint32_t id = 0; id < core.size(); ++id)
         {
@@ -381,7 +401,7 @@ VclosFlowExecutor::GetContentionFreeSeconds(VclosCollectiveAlgorithm algorithm,
         // The job alone, 1 GB per message, only NIC and intra-server links.
         constexpr double PROBE_BYTES = 1e9;
         auto plan = PlanOf(shape, static_cast<uint32_t>(rankGpus.size()));
-        VclosFlowEngine engine(topology.GetLinkCapacities(), EngineSharing());
+        VclosFlowEngine engine(Capacities(), EngineSharing());
         VclosFlowCollectiveRun* runPtr = nullptr;
         bool over = false;
         engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t transfer) {

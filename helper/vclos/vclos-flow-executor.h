@@ -120,6 +120,8 @@ class VclosFlowExecutor : public VclosJobExecutor
     /// Plan cache key: algorithm, ranks, GPUs per server, servers per leaf.
     using PlanKey = std::tuple<int, uint32_t, uint32_t, uint32_t>;
 
+    /// \return the links' payload capacities, bit/s
+    std::vector<double> Capacities() const;
     /// \return the engine's sharing model
     VclosFlowEngine::Sharing EngineSharing() const;
     /// \return the engine, made on first use
@@ -164,6 +166,7 @@ class VclosFlowExecutor : public VclosJobExecutor
     uint32_t m_salt;                           //!< EcmpSalt attribute
     VclosHashAlgorithm m_hashAlgorithm;        //!< HashAlgorithm attribute
     bool m_pathPerStep;                        //!< PathPerStep attribute
+    double m_wireEfficiency;                   //!< WireEfficiency attribute
     std::map<PlanKey, std::shared_ptr<const VclosFlowCollectivePlan>> m_plans;      //!< cache
     std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, double> m_reference; //!< s/B
     std::vector<std::unique_ptr<Job>> m_slots; //!< running jobs
