@@ -344,12 +344,21 @@ class Harness
             }
             OncacheFastPath::Result r = model.Egress(frame, hash);
             o.redirect = r.redirect;
+            // The kernel does not report its redirect target: the model's must be the NIC.
+            EXPECT_TRUE(!r.redirect || r.ifindex == kNicIfindex) << r.ifindex;
             o.counter = egress[r.verdict];
             break;
         }
         case INGRESS: {
             OncacheFastPath::Result r = model.Ingress(frame, kNicIfindex);
             o.redirect = r.redirect;
+            // ... and here the destination pod's host veth.
+            if (r.redirect)
+            {
+                uint32_t dst;
+                std::memcpy(&dst, &frame.bytes[ONCACHE_ETH_LEN + 16], 4);
+                EXPECT_EQ(r.ifindex, dst == kPodA2 ? kVethA2 : kVethA);
+            }
             o.counter = ingress[r.verdict];
             break;
         }
