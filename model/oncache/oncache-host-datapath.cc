@@ -5,6 +5,7 @@
 
 #include "oncache-check.h"
 #include "oncache-limits.h"
+#include "oncache-packet-frame.h"
 #include "oncache-vxlan-header.h"
 
 #include "ns3/enum.h"
@@ -32,107 +33,6 @@ constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
 
-/**
- * \brief Raw bytes at the front of a packet: the headers OncacheFastPath rewrote, written back
- *        as they are (the packet keeps its uid and tags).
- */
-class OncacheFrameBytes : public Header
-{
-  public:
-    /**
-     * \param begin first byte
-     * \param end one past the last byte
-     */
-    OncacheFrameBytes(const uint8_t* begin, const uint8_t* end)
-        : m_bytes(begin, end)
-    {
-    }
-
-    /// \return the type ID
-    static TypeId GetTypeId()
-    {
-        static TypeId tid =
-            TypeId("ns3::OncacheFrameBytes").SetParent<Header>().SetGroupName("Oncache");
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return static_cast<uint32_t>(m_bytes.size());
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(m_bytes.data(), static_cast<uint32_t>(m_bytes.size()));
-    }
-
-    uint32_t Deserialize(Buffer::Iterator start) override
-    {
-        start.Read(m_bytes.data(), static_cast<uint32_t>(m_bytes.size()));
-        return static_cast<uint32_t>(m_bytes.size());
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << m_bytes.size() << " header bytes";
-    }
-
-  private:
-    std::vector<uint8_t> m_bytes; //!< the bytes
-};
-
-/**
- * \brief A packet's frame as an OncacheFastPath program sees it: an Ethernet header, then the
- *        packet's first bytes (enough for every header the program reads).
- * \param packet the packet (IPv4 header first)
- * \param dst destination MAC
- * \param src source MAC
- * \param head how many of the packet's bytes at most
- * \return the frame
- */
-OncacheFastPath::Frame
-MakeFrame(Ptr<const Packet> packet, Mac48Address dst, Mac48Address src, uint32_t head)
-{
-    OncacheFastPath::Frame frame;
-    const uint32_t copied = std::min(packet->GetSize(), head);
-    frame.bytes.resize(ONCACHE_ETH_LEN + copied);
-    dst.CopyTo(frame.bytes.data());
-    src.CopyTo(frame.bytes.data() + 6);
-    frame.bytes[12] = IPV4_ETHERTYPE >> 8;
-    frame.bytes[13] = IPV4_ETHERTYPE & 0xff;
-    packet->CopyData(frame.bytes.data() + ONCACHE_ETH_LEN, copied);
-    frame.length = ONCACHE_ETH_LEN + packet->GetSize();
-    return frame;
-}
-
-/**
- * \brief Write a frame's rewritten bytes back into its packet (the NIC or veth adds Ethernet).
- * \param packet the packet the frame was made from
- * \param frame the frame after the program
- * \param copied how many of the packet's bytes the frame held
- */
-void
-ApplyFrame(Ptr<Packet> packet, const OncacheFastPath::Frame& frame, uint32_t copied)
-{
-    packet->RemoveAtStart(copied);
-    packet->AddHeader(OncacheFrameBytes(frame.bytes.data() + ONCACHE_ETH_LEN,
-                                        frame.bytes.data() + frame.bytes.size()));
-}
-
-/// \return the MAC stored at bytes
-Mac48Address
-MacAt(const uint8_t* bytes)
-{
-    Mac48Address mac;
-    mac.CopyFrom(bytes);
-    return mac;
-}
-
 /// \return the data path of an OncacheFastPath verdict (PASS: the packet is not ONCache's)
 OncacheHostDatapath::Path
 ToPath(OncacheFastPath::Verdict verdict)
@@ -151,12 +51,6 @@ ToPath(OncacheFastPath::Verdict verdict)
     return OncacheHostDatapath::PATH_FALLBACK;
 }
 
-/// \return the number of a packet's bytes a frame made by MakeFrame holds
-uint32_t
-Copied(const OncacheFastPath::Frame& frame)
-{
-    return static_cast<uint32_t>(frame.bytes.size()) - ONCACHE_ETH_LEN;
-}
 } // namespace
 
 TypeId
@@ -589,8 +483,8 @@ OncacheHostDatapath::PeekIngress(Ipv4Address pod) const
         m_peekedIngress.hostVeth = veth->second.hostVeth;
         m_peekedIngress.appCore = veth->second.appCore;
     }
-    m_peekedIngress.podMac = MacAt(entry->dmac);
-    m_peekedIngress.gatewayMac = MacAt(entry->smac);
+    m_peekedIngress.podMac = OncacheMacFromBytes(entry->dmac);
+    m_peekedIngress.gatewayMac = OncacheMacFromBytes(entry->smac);
     m_peekedIngress.learned = m_peekedIngress.podMac != Mac48Address();
     return &m_peekedIngress;
 }
@@ -729,17 +623,19 @@ OncacheHostDatapath::EgressStart(Job& job)
     if (oncache && !local)
     {
         // tc_masq on the pod's host-side veth: its bytes are applied to the packet as they are.
-        OncacheFastPath::Frame frame =
-            MakeFrame(job.packet, job.frameDst, job.frameSrc, OncacheFastPath::kEgressHeadBytes);
-        const uint32_t copied = Copied(frame);
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        job.frameDst,
+                                                        job.frameSrc,
+                                                        OncacheFastPath::kEgressHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
         const OncacheFastPath::Result result = m_fastPath->Egress(frame, flow.Hash());
-        ApplyFrame(job.packet, frame, copied);
+        OncacheApplyFrame(job.packet, frame, copied);
         path = ToPath(result.verdict);
         if (path == PATH_FAST)
         {
             m_pathTrace(m_hostId, flow, EGRESS, PATH_FAST);
             job.action = ACTION_NIC;
-            job.nicDst = MacAt(frame.bytes.data());
+            job.nicDst = OncacheFrameMac(frame, 0);
             Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : ovl(c.GetVethEgress());
             return cost + veth + ovl(c.GetFastEncap()) + c.GetDriverTx();
         }
@@ -785,11 +681,13 @@ OncacheHostDatapath::EgressStart(Job& job)
     {
         // tc_init_e on the NIC egress: learns from packets that carry both marks, clears them.
         cost += ovl(c.GetInitEgress());
-        OncacheFastPath::Frame frame =
-            MakeFrame(job.packet, info.outerDstMac, GetNicMac(), OncacheFastPath::kVxlanHeadBytes);
-        const uint32_t copied = Copied(frame);
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        info.outerDstMac,
+                                                        GetNicMac(),
+                                                        OncacheFastPath::kVxlanHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
         m_fastPath->EgressLearn(frame, m_nic->GetIfIndex());
-        ApplyFrame(job.packet, frame, copied);
+        OncacheApplyFrame(job.packet, frame, copied);
     }
     job.action = ACTION_NIC;
     job.nicDst = info.outerDstMac;
@@ -832,11 +730,13 @@ OncacheHostDatapath::IngressStart(Job& job)
     if (oncache)
     {
         // tc_restore on the NIC's ingress: its bytes are applied to the packet as they are.
-        OncacheFastPath::Frame frame =
-            MakeFrame(job.packet, job.frameDst, job.frameSrc, OncacheFastPath::kVxlanHeadBytes);
-        const uint32_t copied = Copied(frame);
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        job.frameDst,
+                                                        job.frameSrc,
+                                                        OncacheFastPath::kVxlanHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
         const OncacheFastPath::Result result = m_fastPath->Ingress(frame, m_nic->GetIfIndex());
-        ApplyFrame(job.packet, frame, copied);
+        OncacheApplyFrame(job.packet, frame, copied);
         verdict = result.verdict;
         if (verdict == OncacheFastPath::VERDICT_HIT)
         {
@@ -853,8 +753,8 @@ OncacheHostDatapath::IngressStart(Job& job)
             job.pod = inner.GetDestination();
             job.hostVeth = veth->second.hostVeth;
             job.appCore = veth->second.appCore;
-            job.podMac = MacAt(frame.bytes.data());
-            job.gatewayMac = MacAt(frame.bytes.data() + 6);
+            job.podMac = OncacheFrameMac(frame, 0);
+            job.gatewayMac = OncacheFrameMac(frame, 6);
             return cost + ovl(c.GetFastDecap());
         }
     }
@@ -906,11 +806,13 @@ OncacheHostDatapath::IngressStart(Job& job)
         // tc_init_in on the pod's eth0 ingress: learns from packets that carry both marks,
         // clears them.
         cost += ovl(c.GetInitIngress());
-        OncacheFastPath::Frame frame =
-            MakeFrame(job.packet, job.podMac, job.gatewayMac, OncacheFastPath::kEgressHeadBytes);
-        const uint32_t copied = Copied(frame);
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        job.podMac,
+                                                        job.gatewayMac,
+                                                        OncacheFastPath::kEgressHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
         m_fastPath->IngressLearn(frame);
-        ApplyFrame(job.packet, frame, copied);
+        OncacheApplyFrame(job.packet, frame, copied);
     }
     return cost;
 }
