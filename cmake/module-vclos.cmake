@@ -16,6 +16,8 @@ suite_module(
     model/vclos/vclos-run-status.cc
     model/vclos/vclos-topology.cc
     model/vclos/vclos-flow-engine.cc
+    model/vclos/vclos-flow-collective.cc
+    model/vclos/vclos-workload.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -23,6 +25,9 @@ suite_module(
     helper/vclos/vclos-collective-helper.cc
     helper/vclos/vclos-collective-tracker.cc
     helper/vclos/vclos-program-support.cc
+    helper/vclos/vclos-job-executor.cc
+    helper/vclos/vclos-packet-executor.cc
+    helper/vclos/vclos-flow-executor.cc
     helper/vclos/vclos-job-scheduler.cc
     helper/vclos/vclos-scheduler-tracker.cc
     helper/vclos/vclos-scenario.cc
@@ -42,6 +47,8 @@ suite_module(
     model/vclos/vclos-run-status.h
     model/vclos/vclos-topology.h
     model/vclos/vclos-flow-engine.h
+    model/vclos/vclos-flow-collective.h
+    model/vclos/vclos-workload.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -49,6 +56,9 @@ suite_module(
     helper/vclos/vclos-collective-helper.h
     helper/vclos/vclos-collective-tracker.h
     helper/vclos/vclos-program-support.h
+    helper/vclos/vclos-job-executor.h
+    helper/vclos/vclos-packet-executor.h
+    helper/vclos/vclos-flow-executor.h
     helper/vclos/vclos-job-scheduler.h
     helper/vclos/vclos-scheduler-tracker.h
     helper/vclos/vclos-scenario.h

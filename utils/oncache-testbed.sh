@@ -208,10 +208,19 @@ flush_conntrack() {
   done
 }
 
+# flush_neighbour HOSTNS IP: deletes the host's neighbour entry of a pod IP on cni0, and with
+# it the packets queued on it while it was unresolved (the kernel drops them). Without this, a
+# packet that passed the FORWARD chain as established before the pod's conntrack entries were
+# flushed waits in that queue for the IP to answer ARP, and a new pod with the IP gets it.
+flush_neighbour() {
+  in_ns "$1" ip neigh flush to "$2" dev cni0
+}
+
 # reuse HOST POD: the pod vanishes at once (as a force-deleted pod: its veth goes first, so its
 # sockets cannot close their connections) and a new pod (new MAC) takes its IP on the same
-# host. The host flushes conntrack for the IP (as a CNI does on pod deletion). ONCache:
-# pod-del, forget on every other host, pod-add (spec 2.8).
+# host. The host flushes conntrack for the IP (as a CNI does on pod deletion), then the IP's
+# neighbour entry (see flush_neighbour; conntrack first, so that no old packet can queue on a
+# fresh entry afterwards). ONCache: pod-del, forget on every other host, pod-add (spec 2.8).
 reuse() {
   local i=$1 k=$2 n ip h p
   n=$(host_count)
@@ -228,8 +237,8 @@ reuse() {
   ip netns pids "$p" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
   ip netns del "$p"
   flush_conntrack "$h" "$ip"
+  flush_neighbour "$h" "$ip"
   make_pod "$i" "$k" "$ip" "$(printf '02:ac:00:%02x:%02x:00' "$i" "$k")"
-  flush_conntrack "$h" "$ip" # again: a packet in flight during the first flush may have re-added one
   if [ "$oncache" = 1 ]; then
     for j in $(seq 1 "$n"); do
       [ "$j" -eq "$i" ] || agent forget --host "$(agent_host "$j")" --ip "$ip"
@@ -256,6 +265,7 @@ migrate() {
   # A namespace lives on while a process is in it: end the pod's processes first.
   ip netns pids "$(ns_pod "$from" "$k")" 2>/dev/null | xargs -r kill 2>/dev/null || true
   ip netns del "$(ns_pod "$from" "$k")"
+  flush_neighbour "$(ns_host "$from")" "$ip"
   make_pod "$to" "$newk" "$ip" "$(printf '02:ab:00:%02x:%02x:00' "$to" "$newk")"
   for j in $(seq 1 "$n"); do
     [ "$j" -eq "$to" ] && continue

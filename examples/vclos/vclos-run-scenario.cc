@@ -43,12 +43,15 @@ namespace
 /// What one policy's run measured.
 struct PolicyRun
 {
-    std::string policy;              //!< name
-    Ptr<VclosSchedulerTracker> jobs; //!< job lives and time series
-    double conflictingShare = 0;     //!< on leaf-spine links
-    Time end;                        //!< last job finished
-    double wallSeconds = 0;          //!< simulation wall time
-    uint64_t events = 0;             //!< simulator events
+    std::string policy;                             //!< name (ECMP salt runs: "ecmp#2", ...)
+    std::string placement;                          //!< the placement policy's name
+    Ptr<VclosSchedulerTracker> jobs;                //!< job lives and time series
+    double conflictingShare = 0;                    //!< on leaf-spine links
+    Time end;                                       //!< last job finished
+    double wallSeconds = 0;                         //!< simulation wall time
+    uint64_t events = 0;                            //!< simulator events
+    uint64_t flows = 0;                             //!< flow level: transfers run
+    std::map<uint32_t, std::vector<uint32_t>> gpus; //!< each job's GPUs, in rank order
 };
 
 /// Join strings with commas.
@@ -106,8 +109,9 @@ struct Interruption
     uint64_t checks = 0;                            //!< check events run (not the model's)
     Time stoppedAt;                                 //!< simulated time of the stop
 
-    /// How often, in simulated time, a run looks at the flag and the clock.
-    static constexpr int64_t PERIOD_NS = 10000;
+    /// How often, in simulated time, a run looks at the flag and the clock (packet level:
+    /// 10 us; flow level, which runs trace seconds: 1 s).
+    int64_t periodNs = 10000;
 
     /// \return whether the run must stop now (and why, in cause and status)
     bool Due()
@@ -140,20 +144,21 @@ struct Interruption
         }
         else if (!Simulator::IsFinished())
         {
-            Simulator::Schedule(NanoSeconds(PERIOD_NS), &Interruption::Check, self);
+            Simulator::Schedule(NanoSeconds(self->periodNs), &Interruption::Check, self);
         }
     }
 };
 
 Interruption g_interruption; //!< the program's
 
-/// Write one job's row of <prefix>-jobs.csv (aloneMs <= 0: no alone-run columns).
+/// Write one job's row of <prefix>-jobs.csv (aloneMs, referenceMs <= 0: no such columns).
 void
 WriteJobRow(std::ostream& out,
             const std::string& policy,
             uint32_t id,
             const VclosSchedulerTracker::JobRecord& r,
-            double aloneMs)
+            double aloneMs,
+            double referenceMs)
 {
     auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
     double jct = ms(r.finish - r.arrival);
@@ -173,45 +178,102 @@ WriteJobRow(std::ostream& out,
     auto cause = [](F f) { return static_cast<std::size_t>(f); };
     out << "," << r.failures[cause(F::GPUS)] << "," << r.failures[cause(F::GPU_FRAGMENTATION)]
         << "," << r.failures[cause(F::NETWORK_FRAGMENTATION)] << ","
-        << ms(r.blocked[cause(F::NETWORK_FRAGMENTATION)]) << "\n";
+        << ms(r.blocked[cause(F::NETWORK_FRAGMENTATION)]) << ",";
+    if (referenceMs > 0)
+    {
+        out << referenceMs << "," << jct / referenceMs << "," << ran / referenceMs << "\n";
+    }
+    else
+    {
+        out << ",,\n";
+    }
 }
 
 /// The header of <prefix>-jobs.csv.
 const char* const JOBS_CSV_HEADER =
     "policy,job,gpus,leaves,algorithm,arrival_ms,start_ms,finish_ms,wait_ms,run_ms,"
     "jct_ms,alone_ms,slowdown,run_stretch,declined_gpus,declined_gpu_fragmentation,"
-    "declined_network_fragmentation,network_fragmentation_wait_ms\n";
+    "declined_network_fragmentation,network_fragmentation_wait_ms,reference_ms,"
+    "reference_slowdown,reference_run_stretch\n";
 
-/// Run jobs under one policy on a fresh fabric.
+/// \return whether a policy leaves paths to the switches' ECMP hash (run over several salts)
+bool
+HashesFlows(const std::string& policy)
+{
+    return policy.rfind("ecmp", 0) == 0;
+}
+
+/// The salt of ECMP run k (0: the scenario's own) at flow level.
+uint32_t
+FlowSalt(const VclosScenario& s, uint32_t k)
+{
+    return static_cast<uint32_t>((s.seeds.rngRun * 0x9E3779B97F4A7C15ull + k) >> 17);
+}
+
+/// Run jobs under one policy on a fresh fabric (ECMP salt run k: 0 is the scenario's own).
 PolicyRun
 RunPolicy(const VclosScenario& s,
           const std::string& policy,
           const std::vector<VclosJobRequest>& jobs,
           bool outputs,
-          std::ostream* finishedRows = nullptr)
+          std::ostream* finishedRows = nullptr,
+          uint32_t saltRun = 0)
 {
+    const bool flowLevel = s.scheduler.engine == "flow";
+    const std::string label = saltRun == 0 ? policy : policy + "#" + std::to_string(saltRun + 1);
     Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
-    fabricHelper->AssignStreams(fabric, 0);
-    if (outputs && s.output.pcap)
-    {
-        fabricHelper->EnablePcap(s.output.prefix + "-" + policy, fabric);
-    }
+    Ptr<VclosFabric> fabric;
+    Ptr<VclosFlowExecutor> flow;
     Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
     scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
-    scheduler->Setup(fabric, policy);
+    g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
+    if (flowLevel)
+    {
+        flow = CreateObject<VclosFlowExecutor>();
+        flow->SetAttribute(
+            "Sharing",
+            StringValue(s.scheduler.sharing == "equal-share" ? "EqualShare" : "MaxMin"));
+        flow->SetAttribute("PathPerStep", BooleanValue(s.scheduler.ecmpPathPerStep));
+        flow->SetAttribute("EcmpSalt", UintegerValue(FlowSalt(s, saltRun)));
+        flow->SetTopology(fabricHelper->GetTopologyConfig());
+        scheduler->Setup(Ptr<VclosJobExecutor>(flow), policy);
+    }
+    else
+    {
+        RngSeedManager::SetRun(s.seeds.rngRun + saltRun);
+        fabric = fabricHelper->Install();
+        fabricHelper->AssignStreams(fabric, 0);
+        if (outputs && s.output.pcap)
+        {
+            fabricHelper->EnablePcap(s.output.prefix + "-" + label, fabric);
+        }
+        scheduler->Setup(fabric, policy);
+    }
     PolicyRun run;
-    run.policy = policy;
+    run.policy = label;
+    run.placement = policy;
     run.jobs = CreateObject<VclosSchedulerTracker>();
     run.jobs->Install(scheduler);
-    Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
-    links->SetAttribute("IdleGap", TimeValue(NanoSeconds(std::llround(s.metrics.idleGapUs * 1e3))));
-    links->Install(fabric);
+    Ptr<VclosLinkLoadTracker> links;
     FlowMonitorHelper flowHelper;
-    if (outputs && s.output.flowMonitor)
+    if (!flowLevel)
     {
-        flowHelper.InstallAll();
+        links = CreateObject<VclosLinkLoadTracker>();
+        links->SetAttribute("IdleGap",
+                            TimeValue(NanoSeconds(std::llround(s.metrics.idleGapUs * 1e3))));
+        links->Install(fabric);
+        if (outputs && s.output.flowMonitor)
+        {
+            flowHelper.InstallAll();
+        }
     }
+    auto* placed = &run.gpus;
+    scheduler->TraceConnectWithoutContext(
+        "JobStarted",
+        Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
+            [placed](const VclosJobRequest& job, const VclosJobAllocation& allocation) {
+                (*placed)[job.id] = allocation.gpus;
+            }));
     auto wallStart = std::chrono::steady_clock::now();
     auto total = static_cast<uint32_t>(jobs.size());
     if (outputs && s.output.progress)
@@ -246,8 +308,8 @@ RunPolicy(const VclosScenario& s,
         scheduler->TraceConnectWithoutContext(
             "JobFinished",
             Callback<void, const VclosJobRequest&>(
-                [tracker, finishedRows, policy](const VclosJobRequest& job) {
-                    WriteJobRow(*finishedRows, policy, job.id, tracker->GetJobs().at(job.id), 0);
+                [tracker, finishedRows, label](const VclosJobRequest& job) {
+                    WriteJobRow(*finishedRows, label, job.id, tracker->GetJobs().at(job.id), 0, 0);
                     finishedRows->flush();
                 }));
     }
@@ -275,12 +337,22 @@ RunPolicy(const VclosScenario& s,
     }
     VCLOS_REQUIRE(run.jobs->GetFinishedJobs() == jobs.size(),
                   std::runtime_error,
-                  policy << ": only " << run.jobs->GetFinishedJobs() << " of " << jobs.size()
-                         << " jobs finished");
-    run.conflictingShare = links->GetSpineConflictingFlowShare();
-    if (outputs && s.output.flowMonitor)
+                  label << ": only " << run.jobs->GetFinishedJobs() << " of " << jobs.size()
+                        << " jobs finished");
+    if (flowLevel)
     {
-        flowHelper.SerializeToXmlFile(s.output.prefix + "-" + policy + "-flowmon.xml", true, true);
+        run.conflictingShare = flow->GetConflictingFlowShare();
+        run.flows = flow->GetStats().flows;
+    }
+    else
+    {
+        run.conflictingShare = links->GetSpineConflictingFlowShare();
+        if (outputs && s.output.flowMonitor)
+        {
+            flowHelper.SerializeToXmlFile(s.output.prefix + "-" + label + "-flowmon.xml",
+                                          true,
+                                          true);
+        }
     }
     Simulator::Destroy();
     return run;
@@ -396,6 +468,14 @@ Run(int argc, char* argv[])
     cmd.AddValue("maxIterations", "scaling.maxIterations: iterations cap", s.scaling.maxIterations);
     cmd.AddValue("policies", "scheduler.policies: comma-separated", policies);
     cmd.AddValue("backfill", "scheduler.backfill", s.scheduler.backfill);
+    cmd.AddValue("engine", "scheduler.engine: packet or flow", s.scheduler.engine);
+    cmd.AddValue("sharing",
+                 "scheduler.sharing: max-min or equal-share (flow)",
+                 s.scheduler.sharing);
+    cmd.AddValue("ecmpPathPerStep",
+                 "scheduler.ecmpPathPerStep: hash every transfer (flow)",
+                 s.scheduler.ecmpPathPerStep);
+    cmd.AddValue("ecmpRuns", "seeds.ecmpRuns: ECMP salts per ECMP policy", s.seeds.ecmpRuns);
     cmd.AddValue("workloadSeed", "seeds.workload", s.seeds.workload);
     cmd.AddValue("slowdown", "metrics.slowdown: run each job shape alone", s.metrics.slowdown);
     cmd.AddValue("waitThresholdMs", "metrics.waitThresholdMs", s.metrics.waitThresholdMs);
@@ -486,18 +566,23 @@ Run(int argc, char* argv[])
     std::map<std::string, std::map<uint32_t, double>> alone;
     for (const auto& policy : s.scheduler.policies)
     {
-        runs.push_back(RunPolicy(s, policy, jobs, true, &jobCsv));
-        uint32_t fallbacks = 0;
-        for (const auto& job : jobs)
+        const uint32_t saltRuns = HashesFlows(policy) ? s.seeds.ecmpRuns : 1;
+        for (uint32_t k = 0; k < saltRuns && !g_interruption.Due(); ++k)
         {
-            auto it = runs.back().jobs->GetJobs().find(job.id);
-            bool ran = it != runs.back().jobs->GetJobs().end() && it->second.IsFinished();
-            fallbacks += ran && it->second.algorithm != job.algorithm ? 1 : 0;
-        }
-        if (fallbacks > 0)
-        {
-            std::cout << "# " << policy << ": " << fallbacks << " hierarchical-ring jobs placed "
-                      << "on unequal servers ran the ring family instead (jobs.csv: algorithm)\n";
+            runs.push_back(RunPolicy(s, policy, jobs, true, &jobCsv, k));
+            uint32_t fallbacks = 0;
+            for (const auto& job : jobs)
+            {
+                auto it = runs.back().jobs->GetJobs().find(job.id);
+                bool ran = it != runs.back().jobs->GetJobs().end() && it->second.IsFinished();
+                fallbacks += ran && it->second.algorithm != job.algorithm ? 1 : 0;
+            }
+            if (fallbacks > 0)
+            {
+                std::cout << "# " << runs.back().policy << ": " << fallbacks
+                          << " hierarchical-ring jobs placed on unequal servers ran the ring "
+                          << "family instead (jobs.csv: algorithm)\n";
+            }
         }
         if (s.metrics.slowdown && !g_interruption.Due())
         {
@@ -513,6 +598,20 @@ Run(int argc, char* argv[])
             return g_interruption.status;
         }
     }
+    // One contention-free reference for every policy and both engines: each job alone on
+    // the placement it got, where only NICs and intra-server links constrain.
+    Ptr<VclosFlowExecutor> reference = CreateObject<VclosFlowExecutor>();
+    reference->SetAttribute(
+        "Sharing",
+        StringValue(s.scheduler.sharing == "equal-share" ? "EqualShare" : "MaxMin"));
+    reference->SetTopology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    auto referenceMs = [&](const PolicyRun& run, const VclosJobRequest& job) {
+        const double collective =
+            reference->GetContentionFreeSeconds(job.algorithm,
+                                                run.gpus.at(job.id),
+                                                static_cast<double>(job.messageBytes));
+        return job.iterations * (job.computeTime.GetSeconds() + collective) * 1e3;
+    };
 
     // Complete: the rows again, in job order, with their alone-run columns.
     jobCsv.close();
@@ -524,10 +623,10 @@ Run(int argc, char* argv[])
                "max_queue,mean_gpu_utilisation,decision_p50_us,decision_p99_us,makespan_ms,"
                "wall_s,events,jct_reduction_pct,declined_gpus,declined_gpu_fragmentation,"
                "declined_network_fragmentation,network_fragmented_jobs,"
-               "network_fragmentation_wait_ms\n";
+               "network_fragmentation_wait_ms,mean_reference_slowdown,engine,flows\n";
     std::ofstream series(s.output.prefix + "-timeseries.csv");
     std::cout << "#   policy                     mean JCT    p50    p99 (ms)  wait   run  "
-                 "waiting  slowdown  conflicts  queue  GPU util  decision  wall\n";
+                 "waiting  slowdown  vs ref  conflicts  queue  GPU util  decision  wall\n";
     std::vector<Gnuplot2dDataset> cdf;
     std::vector<Gnuplot2dDataset> queue;
     std::vector<Gnuplot2dDataset> utilisation;
@@ -537,6 +636,7 @@ Run(int argc, char* argv[])
     double firstMean = 0;
     std::ostringstream reductions;
     std::ostringstream fragmentation;
+    std::map<std::string, std::vector<double>> saltMeans; // mean JCT per salt run
     auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
     for (const auto& run : runs)
     {
@@ -545,6 +645,7 @@ Run(int argc, char* argv[])
         std::vector<double> ran;
         std::vector<double> slowdown;
         std::vector<double> stretch;
+        std::vector<double> referenceSlowdown;
         uint32_t waitedLong = 0;
         std::array<uint64_t, VclosSchedulerTracker::CAUSES> declined{};
         uint32_t fragmentedJobs = 0;
@@ -563,13 +664,18 @@ Run(int argc, char* argv[])
             wait.push_back(ms(r.start - r.arrival));
             ran.push_back(ms(r.finish - r.start));
             waitedLong += wait.back() > s.metrics.waitThresholdMs ? 1 : 0;
-            double aloneMs = s.metrics.slowdown ? alone[run.policy].at(job.id) : 0;
+            double aloneMs = s.metrics.slowdown ? alone[run.placement].at(job.id) : 0;
             if (aloneMs > 0)
             {
                 slowdown.push_back(jct.back() / aloneMs);
                 stretch.push_back(ran.back() / aloneMs);
             }
-            WriteJobRow(jobCsv, run.policy, job.id, r, aloneMs);
+            const double refMs = referenceMs(run, job);
+            if (refMs > 0)
+            {
+                referenceSlowdown.push_back(jct.back() / refMs);
+            }
+            WriteJobRow(jobCsv, run.policy, job.id, r, aloneMs, refMs);
         }
         const auto& t = *run.jobs;
         double mean = VclosMean(jct);
@@ -591,8 +697,11 @@ Run(int argc, char* argv[])
                   << std::setw(8) << std::setprecision(1) << 100 * waitingRatio << "%"
                   << std::setw(9) << std::setprecision(2)
                   << (slowdown.empty() ? std::string("-") : Fixed(VclosMean(slowdown), 2)) << "x"
-                  << std::setw(10) << std::setprecision(1) << 100 * run.conflictingShare << "%"
-                  << std::setw(7) << std::setprecision(2) << meanQueue << std::setw(9)
+                  << std::setw(7)
+                  << (referenceSlowdown.empty() ? std::string("-")
+                                                : Fixed(VclosMean(referenceSlowdown), 2))
+                  << "x" << std::setw(10) << std::setprecision(1) << 100 * run.conflictingShare
+                  << "%" << std::setw(7) << std::setprecision(2) << meanQueue << std::setw(9)
                   << std::setprecision(1) << 100 * meanUtil << "%" << std::setw(7)
                   << std::setprecision(1) << VclosPercentile(decisions, 0.5) << "us" << std::setw(6)
                   << std::setprecision(0) << run.wallSeconds << "s\n";
@@ -605,7 +714,10 @@ Run(int argc, char* argv[])
                 << ms(run.end) << "," << run.wallSeconds << "," << run.events << "," << reduction
                 << "," << declined[static_cast<std::size_t>(VclosPlacementFailure::GPUS)] << ","
                 << declined[static_cast<std::size_t>(VclosPlacementFailure::GPU_FRAGMENTATION)]
-                << "," << declined[net] << "," << fragmentedJobs << "," << fragmentedMs << "\n";
+                << "," << declined[net] << "," << fragmentedJobs << "," << fragmentedMs << ","
+                << VclosMean(referenceSlowdown) << "," << s.scheduler.engine << "," << run.flows
+                << "\n";
+        saltMeans[run.placement].push_back(mean);
         fragmentation << "  " << run.policy << " " << declined[net] << " (" << fragmentedJobs
                       << " jobs, " << std::fixed << std::setprecision(2) << fragmentedMs << " ms)";
         t.WriteTimeSeries(series, run.policy, &run == &runs.front());
@@ -637,6 +749,16 @@ Run(int argc, char* argv[])
         }
         queue.push_back(q);
         utilisation.push_back(u);
+    }
+    for (const auto& [policy, means] : saltMeans)
+    {
+        if (means.size() > 1)
+        {
+            std::cout << "# " << policy << " over " << means.size() << " ECMP salts: mean JCT "
+                      << std::fixed << std::setprecision(2) << VclosMean(means) << " ms, min "
+                      << *std::min_element(means.begin(), means.end()) << ", max "
+                      << *std::max_element(means.begin(), means.end()) << "\n";
+        }
     }
     std::cout << "# placements declined for network fragmentation (GPUs free, links not):"
               << fragmentation.str() << "\n";

@@ -175,23 +175,7 @@ uint32_t
 VclosCollectiveHelper::EqualRuns(const std::vector<uint32_t>& gpus,
                                  const std::function<uint32_t(uint32_t)>& groupOf)
 {
-    uint32_t perGroup = 0;
-    uint32_t run = 1;
-    for (std::size_t r = 1; r <= gpus.size(); ++r)
-    {
-        if (r < gpus.size() && groupOf(gpus[r]) == groupOf(gpus[r - 1]))
-        {
-            ++run;
-            continue;
-        }
-        if (perGroup != 0 && perGroup != run)
-        {
-            return 0;
-        }
-        perGroup = run;
-        run = 1;
-    }
-    return perGroup;
+    return VclosEqualRuns(gpus, groupOf);
 }
 
 const std::vector<uint32_t>&
@@ -239,22 +223,22 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
     // The ring family and the hierarchical ring need runs of consecutive ranks per server,
     // all of one size (0: unequal). A hierarchical ring over unequal servers (a packing
     // remainder such as 4 + 2 GPUs) runs the ring family instead.
-    uint32_t perServer = EqualServerRuns(fabric, m_rankGpus);
-    uint32_t perLeaf =
-        EqualRuns(m_rankGpus, [&](uint32_t gpu) { return fabric->GetLeafOfGpu(gpu); });
-    uint32_t serversPerLeaf = perServer > 0 && perLeaf % perServer == 0 ? perLeaf / perServer : 1;
-    m_installedAlgorithm = m_algorithm;
-    if (m_algorithm == VCLOS_HIERARCHICAL_RING && perServer == 0)
+    const VclosCollectiveShape shape = VclosShapeCollective(
+        m_algorithm,
+        m_rankGpus,
+        [&](uint32_t gpu) { return fabric->GetServerOfGpu(gpu); },
+        [&](uint32_t gpu) { return fabric->GetLeafOfGpu(gpu); });
+    m_installedAlgorithm = shape.algorithm;
+    if (m_installedAlgorithm != m_algorithm)
     {
         NS_LOG_WARN("hierarchical ring over unequal servers: job on port "
                     << m_port << " (" << ranks << " GPUs) runs the ring family instead");
-        m_installedAlgorithm = VCLOS_RING;
     }
     auto schedule = VclosBuildCollectiveSchedule(m_installedAlgorithm,
                                                  ranks,
                                                  m_messageBytes,
-                                                 perServer,
-                                                 std::max(serversPerLeaf, 1u));
+                                                 shape.gpusPerServer,
+                                                 shape.serversPerLeaf);
 
     std::vector<Ipv4Address> addresses;
     std::map<uint32_t, uint32_t> rankOfAddress;

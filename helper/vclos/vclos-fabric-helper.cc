@@ -362,6 +362,28 @@ VclosFabricHelper::GetQueueDiscHelper() const
     return tch;
 }
 
+VclosTopologyConfig
+VclosFabricHelper::GetTopologyConfig() const
+{
+    VclosTopologyConfig c;
+    c.leaves = m_leaves;
+    c.spines = m_spines;
+    c.serversPerLeaf = m_serversPerLeaf;
+    c.gpusPerServer = m_gpusPerServer;
+    c.leafPorts = m_leafPorts;
+    c.spinePorts = m_spinePorts;
+    c.nicRateBps = m_nicRate.GetBitRate();
+    c.fabricRateBps = m_fabricRate.GetBitRate();
+    c.intraServerRateBps = m_intraServerRate.GetBitRate();
+    c.nicDelayNs = static_cast<uint64_t>(std::max<int64_t>(0, m_nicDelay.GetNanoSeconds()));
+    c.fabricDelayNs = static_cast<uint64_t>(std::max<int64_t>(0, m_fabricDelay.GetNanoSeconds()));
+    c.intraServerDelayNs =
+        static_cast<uint64_t>(std::max<int64_t>(0, m_intraServerDelay.GetNanoSeconds()));
+    const std::string bad = VclosTopology::Check(c);
+    VCLOS_REQUIRE(bad.empty(), std::invalid_argument, bad);
+    return c;
+}
+
 Ptr<VclosFabric>
 VclosFabricHelper::Install()
 {

@@ -14,6 +14,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/vclos-fabric.h"
+#include "ns3/vclos-topology.h"
 
 #include <string>
 
@@ -61,6 +62,14 @@ class VclosFabricHelper : public Object
     static TypeId GetTypeId();
 
     VclosFabricHelper();
+
+    /**
+     * \brief The fabric these attributes describe, for the flow-level engine (one
+     *        description: the packet-level fabric and the flow engine read the same
+     *        attributes). Throws std::invalid_argument, one line, where VclosTopology refuses.
+     * \return the topology configuration
+     */
+    VclosTopologyConfig GetTopologyConfig() const;
 
     /**
      * \brief Build the fabric.

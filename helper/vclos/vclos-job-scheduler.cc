@@ -9,7 +9,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
-#include "ns3/vclos-collective-helper.h"
+#include "ns3/vclos-packet-executor.h"
 #include "ns3/vclos-placement.h"
 #include "ns3/vclos-run-status.h"
 
@@ -36,13 +36,6 @@ VclosJobScheduler::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&VclosJobScheduler::m_backfill),
                           MakeBooleanChecker())
-            .AddAttribute("BasePort",
-                          "Port of the first job's connections. Each job of 2 or more GPUs "
-                          "takes the next port not held by a running job, cycling through "
-                          "BasePort..65535 (never 0); a job waits while every port is held.",
-                          UintegerValue(20000),
-                          MakeUintegerAccessor(&VclosJobScheduler::m_basePort),
-                          MakeUintegerChecker<uint16_t>(1))
             .AddTraceSource("QueueLength",
                             "Jobs waiting.",
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_queueLength),
@@ -81,8 +74,6 @@ VclosJobScheduler::GetTypeId()
 
 VclosJobScheduler::VclosJobScheduler()
     : m_backfill(false),
-      m_basePort(20000),
-      m_nextPort(0),
       m_finished(0),
       m_queueLength(0),
       m_busyGpus(0)
@@ -93,41 +84,42 @@ VclosJobScheduler::VclosJobScheduler()
 void
 VclosJobScheduler::DoDispose()
 {
-    m_fabric = nullptr;
+    m_executor = nullptr;
     m_place = nullptr;
     m_release = nullptr;
     Object::DoDispose();
 }
 
 void
-VclosJobScheduler::Setup(Ptr<VclosFabric> fabric,
+VclosJobScheduler::Setup(Ptr<VclosJobExecutor> executor,
                          PlaceFunction place,
                          ReleaseFunction release,
                          DiagnoseFunction diagnose)
 {
-    VCLOS_REQUIRE(fabric && place && release,
+    VCLOS_REQUIRE(executor && place && release,
                   std::invalid_argument,
-                  "VclosJobScheduler::Setup needs a fabric, a place and a release function");
-    m_fabric = fabric;
+                  "VclosJobScheduler::Setup needs an executor, a place and a release function");
+    m_executor = executor;
     m_place = std::move(place);
     m_release = std::move(release);
     m_diagnose = std::move(diagnose);
 }
 
 void
-VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, const std::string& policyName)
+VclosJobScheduler::Setup(Ptr<VclosJobExecutor> executor, const std::string& policyName)
 {
-    VCLOS_REQUIRE(fabric, std::invalid_argument, "VclosJobScheduler::Setup needs a fabric");
+    VCLOS_REQUIRE(executor, std::invalid_argument, "VclosJobScheduler::Setup needs an executor");
     std::shared_ptr<VclosPlacementPolicy> policy = VclosCreatePlacementPolicy(policyName);
-    auto state = std::make_shared<VclosClusterState>(fabric->GetLeafCount(),
-                                                     fabric->GetServersPerLeaf(),
-                                                     fabric->GetGpusPerServer(),
-                                                     fabric->GetSpineCount());
+    const VclosTopology& topology = executor->GetTopology();
+    auto state = std::make_shared<VclosClusterState>(topology.GetLeaves(),
+                                                     topology.GetServersPerLeaf(),
+                                                     topology.GetGpusPerServer(),
+                                                     topology.GetSpines());
     m_state = state;
     m_policy = policy;
     m_everPlaceable.clear();
     Setup(
-        fabric,
+        executor,
         [policy, state](const VclosJobRequest& job) -> std::optional<VclosJobAllocation> {
             std::optional<VclosPlacement> p = policy->Place(*state, job.id, job.gpus);
             if (!p)
@@ -141,6 +133,34 @@ VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, const std::string& policyName)
         [policy, state](const VclosJobRequest& job) { return policy->Diagnose(*state, job.gpus); });
 }
 
+namespace
+{
+/// \param fabric a fabric \return a packet executor on it
+Ptr<VclosJobExecutor>
+PacketExecutorOn(Ptr<VclosFabric> fabric)
+{
+    VCLOS_REQUIRE(fabric, std::invalid_argument, "VclosJobScheduler::Setup needs a fabric");
+    Ptr<VclosPacketExecutor> executor = CreateObject<VclosPacketExecutor>();
+    executor->SetFabric(fabric);
+    return executor;
+}
+} // namespace
+
+void
+VclosJobScheduler::Setup(Ptr<VclosFabric> fabric,
+                         PlaceFunction place,
+                         ReleaseFunction release,
+                         DiagnoseFunction diagnose)
+{
+    Setup(PacketExecutorOn(fabric), std::move(place), std::move(release), std::move(diagnose));
+}
+
+void
+VclosJobScheduler::Setup(Ptr<VclosFabric> fabric, const std::string& policyName)
+{
+    Setup(PacketExecutorOn(fabric), policyName);
+}
+
 std::shared_ptr<const VclosClusterState>
 VclosJobScheduler::GetClusterState() const
 {
@@ -150,13 +170,14 @@ VclosJobScheduler::GetClusterState() const
 void
 VclosJobScheduler::Submit(const std::vector<VclosJobRequest>& jobs)
 {
-    VCLOS_REQUIRE(m_fabric, std::logic_error, "VclosJobScheduler: Setup() before Submit()");
+    VCLOS_REQUIRE(m_executor, std::logic_error, "VclosJobScheduler: Setup() before Submit()");
+    const VclosTopology& topology = m_executor->GetTopology();
     for (const auto& job : jobs)
     {
-        VCLOS_REQUIRE(job.gpus >= 1 && job.gpus <= m_fabric->GetGpuCount(),
+        VCLOS_REQUIRE(job.gpus >= 1 && job.gpus <= topology.GetGpus(),
                       std::invalid_argument,
                       "job " << job.id << " asks for " << job.gpus << " GPUs; the fabric has "
-                             << m_fabric->GetGpuCount());
+                             << topology.GetGpus());
         if (m_policy)
         {
             auto known = m_everPlaceable.find(job.gpus);
@@ -170,9 +191,9 @@ VclosJobScheduler::Submit(const std::vector<VclosJobRequest>& jobs)
                           std::invalid_argument,
                           "job " << job.id << ": gpus " << job.gpus
                                  << " can never be placed by policy '" << m_policy->GetName()
-                                 << "' on this fabric (" << m_fabric->GetLeafCount() << " leaves x "
-                                 << m_fabric->GetGpusPerLeaf() << " GPUs, "
-                                 << m_fabric->GetSpineCount() << " spines), even idle");
+                                 << "' on this fabric (" << topology.GetLeaves() << " leaves x "
+                                 << topology.GetGpusPerLeaf() << " GPUs, " << topology.GetSpines()
+                                 << " spines), even idle");
         }
         VCLOS_REQUIRE(job.iterations >= 1,
                       std::invalid_argument,
@@ -190,10 +211,17 @@ VclosJobScheduler::GetFinishedJobs() const
     return m_finished;
 }
 
-Ptr<VclosFabric>
-VclosJobScheduler::GetFabric() const
+Ptr<VclosJobExecutor>
+VclosJobScheduler::GetExecutor() const
 {
-    return m_fabric;
+    return m_executor;
+}
+
+const VclosTopology&
+VclosJobScheduler::GetTopology() const
+{
+    VCLOS_REQUIRE(m_executor, std::logic_error, "VclosJobScheduler: Setup() first");
+    return m_executor->GetTopology();
 }
 
 uint32_t
@@ -220,23 +248,6 @@ VclosJobScheduler::Arrive(const VclosJobRequest& job)
     });
 }
 
-std::optional<uint16_t>
-VclosJobScheduler::TakePort()
-{
-    const uint32_t span = 65536 - m_basePort;
-    const uint32_t first = m_nextPort < m_basePort ? m_basePort : m_nextPort;
-    for (uint32_t i = 0; i < span; ++i)
-    {
-        auto port = static_cast<uint16_t>(m_basePort + (first - m_basePort + i) % span);
-        if (m_portsInUse.insert(port).second)
-        {
-            m_nextPort = port + 1u; // 65536 wraps to BasePort on the next call
-            return port;
-        }
-    }
-    return std::nullopt;
-}
-
 void
 VclosJobScheduler::Schedule()
 {
@@ -259,32 +270,20 @@ VclosJobScheduler::Schedule()
 bool
 VclosJobScheduler::TryStart(const VclosJobRequest& job)
 {
-    std::optional<uint16_t> port;
-    if (job.gpus > 1)
+    if (!m_executor->CanStart(job))
     {
-        port = TakePort();
-        if (!port)
-        {
-            NS_LOG_INFO("job " << job.id << " waits: every port from " << m_basePort
-                               << " to 65535 is held by a running job");
-            return false;
-        }
+        return false;
     }
     auto start = std::chrono::steady_clock::now();
     std::optional<VclosJobAllocation> allocation = m_place(job);
     Time decision =
         Seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     m_decisionTrace(job, allocation.has_value(), decision);
-    if (!allocation && m_diagnose)
-    {
-        m_failedTrace(job, m_diagnose(job));
-    }
     if (!allocation)
     {
-        if (port)
+        if (m_diagnose)
         {
-            m_portsInUse.erase(*port);
-            m_nextPort = *port; // the next job takes it, as if it had not been taken
+            m_failedTrace(job, m_diagnose(job));
         }
         return false;
     }
@@ -293,65 +292,16 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
                   "placement gave job " << job.id << " " << allocation->gpus.size() << " GPUs for "
                                         << job.gpus);
     NS_LOG_INFO("job " << job.id << " starts on " << job.gpus << " GPUs");
-    for (uint32_t r = 0; r < job.gpus; ++r)
-    {
-        if (allocation->uplinkSpine[r] >= 0)
-        {
-            m_fabric->PinSourceToSpine(allocation->gpus[r],
-                                       static_cast<uint32_t>(allocation->uplinkSpine[r]));
-        }
-    }
     Running running;
     running.request = job;
     running.allocation = *allocation;
-    running.port = port;
-    if (job.gpus == 1)
-    {
-        // One GPU: no collective, only compute.
-        Simulator::Schedule(job.computeTime * job.iterations,
-                            &VclosJobScheduler::Finish,
-                            this,
-                            job.id);
-    }
-    else
-    {
-        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
-        helper->SetAttribute("Algorithm", EnumValue(job.algorithm));
-        helper->SetAttribute("MessageBytes", UintegerValue(job.messageBytes));
-        helper->SetAttribute("ComputeTime", TimeValue(job.computeTime));
-        helper->SetAttribute("Iterations", UintegerValue(job.iterations));
-        helper->SetAttribute("Port", UintegerValue(*port));
-        helper->SetAttribute("RankOrder", EnumValue(VclosCollectiveHelper::AS_GIVEN));
-        ApplicationContainer apps = helper->Install(m_fabric, allocation->gpus);
-        running.request.algorithm = helper->GetInstalledAlgorithm();
-        Ptr<VclosJobScheduler> self(this);
-        for (uint32_t r = 0; r < apps.GetN(); ++r)
-        {
-            apps.Get(r)->TraceConnectWithoutContext(
-                "IterationEnd",
-                MakeBoundCallback(&VclosJobScheduler::RankIterationEnded, self, job.id));
-        }
-    }
+    Ptr<VclosJobScheduler> self(this);
+    running.request.algorithm =
+        m_executor->Start(job, *allocation, [self, id = job.id]() { self->Finish(id); });
     m_running[job.id] = running;
     m_busyGpus = m_busyGpus + job.gpus;
     m_startedTrace(running.request, *allocation);
     return true;
-}
-
-void
-VclosJobScheduler::RankIterationEnded(Ptr<VclosJobScheduler> scheduler,
-                                      uint32_t job,
-                                      uint32_t rank,
-                                      uint32_t iteration)
-{
-    VclosGuardEvent("job scheduler", [&]() {
-        Running& running = scheduler->m_running.at(job);
-        if (iteration + 1 == running.request.iterations &&
-            ++running.ranksDone == running.request.gpus)
-        {
-            Simulator::ScheduleNow(&VclosJobScheduler::Finish, scheduler, job);
-        }
-    });
 }
 
 void
@@ -366,18 +316,7 @@ VclosJobScheduler::DoFinish(uint32_t job)
 {
     Running running = m_running.at(job);
     m_running.erase(job);
-    if (running.port)
-    {
-        // Its ranks closed their listeners when their last iteration ended.
-        m_portsInUse.erase(*running.port);
-    }
-    for (uint32_t r = 0; r < running.request.gpus; ++r)
-    {
-        if (running.allocation.uplinkSpine[r] >= 0)
-        {
-            m_fabric->UnpinSource(running.allocation.gpus[r]);
-        }
-    }
+    m_executor->Stop(running.request, running.allocation);
     m_release(running.request);
     m_busyGpus = m_busyGpus - running.request.gpus;
     ++m_finished;

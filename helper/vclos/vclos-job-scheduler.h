@@ -12,6 +12,7 @@
 #include "ns3/vclos-cluster-state.h"
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-fabric.h"
+#include "ns3/vclos-job-executor.h"
 #include "ns3/vclos-placement.h"
 
 #include <deque>
@@ -28,35 +29,9 @@ namespace ns3
 
 /**
  * \ingroup vclos
- * \brief A training job submitted to the scheduler.
- */
-struct VclosJobRequest
-{
-    uint32_t id = 0;                                 //!< job id
-    uint32_t gpus = 0;                               //!< GPUs it needs
-    Time submit;                                     //!< arrival time
-    uint64_t messageBytes = 0;                       //!< bytes all-reduced per iteration
-    Time computeTime;                                //!< compute per iteration
-    uint32_t iterations = 1;                         //!< iterations
-    VclosCollectiveAlgorithm algorithm = VCLOS_RING; //!< collective
-};
-
-/**
- * \ingroup vclos
- * \brief Where a placement policy put a job: its GPUs in rank order and, per GPU, the spine
- *        its traffic leaving the leaf must take (-1: the switches' ECMP hash decides).
- */
-struct VclosJobAllocation
-{
-    std::vector<uint32_t> gpus;       //!< GPUs, in rank order
-    std::vector<int32_t> uplinkSpine; //!< per GPU, pinned spine or -1
-};
-
-/**
- * \ingroup vclos
- * \brief Runs a workload on a fabric: jobs arrive, wait in a FIFO queue, start when the
- *        placement policy finds them room, run their iterations as real traffic (one
- *        VclosCollectiveHelper job each), and free their room when they finish.
+ * \brief The scheduler core: jobs arrive, wait in a FIFO queue, start when the placement
+ *        policy finds them room, run on an executor (VclosJobExecutor: packet level or flow
+ *        level), and free their room when they finish. It does not know how jobs execute.
  *
  * The queue is FIFO with head-of-line blocking by default (as in the vClos authors'
  * simulator): on every arrival and completion, queued jobs are tried in order until the
@@ -72,9 +47,8 @@ struct VclosJobAllocation
  * declined placement fires PlacementFailed with its cause (not enough free GPUs, GPU
  * fragmentation, network fragmentation).
  *
- * Each job of 2 or more GPUs holds a TCP port (BasePort, BasePort + 1, ...) while it runs;
- * after 65535 the ports of finished jobs are reused in the same cyclic order, never 0, and a
- * job waits rather than share a port. An error inside an event (a placement that breaks its
+ * A job also waits while the executor cannot take it (VclosJobExecutor::CanStart: the
+ * packet level's TCP ports). An error inside an event (a placement that breaks its
  * contract, say) stops the run with VclosStopRun instead of throwing out of it.
  */
 class VclosJobScheduler : public Object
@@ -96,7 +70,29 @@ class VclosJobScheduler : public Object
     VclosJobScheduler();
 
     /**
-     * \brief Set the fabric and the placement policy.
+     * \brief Set the executor and the placement policy. Pass a Ptr<VclosJobExecutor> (a
+     *        Ptr of a derived class is ambiguous with the fabric overloads).
+     * \param executor how jobs run (its topology is the cluster)
+     * \param place the placement function
+     * \param release the release function
+     * \param diagnose why a declined job waits (null: PlacementFailed is not fired)
+     */
+    void Setup(Ptr<VclosJobExecutor> executor,
+               PlaceFunction place,
+               ReleaseFunction release,
+               DiagnoseFunction diagnose = nullptr);
+
+    /**
+     * \brief Set the executor and a placement policy that books GPUs and leaf-spine links in
+     *        a VclosClusterState of the executor's topology (the policy's uplink spines are
+     *        pinned while a job runs).
+     * \param executor how jobs run
+     * \param policyName a name VclosCreatePlacementPolicy accepts ("ecmp", ..., "vclos")
+     */
+    void Setup(Ptr<VclosJobExecutor> executor, const std::string& policyName);
+
+    /**
+     * \brief Setup with a VclosPacketExecutor on a fabric.
      * \param fabric the fabric the jobs run on
      * \param place the placement function
      * \param release the release function
@@ -108,17 +104,18 @@ class VclosJobScheduler : public Object
                DiagnoseFunction diagnose = nullptr);
 
     /**
-     * \brief Set the fabric and a placement policy that books GPUs and leaf-spine links in a
-     *        VclosClusterState of the fabric's shape (the policy's uplink spines are pinned
-     *        while a job runs).
+     * \brief Setup with a VclosPacketExecutor on a fabric and a policy by name.
      * \param fabric the fabric the jobs run on
      * \param policyName a name VclosCreatePlacementPolicy accepts ("ecmp-first-fit", ...,
      *        "vclos")
      */
     void Setup(Ptr<VclosFabric> fabric, const std::string& policyName);
 
-    /// \return the fabric set by Setup (null before)
-    Ptr<VclosFabric> GetFabric() const;
+    /// \return the executor set by Setup (null before)
+    Ptr<VclosJobExecutor> GetExecutor() const;
+
+    /// \return the cluster (Setup first)
+    const VclosTopology& GetTopology() const;
 
     /// \return the cluster state of a policy set by name (null with Setup by functions)
     std::shared_ptr<const VclosClusterState> GetClusterState() const;
@@ -174,8 +171,6 @@ class VclosJobScheduler : public Object
     {
         VclosJobRequest request;       //!< the job
         VclosJobAllocation allocation; //!< where it runs
-        uint32_t ranksDone = 0;        //!< ranks that ended the last iteration
-        std::optional<uint16_t> port;  //!< its connections' port (jobs of 2 or more GPUs)
     };
 
     /// \param job a job that just arrived
@@ -187,25 +182,11 @@ class VclosJobScheduler : public Object
      * \return whether it started
      */
     bool TryStart(const VclosJobRequest& job);
-    /**
-     * \brief IterationEnd sink of a job's ranks.
-     * \param scheduler the scheduler
-     * \param job the job id
-     * \param rank the rank
-     * \param iteration the iteration
-     */
-    static void RankIterationEnded(Ptr<VclosJobScheduler> scheduler,
-                                   uint32_t job,
-                                   uint32_t rank,
-                                   uint32_t iteration);
     /// \param job a job whose ranks all finished
     void Finish(uint32_t job);
     /// \param job a job whose ranks all finished (Finish without the event guard)
     void DoFinish(uint32_t job);
-    /// \return the next port no running job holds, now held (nothing when all are held)
-    std::optional<uint16_t> TakePort();
-
-    Ptr<VclosFabric> m_fabric;                            //!< where jobs run
+    Ptr<VclosJobExecutor> m_executor;                     //!< how jobs run
     std::shared_ptr<VclosClusterState> m_state;           //!< booked room, with a named policy
     PlaceFunction m_place;                                //!< policy
     ReleaseFunction m_release;                            //!< policy
@@ -213,9 +194,6 @@ class VclosJobScheduler : public Object
     std::shared_ptr<const VclosPlacementPolicy> m_policy; //!< a policy set by name
     std::map<uint32_t, bool> m_everPlaceable;             //!< CanEverPlace per job size
     bool m_backfill;                       //!< try every queued job, not only the head
-    uint16_t m_basePort;                   //!< first port of the cycle
-    uint32_t m_nextPort;                   //!< where the search for a port starts
-    std::set<uint16_t> m_portsInUse;       //!< ports of running jobs
     std::deque<VclosJobRequest> m_queue;   //!< waiting jobs, in arrival order
     std::map<uint32_t, Running> m_running; //!< by job id
     uint32_t m_finished;                   //!< finished jobs

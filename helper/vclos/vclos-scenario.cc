@@ -9,8 +9,11 @@
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-csv-reader.h"
+#include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-flow-executor.h"
 #include "ns3/vclos-job-trace.h"
 #include "ns3/vclos-placement.h"
+#include "ns3/vclos-workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -363,10 +366,14 @@ VclosReadScenario(const std::string& path)
     FieldReader q = top.Child("scheduler");
     q.Read("policies", s.scheduler.policies);
     q.Read("backfill", s.scheduler.backfill);
+    q.Read("engine", s.scheduler.engine);
+    q.Read("sharing", s.scheduler.sharing);
+    q.Read("ecmpPathPerStep", s.scheduler.ecmpPathPerStep);
     q.RejectUnknown();
     FieldReader r = top.Child("seeds");
     r.Read("workload", s.seeds.workload);
     r.Read("rngRun", s.seeds.rngRun);
+    r.Read("ecmpRuns", s.seeds.ecmpRuns);
     r.RejectUnknown();
     FieldReader m = top.Child("metrics");
     m.Read("slowdown", s.metrics.slowdown);
@@ -421,10 +428,11 @@ void
 VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
 {
     const auto& w = s.workload;
-    SCENARIO_CHECK(w.source == "synthetic" || w.source == "tiresias" || w.source == "helios",
+    SCENARIO_CHECK(w.source == "synthetic" || w.source == "tiresias" || w.source == "helios" ||
+                       w.source == "spec7" || w.source == "job-list",
                    "workload.source",
-                   "'" << w.source << "' is not synthetic, tiresias or helios");
-    SCENARIO_CHECK(w.source == "synthetic" || !w.trace.empty(),
+                   "'" << w.source << "' is not synthetic, tiresias, helios, spec7 or job-list");
+    SCENARIO_CHECK(w.source == "synthetic" || w.source == "spec7" || !w.trace.empty(),
                    "workload.trace",
                    "a " << w.source << " workload needs a trace file");
     SCENARIO_CHECK(TraceUnitSeconds(w.traceTimeUnit) > 0,
@@ -496,7 +504,29 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
             SCENARIO_CHECK(false, "scheduler.policies", e.what());
         }
     }
+    SCENARIO_CHECK(s.scheduler.engine == "packet" || s.scheduler.engine == "flow",
+                   "scheduler.engine",
+                   "must be packet or flow (got '" << s.scheduler.engine << "')");
+    SCENARIO_CHECK(s.scheduler.sharing == "max-min" || s.scheduler.sharing == "equal-share",
+                   "scheduler.sharing",
+                   "must be max-min or equal-share (got '" << s.scheduler.sharing << "')");
+    SCENARIO_CHECK(s.scheduler.engine == "flow" || s.scheduler.sharing == "max-min",
+                   "scheduler.sharing",
+                   "equal-share is a flow-engine model (scheduler.engine is packet)");
+    SCENARIO_CHECK(s.scheduler.engine == "flow" || !s.scheduler.ecmpPathPerStep,
+                   "scheduler.ecmpPathPerStep",
+                   "is a flow-engine option (scheduler.engine is packet)");
+    SCENARIO_CHECK(s.scheduler.engine == "packet" || !s.output.pcap,
+                   "output.pcap",
+                   "needs packets (scheduler.engine is flow)");
+    SCENARIO_CHECK(s.scheduler.engine == "packet" || !s.output.flowMonitor,
+                   "output.flowMonitor",
+                   "needs packets (scheduler.engine is flow)");
     SCENARIO_CHECK(s.seeds.rngRun >= 1, "seeds.rngRun", "must be at least 1");
+    SCENARIO_CHECK(s.seeds.ecmpRuns >= 1 && s.seeds.ecmpRuns <= VclosScenario::MAX_ECMP_RUNS,
+                   "seeds.ecmpRuns",
+                   "must be 1 to " << VclosScenario::MAX_ECMP_RUNS << " (got " << s.seeds.ecmpRuns
+                                   << ")");
     SCENARIO_CHECK(s.metrics.waitThresholdMs >= 0 &&
                        s.metrics.waitThresholdMs <= VclosScenario::MAX_WAIT_THRESHOLD_MS,
                    "metrics.waitThresholdMs",
@@ -545,8 +575,14 @@ VclosScenarioToJson(const VclosScenario& s)
                        {"computeTime", s.scaling.computeTime},
                        {"arrivalTime", s.scaling.arrivalTime},
                        {"maxIterations", s.scaling.maxIterations}};
-    root["scheduler"] = {{"policies", s.scheduler.policies}, {"backfill", s.scheduler.backfill}};
-    root["seeds"] = {{"workload", s.seeds.workload}, {"rngRun", s.seeds.rngRun}};
+    root["scheduler"] = {{"policies", s.scheduler.policies},
+                         {"backfill", s.scheduler.backfill},
+                         {"engine", s.scheduler.engine},
+                         {"sharing", s.scheduler.sharing},
+                         {"ecmpPathPerStep", s.scheduler.ecmpPathPerStep}};
+    root["seeds"] = {{"workload", s.seeds.workload},
+                     {"rngRun", s.seeds.rngRun},
+                     {"ecmpRuns", s.seeds.ecmpRuns}};
     root["metrics"] = {{"slowdown", s.metrics.slowdown},
                        {"waitThresholdMs", s.metrics.waitThresholdMs},
                        {"idleGapUs", s.metrics.idleGapUs}};
@@ -558,10 +594,118 @@ VclosScenarioToJson(const VclosScenario& s)
     return root.dump(2) + "\n";
 }
 
+VclosSecondsPerByte
+VclosScenarioSecondsPerByte()
+{
+    Ptr<VclosFlowExecutor> reference = CreateObject<VclosFlowExecutor>();
+    reference->SetTopology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    return [reference](const VclosWorkloadJob& job) {
+        std::vector<uint32_t> gpus(job.gpus);
+        for (uint32_t r = 0; r < job.gpus; ++r)
+        {
+            gpus[r] = r;
+        }
+        return reference->GetContentionFreeSeconds(job.algorithm, gpus, 1.0);
+    };
+}
+
+std::vector<VclosWorkloadJob>
+VclosScenarioWorkloadJobs(const std::vector<VclosJobRequest>& jobs)
+{
+    std::vector<VclosWorkloadJob> out;
+    for (const auto& j : jobs)
+    {
+        VclosWorkloadJob w;
+        w.id = j.id;
+        w.arrivalS = j.submit.GetSeconds();
+        w.gpus = j.gpus;
+        w.algorithm = j.algorithm;
+        w.bytes = static_cast<double>(j.messageBytes);
+        w.computeS = j.computeTime.GetSeconds();
+        w.iterations = j.iterations;
+        out.push_back(w);
+    }
+    return out;
+}
+
+namespace
+{
+/// The scaled jobs of a spec-7 or job-list workload.
+std::vector<VclosJobRequest>
+ListedJobs(const VclosScenario& s)
+{
+    const auto& w = s.workload;
+    const VclosTopologyConfig fabric = CreateObject<VclosFabricHelper>()->GetTopologyConfig();
+    const uint32_t clusterGpus = fabric.leaves * fabric.serversPerLeaf * fabric.gpusPerServer;
+    std::vector<VclosWorkloadJob> listed;
+    if (w.source == "job-list")
+    {
+        listed = VclosReadJobList(TracePath(s), w.maxGpus);
+        SCENARIO_CHECK(w.firstJob < listed.size(),
+                       "workload.firstJob",
+                       w.firstJob << " skips all " << listed.size() << " jobs of the list");
+        auto end = w.jobs == 0 ? listed.size()
+                               : std::min<std::size_t>(listed.size(), w.firstJob + w.jobs);
+        listed = std::vector<VclosWorkloadJob>(listed.begin() + w.firstJob, listed.begin() + end);
+    }
+    else
+    {
+        VclosSpec7Config config;
+        config.jobs = w.jobs;
+        config.meanInterArrivalS = w.meanInterArrivalMs / 1e3;
+        config.clusterGpus = clusterGpus;
+        config.maxGpus = std::min(w.maxGpus, clusterGpus);
+        config.seed = s.seeds.workload;
+        std::vector<VclosTraceJob> trace;
+        if (!w.trace.empty())
+        {
+            trace = VclosReadHeliosSpec7Trace(TracePath(s));
+        }
+        try
+        {
+            listed = VclosGenerateSpec7Workload(config, VclosScenarioSecondsPerByte(), trace);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            SCENARIO_CHECK(false, "workload", e.what());
+        }
+    }
+    std::vector<VclosJobRequest> jobs;
+    for (const auto& l : listed)
+    {
+        const double arrival = l.arrivalS * s.scaling.arrivalTime;
+        const double compute = l.computeS * s.scaling.computeTime;
+        const double bytes = l.bytes * s.scaling.gradientBytes;
+        SCENARIO_CHECK(VclosFitsInTime(arrival) && VclosFitsInTime(compute),
+                       "scaling.arrivalTime",
+                       "job " << l.id << " would arrive at " << arrival << " s or compute for "
+                              << compute << " s, beyond the " << VCLOS_MAX_TIME_SECONDS
+                              << " s a simulated time can hold");
+        SCENARIO_CHECK(bytes < 9e15,
+                       "scaling.gradientBytes",
+                       "job " << l.id << " would all-reduce " << bytes << " bytes (at most 9e15)");
+        VclosJobRequest r;
+        r.id = l.id;
+        r.gpus = std::min(l.gpus, w.maxGpus);
+        r.submit = Seconds(arrival);
+        r.messageBytes = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(bytes)));
+        r.computeTime = Seconds(compute);
+        r.iterations = std::min(s.scaling.maxIterations, l.iterations);
+        r.algorithm = l.algorithm;
+        jobs.push_back(r);
+    }
+    return jobs;
+}
+} // namespace
+
 std::vector<VclosJobRequest>
 VclosBuildScenarioJobs(const VclosScenario& s, const VclosModelZoo& zoo)
 {
     const auto& w = s.workload;
+    if (w.source == "spec7" || w.source == "job-list")
+    {
+        return ListedJobs(s);
+    }
     std::vector<VclosTraceJob> workload;
     if (w.source == "synthetic")
     {

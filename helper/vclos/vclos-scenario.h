@@ -6,6 +6,7 @@
 
 #include "ns3/vclos-job-scheduler.h"
 #include "ns3/vclos-model-zoo.h"
+#include "ns3/vclos-workload.h"
 
 #include <cstdint>
 #include <map>
@@ -33,6 +34,7 @@ struct VclosScenario
     static constexpr double MAX_IDLE_GAP_US = 1e9;           //!< metrics.idleGapUs (1000 s)
     static constexpr double MAX_WAIT_THRESHOLD_MS = 1e12;    //!< metrics.waitThresholdMs
     static constexpr int MAX_JSON_DEPTH = 64;                //!< nesting of the file
+    static constexpr uint32_t MAX_ECMP_RUNS = 100;           //!< seeds.ecmpRuns
 
     std::string name = "scenario"; //!< shown in the output
     std::string description;       //!< free text
@@ -73,14 +75,18 @@ struct VclosScenario
     struct Scheduler
     {
         std::vector<std::string> policies{"ecmp-first-fit", "source-routing-first-fit", "vclos"};
-        bool backfill = false; //!< FIFO without head-of-line blocking
-    } scheduler;               //!< the scheduler
+        bool backfill = false;           //!< FIFO without head-of-line blocking
+        std::string engine = "packet";   //!< packet (ns-3 nodes, TCP) or flow (fluid flows)
+        std::string sharing = "max-min"; //!< flow engine: max-min or equal-share
+        bool ecmpPathPerStep = false;    //!< flow engine: hash each transfer, not each connection
+    } scheduler;                         //!< the scheduler
 
     /// Seeds.
     struct Seeds
     {
         uint64_t workload = 1; //!< synthetic arrivals, sizes, models, algorithms
         uint64_t rngRun = 1;   //!< ns-3 RngRun (ECMP salts)
+        uint32_t ecmpRuns = 1; //!< ECMP policies run this many times, salts rngRun, rngRun + 1...
     } seeds;                   //!< the seeds
 
     /// What is measured.
@@ -157,6 +163,22 @@ std::string VclosScenarioToJson(const VclosScenario& scenario);
  */
 std::vector<VclosJobRequest> VclosBuildScenarioJobs(const VclosScenario& scenario,
                                                     const VclosModelZoo& zoo);
+
+/**
+ * \ingroup vclos
+ * \brief The contention-free collective time per message byte of a job on the scenario's
+ *        fabric (Config defaults applied), its ranks on the first GPUs: what the spec-7
+ *        workload sizes messages with, and what the offered load counts.
+ * \return the function
+ */
+VclosSecondsPerByte VclosScenarioSecondsPerByte();
+
+/**
+ * \ingroup vclos
+ * \param jobs scheduler jobs
+ * \return the same jobs as workload jobs (for VclosOfferedLoad)
+ */
+std::vector<VclosWorkloadJob> VclosScenarioWorkloadJobs(const std::vector<VclosJobRequest>& jobs);
 
 /**
  * \ingroup vclos

@@ -34,12 +34,11 @@ void
 VclosSchedulerTracker::Install(Ptr<VclosJobScheduler> scheduler)
 {
     NS_LOG_FUNCTION(this << scheduler);
-    Ptr<VclosFabric> fabric = scheduler->GetFabric();
-    VCLOS_REQUIRE(fabric,
+    VCLOS_REQUIRE(scheduler->GetExecutor(),
                   std::invalid_argument,
                   "VclosSchedulerTracker::Install: the scheduler has no fabric yet (call Setup)");
-    m_gpuCount = fabric->GetGpuCount();
-    m_gpusPerLeaf = fabric->GetGpusPerLeaf();
+    m_gpuCount = scheduler->GetTopology().GetGpus();
+    m_gpusPerLeaf = scheduler->GetTopology().GetGpusPerLeaf();
     m_queue = {{Simulator::Now(), scheduler->GetQueueLength()}};
     m_busy = {{Simulator::Now(), 0}};
     // The scheduler's traces hold the tracker (a raw pointer would dangle if the

@@ -47,6 +47,9 @@ OncacheCluster::AddHost(const Ptr<Node>& node, const Ptr<OncacheHostDatapath>& d
 {
     NS_LOG_FUNCTION(this << node);
     Ipv4Address ip = datapath->GetHostIp();
+    ONCACHE_REQUIRE(datapath->GetPolicy() == m_policy,
+                    std::invalid_argument,
+                    "host " << ip << " enforces a policy other than the cluster's");
     ONCACHE_REQUIRE(m_pods.count(ip.Get()) == 0,
                     std::invalid_argument,
                     "host address " << ip << " overlaps a pod address");
@@ -140,10 +143,8 @@ OncacheCluster::DeletePod(Ipv4Address address)
     pod.hostVeth->SetPeer(nullptr);
     for (auto& h : m_hosts)
     {
-        h.datapath->RemoveRoute(address);
-        h.datapath->InvalidateRemotePod(address);
+        h.datapath->RemoveRoute(address); // and its egress level-1 entry
     }
-    home->InvalidateLocalPod(address);
     m_pods.erase(address.Get());
 }
 
@@ -158,8 +159,7 @@ OncacheCluster::MigratePod(Ipv4Address address, uint32_t newHost)
                     "pod " << address << " already runs on host " << newHost);
     Ptr<OncacheHostDatapath> oldHome = m_hosts[pod.host].datapath;
     Ptr<OncacheHostDatapath> newHome = m_hosts[newHost].datapath;
-    oldHome->DetachPod(address);
-    oldHome->InvalidateLocalPod(address);
+    oldHome->DetachPod(address); // and its ingress and filter entries
     pod.hostVeth->SetPeer(nullptr);
 
     Ptr<OncacheVethNetDevice> hostVeth = CreateObject<OncacheVethNetDevice>();
@@ -173,8 +173,7 @@ OncacheCluster::MigratePod(Ipv4Address address, uint32_t newHost)
     pod.appCore = appCore;
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
-        m_hosts[h].datapath->RemoveRoute(address);
-        m_hosts[h].datapath->InvalidateRemotePod(address);
+        m_hosts[h].datapath->RemoveRoute(address); // and its egress level-1 entry
     }
     AnnouncePod(address, newHost);
 }
@@ -183,11 +182,7 @@ void
 OncacheCluster::InsertPolicyRule(const OncachePolicyRule& rule, std::size_t position)
 {
     NS_LOG_FUNCTION(this << position);
-    m_policy->InsertRule(rule, position);
-    for (auto& h : m_hosts)
-    {
-        h.datapath->InvalidateFlows(rule);
-    }
+    m_policy->InsertRule(rule, position); // the data paths listen to its Changed trace
 }
 
 void
@@ -212,8 +207,7 @@ OncacheCluster::RemoveHost(uint32_t host)
     {
         if (h != host)
         {
-            m_hosts[h].datapath->RemoveNeighbour(hostIp);
-            m_hosts[h].datapath->InvalidateHost(hostIp);
+            m_hosts[h].datapath->RemoveNeighbour(hostIp); // and its egress level-2 entry
         }
     }
     m_hosts[host].removed = true;
@@ -292,12 +286,6 @@ Ptr<OncachePolicy>
 OncacheCluster::GetPolicy() const
 {
     return m_policy;
-}
-
-void
-OncacheCluster::SetPolicy(const Ptr<OncachePolicy>& policy)
-{
-    m_policy = policy;
 }
 
 } // namespace ns3

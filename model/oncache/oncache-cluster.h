@@ -39,8 +39,10 @@ class OncacheCluster : public Object
     /**
      * \brief Register a host (used by the helper).
      * \param node the host node
-     * \param datapath its data path (already set up)
+     * \param datapath its data path (already set up, with this cluster's policy)
      * \return the host index
+     * \throws std::invalid_argument when the data path enforces another policy, or its
+     *         address is used already
      */
     uint32_t AddHost(const Ptr<Node>& node, const Ptr<OncacheHostDatapath>& datapath);
 
@@ -63,7 +65,8 @@ class OncacheCluster : public Object
 
     /**
      * \brief Delete a pod: unplug its veth, withdraw its routes and invalidate the caches (the
-     *        host's ingress entry, every egress level-1 entry of its IP).
+     *        host's ingress entry and filter entries of the pod, every egress level-1 entry of
+     *        its IP).
      * \param address the pod IP
      */
     void DeletePod(Ipv4Address address);
@@ -78,7 +81,8 @@ class OncacheCluster : public Object
     void MigratePod(Ipv4Address address, uint32_t newHost);
 
     /**
-     * \brief Insert a network-policy rule and invalidate every filter entry it matches.
+     * \brief Insert a network-policy rule (GetPolicy()->InsertRule): every data path deletes
+     *        the filter entries it matches.
      * \param rule the rule
      * \param position its priority (0 = first)
      */
@@ -127,13 +131,12 @@ class OncacheCluster : public Object
      */
     Ptr<OncacheVethNetDevice> GetPodDevice(Ipv4Address address) const;
 
-    /// \return the cluster's network policy
-    Ptr<OncachePolicy> GetPolicy() const;
-
     /**
-     * \param policy the network policy shared by the hosts
+     * \return the cluster's network policy, the one object every data path enforces for the
+     *         cluster's lifetime. Change it in place (InsertRule, Clear, DefaultAllow): each
+     *         change invalidates the filter entries it may affect on every host.
      */
-    void SetPolicy(const Ptr<OncachePolicy>& policy);
+    Ptr<OncachePolicy> GetPolicy() const;
 
   protected:
     void DoDispose() override;
@@ -181,7 +184,7 @@ class OncacheCluster : public Object
     std::vector<HostRecord> m_hosts;      //!< hosts
     std::map<uint32_t, PodRecord> m_pods; //!< pods by IP
     uint32_t m_nextOrder;                 //!< pod creation counter
-    Ptr<OncachePolicy> m_policy;          //!< network policy
+    Ptr<OncachePolicy> m_policy;          //!< network policy (fixed for the cluster's life)
 };
 
 } // namespace ns3

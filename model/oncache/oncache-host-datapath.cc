@@ -197,6 +197,12 @@ OncacheHostDatapath::DoDispose()
     m_nic = nullptr;
     m_cpu = nullptr;
     m_costs = nullptr;
+    if (m_policy)
+    {
+        m_policy->TraceDisconnectWithoutContext(
+            "Changed",
+            MakeCallback(&OncacheHostDatapath::PolicyChanged, this));
+    }
     m_policy = nullptr;
     m_conntrack = nullptr;
     m_pods.clear();
@@ -237,6 +243,8 @@ OncacheHostDatapath::Setup(uint32_t hostId,
     m_cpu->SetHostId(hostId);
     m_costs = costs;
     m_policy = policy;
+    m_policy->TraceConnectWithoutContext("Changed",
+                                         MakeCallback(&OncacheHostDatapath::PolicyChanged, this));
     m_conntrack = CreateObject<OncacheConntrack>();
     m_node->RegisterProtocolHandler(MakeCallback(&OncacheHostDatapath::Receive, this),
                                     IPV4_ETHERTYPE,
@@ -279,6 +287,12 @@ OncacheHostDatapath::GetConntrack() const
     return m_conntrack;
 }
 
+Ptr<OncachePolicy>
+OncacheHostDatapath::GetPolicy() const
+{
+    return m_policy;
+}
+
 void
 OncacheHostDatapath::AttachPod(Ipv4Address pod,
                                Ptr<OncacheVethNetDevice> hostVeth,
@@ -314,6 +328,10 @@ OncacheHostDatapath::DetachPod(Ipv4Address pod)
                     "pod " << pod << " is not on host " << m_hostId);
     m_podByIfIndex.erase(it->second.hostVeth->GetIfIndex());
     m_pods.erase(it);
+    InvalidateLocalPod(pod);
+    const uint32_t local = htonl(pod.Get());
+    m_fastPath->DeleteFlows(
+        [local](const oncache_flow_key& localRemote) { return localRemote.laddr == local; });
 }
 
 void
@@ -363,25 +381,41 @@ OncacheHostDatapath::GetNPods() const
 void
 OncacheHostDatapath::SetRoute(Ipv4Address pod, Ipv4Address host)
 {
+    NS_LOG_FUNCTION(this << pod << host);
+    auto it = m_routes.find(pod.Get());
+    if (it == m_routes.end() || it->second != host.Get())
+    {
+        InvalidateRemotePod(pod);
+    }
     m_routes[pod.Get()] = host.Get();
 }
 
 void
 OncacheHostDatapath::RemoveRoute(Ipv4Address pod)
 {
+    NS_LOG_FUNCTION(this << pod);
     m_routes.erase(pod.Get());
+    InvalidateRemotePod(pod);
 }
 
 void
 OncacheHostDatapath::SetNeighbour(Ipv4Address host, Mac48Address nicMac, Mac48Address vtepMac)
 {
+    NS_LOG_FUNCTION(this << host << nicMac << vtepMac);
+    auto it = m_neighbours.find(host.Get());
+    if (it == m_neighbours.end() || it->second.nicMac != nicMac || it->second.vtepMac != vtepMac)
+    {
+        InvalidateHost(host);
+    }
     m_neighbours[host.Get()] = Neighbour{nicMac, vtepMac};
 }
 
 void
 OncacheHostDatapath::RemoveNeighbour(Ipv4Address host)
 {
+    NS_LOG_FUNCTION(this << host);
     m_neighbours.erase(host.Get());
+    InvalidateHost(host);
 }
 
 uint32_t
@@ -426,6 +460,13 @@ OncacheHostDatapath::InvalidateFlows(const OncachePolicyRule& rule)
         flow.protocol = static_cast<uint8_t>(key.proto);
         return rule.MatchesEitherWay(flow);
     }));
+}
+
+void
+OncacheHostDatapath::PolicyChanged(const OncachePolicyRule& scope)
+{
+    NS_LOG_FUNCTION(this);
+    InvalidateFlows(scope);
 }
 
 bool

@@ -175,7 +175,8 @@ class OncacheHostDatapath : public Object
      * \param hostIp the NIC's IPv4 address (the VTEP address)
      * \param cpu the host's cores
      * \param costs the segment costs
-     * \param policy the cluster's network policy
+     * \param policy the cluster's network policy; every change to it deletes the filter
+     *        entries of the flows whose verdict may have changed (its Changed trace source)
      * \throws std::invalid_argument for a cache size of 0
      */
     void Setup(uint32_t hostId,
@@ -198,6 +199,8 @@ class OncacheHostDatapath : public Object
     Ptr<OncacheHostCpu> GetCpu() const;
     /// \return the connection tracker
     Ptr<OncacheConntrack> GetConntrack() const;
+    /// \return the network policy this data path enforces
+    Ptr<OncachePolicy> GetPolicy() const;
 
     /**
      * \brief Plug a pod's veth into this host (the CNI ADD, plus the daemon's ingress entry).
@@ -208,7 +211,9 @@ class OncacheHostDatapath : public Object
     void AttachPod(Ipv4Address pod, Ptr<OncacheVethNetDevice> hostVeth, uint32_t appCore);
 
     /**
-     * \brief Unplug a local pod (its veth stays on the node but no longer reaches the pod table).
+     * \brief Unplug a local pod (its veth stays on the node but no longer reaches the pod table)
+     *        and delete what the fast paths know of it: its ingress entry and the filter
+     *        entries of its flows.
      * \param pod the pod's IP
      */
     void DetachPod(Ipv4Address pod);
@@ -235,19 +240,24 @@ class OncacheHostDatapath : public Object
     uint32_t GetNPods() const;
 
     /**
-     * \brief Route a remote pod's IP to its host (the overlay's routing table).
+     * \brief Route a remote pod's IP to its host (the overlay's routing table). A new or
+     *        changed route deletes the pod's egress level-1 entry, so the next packet to it
+     *        takes the fallback, follows the route and re-learns.
      * \param pod the pod IP
      * \param host the IP of the host that runs it
      */
     void SetRoute(Ipv4Address pod, Ipv4Address host);
 
     /**
+     * \brief Remove a route and the pod's egress level-1 entry.
      * \param pod the pod IP whose route to remove
      */
     void RemoveRoute(Ipv4Address pod);
 
     /**
-     * \brief Set the neighbour and FDB entry of a remote host.
+     * \brief Set the neighbour and FDB entry of a remote host. A new or changed entry deletes
+     *        the host's egress level-2 entry (the template holds its MACs), so the next
+     *        packet to it takes the fallback and re-learns.
      * \param host its IP
      * \param nicMac its NIC MAC
      * \param vtepMac its VTEP MAC
@@ -255,6 +265,7 @@ class OncacheHostDatapath : public Object
     void SetNeighbour(Ipv4Address host, Mac48Address nicMac, Mac48Address vtepMac);
 
     /**
+     * \brief Remove a neighbour entry and the host's egress level-2 entry.
      * \param host the IP of the host whose neighbour entry to remove
      */
     void RemoveNeighbour(Ipv4Address host);
@@ -458,6 +469,12 @@ class OncacheHostDatapath : public Object
 
     /// The frame at the head of the NIC queue has been serialised: hand it to the channel.
     void NicTransmissionDone();
+
+    /**
+     * \brief The policy changed: delete the filter entries of the flows it may have changed.
+     * \param scope matches every such flow (OncachePolicy's Changed trace source)
+     */
+    void PolicyChanged(const OncachePolicyRule& scope);
 
     /**
      * \brief Mark a job as dropped and fire the Drop trace.

@@ -41,8 +41,14 @@ OncachePolicy::GetTypeId()
             .AddAttribute("DefaultAllow",
                           "The verdict for a packet that matches no rule: true allows it.",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&OncachePolicy::m_defaultAllow),
-                          MakeBooleanChecker());
+                          MakeBooleanAccessor(&OncachePolicy::SetDefaultAllow,
+                                              &OncachePolicy::GetDefaultAllow),
+                          MakeBooleanChecker())
+            .AddTraceSource("Changed",
+                            "The policy changed; the argument matches every flow whose verdict "
+                            "may have changed.",
+                            MakeTraceSourceAccessor(&OncachePolicy::m_changedTrace),
+                            "ns3::OncachePolicy::ChangedTracedCallback");
     return tid;
 }
 
@@ -61,6 +67,7 @@ OncachePolicy::InsertRule(const OncachePolicyRule& rule, std::size_t position)
                     "policy rule position " << position << " is past the " << m_rules.size()
                                             << " rules");
     m_rules.insert(m_rules.begin() + position, rule);
+    m_changedTrace(rule);
 }
 
 const std::vector<OncachePolicyRule>&
@@ -72,7 +79,29 @@ OncachePolicy::GetRules() const
 void
 OncachePolicy::Clear()
 {
-    m_rules.clear();
+    NS_LOG_FUNCTION(this);
+    if (!m_rules.empty())
+    {
+        m_rules.clear();
+        m_changedTrace(OncachePolicyRule()); // any flow a removed rule matched
+    }
+}
+
+void
+OncachePolicy::SetDefaultAllow(bool allow)
+{
+    NS_LOG_FUNCTION(this << allow);
+    if (allow != m_defaultAllow)
+    {
+        m_defaultAllow = allow;
+        m_changedTrace(OncachePolicyRule()); // any flow no rule matches
+    }
+}
+
+bool
+OncachePolicy::GetDefaultAllow() const
+{
+    return m_defaultAllow;
 }
 
 bool

@@ -8,6 +8,7 @@
 
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <vector>
 
@@ -48,8 +49,11 @@ struct OncachePolicyRule
  * \brief The cluster's network policy, evaluated by the fallback overlay on both hosts of
  *        every packet it handles: the first matching rule wins, else the default verdict.
  *
- * The fast path never consults it; changing it must be followed by the invalidation of the
- * matching filter-cache entries (OncacheCluster::InsertPolicyRule does both).
+ * The fast path never consults it. Every change (InsertRule, Clear, the DefaultAllow
+ * Attribute) fires the Changed trace source with a pattern that matches every flow whose
+ * verdict may have changed; each OncacheHostDatapath that reads the policy listens to it and
+ * deletes the matching filter-cache entries, so the next packet of such a flow takes the
+ * fallback and meets the new verdict.
  */
 class OncachePolicy : public Object
 {
@@ -61,6 +65,14 @@ class OncachePolicy : public Object
     static TypeId GetTypeId();
 
     OncachePolicy();
+
+    /**
+     * \brief Signature of the Changed trace source.
+     * \param scope a pattern (its verdict unused) that matches, in either direction, every
+     *        flow whose verdict may have changed: the inserted rule, or a rule that matches
+     *        everything when every verdict may have changed (Clear, DefaultAllow)
+     */
+    typedef void (*ChangedTracedCallback)(const OncachePolicyRule& scope);
 
     /**
      * \brief Insert a rule.
@@ -77,14 +89,23 @@ class OncachePolicy : public Object
     void Clear();
 
     /**
+     * \param allow the verdict when no rule matches (the DefaultAllow Attribute)
+     */
+    void SetDefaultAllow(bool allow);
+
+    /// \return the verdict when no rule matches
+    bool GetDefaultAllow() const;
+
+    /**
      * \param flow a source/destination oriented flow
      * \return true when the policy allows it
      */
     bool IsAllowed(const OncacheFlowKey& flow) const;
 
   private:
-    std::vector<OncachePolicyRule> m_rules; //!< highest priority first
-    bool m_defaultAllow;                    //!< verdict when no rule matches
+    std::vector<OncachePolicyRule> m_rules;                  //!< highest priority first
+    bool m_defaultAllow;                                     //!< verdict when no rule matches
+    TracedCallback<const OncachePolicyRule&> m_changedTrace; //!< fired on every change
 };
 
 } // namespace ns3

@@ -258,6 +258,48 @@ AppendFusedCore(std::vector<VclosRankSchedule>& plan,
 
 } // namespace
 
+uint32_t
+VclosEqualRuns(const std::vector<uint32_t>& gpus, const std::function<uint32_t(uint32_t)>& groupOf)
+{
+    uint32_t perGroup = 0;
+    uint32_t run = 1;
+    for (std::size_t r = 1; r <= gpus.size(); ++r)
+    {
+        if (r < gpus.size() && groupOf(gpus[r]) == groupOf(gpus[r - 1]))
+        {
+            ++run;
+            continue;
+        }
+        if (perGroup != 0 && perGroup != run)
+        {
+            return 0;
+        }
+        perGroup = run;
+        run = 1;
+    }
+    return perGroup;
+}
+
+VclosCollectiveShape
+VclosShapeCollective(VclosCollectiveAlgorithm requested,
+                     const std::vector<uint32_t>& rankGpus,
+                     const std::function<uint32_t(uint32_t)>& serverOf,
+                     const std::function<uint32_t(uint32_t)>& leafOf)
+{
+    VclosCollectiveShape shape;
+    shape.gpusPerServer = VclosEqualRuns(rankGpus, serverOf);
+    const uint32_t perLeaf = VclosEqualRuns(rankGpus, leafOf);
+    shape.serversPerLeaf = shape.gpusPerServer > 0 && perLeaf % shape.gpusPerServer == 0
+                               ? std::max(perLeaf / shape.gpusPerServer, 1u)
+                               : 1;
+    shape.algorithm = requested;
+    if (requested == VCLOS_HIERARCHICAL_RING && shape.gpusPerServer == 0)
+    {
+        shape.algorithm = VCLOS_RING;
+    }
+    return shape;
+}
+
 std::vector<VclosRankSchedule>
 VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
                              uint32_t ranks,

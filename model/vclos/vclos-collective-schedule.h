@@ -5,6 +5,7 @@
 #define VCLOS_COLLECTIVE_SCHEDULE_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,42 @@ std::vector<VclosRankSchedule> VclosBuildCollectiveSchedule(VclosCollectiveAlgor
  * \param[out] algorithm the algorithm
  * \return true on success
  */
+/**
+ * \ingroup vclos
+ * \brief The length of the runs of consecutive GPUs of one group, if they are all equal.
+ * \param gpus GPUs in rank order
+ * \param groupOf a GPU's group (its server, its leaf)
+ * \return the run length, 0 when the runs differ
+ */
+uint32_t VclosEqualRuns(const std::vector<uint32_t>& gpus,
+                        const std::function<uint32_t(uint32_t)>& groupOf);
+
+/**
+ * \ingroup vclos
+ * \brief What a job's ranks run: the algorithm (a hierarchical ring over unequal servers
+ *        runs the ring family) and the grouping its schedule is built for. Both engines
+ *        call this, so they run the same schedule on the same placement.
+ */
+struct VclosCollectiveShape
+{
+    VclosCollectiveAlgorithm algorithm = VCLOS_RING; //!< what runs
+    uint32_t gpusPerServer = 0;  //!< ranks per server when all servers hold as many, else 0
+    uint32_t serversPerLeaf = 1; //!< servers per leaf of the job, 1 when not uniform
+};
+
+/**
+ * \ingroup vclos
+ * \param requested the job's algorithm
+ * \param rankGpus its GPUs in rank order
+ * \param serverOf a GPU's server
+ * \param leafOf a GPU's leaf
+ * \return what runs, and the grouping to build its schedule with
+ */
+VclosCollectiveShape VclosShapeCollective(VclosCollectiveAlgorithm requested,
+                                          const std::vector<uint32_t>& rankGpus,
+                                          const std::function<uint32_t(uint32_t)>& serverOf,
+                                          const std::function<uint32_t(uint32_t)>& leafOf);
+
 bool VclosParseCollectiveAlgorithm(const std::string& name, VclosCollectiveAlgorithm& algorithm);
 
 /**

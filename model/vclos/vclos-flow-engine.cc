@@ -217,6 +217,41 @@ VclosFlowEngine::Run()
     }
 }
 
+double
+VclosFlowEngine::GetNextTime()
+{
+    Recompute();
+    return NextTime();
+}
+
+void
+VclosFlowEngine::AdvanceTo(double t)
+{
+    VCLOS_REQUIRE(std::isfinite(t) && t >= m_now,
+                  std::invalid_argument,
+                  "VclosFlowEngine::AdvanceTo: time " << t << " s is before now (" << m_now
+                                                      << " s) or not finite");
+    Recompute();
+    while (NextTime() <= t)
+    {
+        Step();
+    }
+    m_now = t;
+}
+
+void
+VclosFlowEngine::SetWatchedLinks(const std::vector<bool>& watched)
+{
+    VCLOS_REQUIRE(watched.size() == m_links.size(),
+                  std::invalid_argument,
+                  "VclosFlowEngine::SetWatchedLinks: " << watched.size() << " flags for "
+                                                       << m_links.size() << " links");
+    for (std::size_t i = 0; i < watched.size(); ++i)
+    {
+        m_links[i].watched = watched[i];
+    }
+}
+
 void
 VclosFlowEngine::Finish(FlowId id)
 {
@@ -468,8 +503,11 @@ VclosFlowEngine::NoteSharing(Flow& f)
 {
     for (uint32_t i = 0; i < f.count; ++i)
     {
-        f.maxSharing =
-            std::max(f.maxSharing, static_cast<uint32_t>(m_links[f.links[i]].flows.size()));
+        const Link& link = m_links[f.links[i]];
+        if (link.watched)
+        {
+            f.maxSharing = std::max(f.maxSharing, static_cast<uint32_t>(link.flows.size()));
+        }
     }
 }
 

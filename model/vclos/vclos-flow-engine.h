@@ -135,6 +135,25 @@ class VclosFlowEngine
     /// Process every event until none is left.
     void Run();
 
+    /**
+     * \brief Settle what was started since the last instant and tell when the next event is.
+     * \return the time of the next flow finish or timer, infinity when there is none
+     */
+    double GetNextTime();
+
+    /**
+     * \brief Run every instant up to and including time t, then move the clock to t, so that
+     *        flows started next start at t (for a caller whose own clock drives the engine).
+     * \param t a time not before GetNow()
+     */
+    void AdvanceTo(double t);
+
+    /**
+     * \brief Say which links count for GetMaxSharing (default: all).
+     * \param watched per link id, whether sharing on it is noted
+     */
+    void SetWatchedLinks(const std::vector<bool>& watched);
+
     /// \return the current time, seconds
     double GetNow() const;
     /// \return flows started and not finished
@@ -215,6 +234,7 @@ class VclosFlowEngine
         uint32_t unfrozen = 0;     //!< scratch: flows without a rate yet
         uint64_t mark = 0;         //!< scratch: visit epoch
         bool dirty = false;        //!< its flow set changed in this instant
+        bool watched = true;       //!< counts for GetMaxSharing
     };
 
     /// A timer.

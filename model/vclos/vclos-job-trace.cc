@@ -105,7 +105,7 @@ VclosReadTiresiasTrace(const std::string& path, double unitSeconds)
 }
 
 std::vector<VclosTraceJob>
-VclosReadHeliosTrace(const std::string& path)
+VclosReadHeliosTrace(const std::string& path, int64_t earliestSubmit)
 {
     VclosCsvReader csv(path,
                        {"job_id", "gpu_num", "state", "submit_time", "start_time", "end_time"});
@@ -122,6 +122,11 @@ VclosReadHeliosTrace(const std::string& path)
         {
             continue;
         }
+        int64_t submit = ParseTimestamp(csv, "submit_time");
+        if (submit < earliestSubmit)
+        {
+            continue;
+        }
         VclosTraceJob job;
         job.where = csv.Where();
         VCLOS_REQUIRE(index < UINT32_MAX,
@@ -129,7 +134,6 @@ VclosReadHeliosTrace(const std::string& path)
                       csv.Where() << ": more than " << UINT32_MAX << " jobs");
         job.id = index++;
         job.gpus = static_cast<uint32_t>(csv.Integer("gpu_num", 1, UINT32_MAX));
-        int64_t submit = ParseTimestamp(csv, "submit_time");
         int64_t start = ParseTimestamp(csv, "start_time");
         int64_t end = ParseTimestamp(csv, "end_time");
         VCLOS_REQUIRE(end >= start && start >= submit,

@@ -50,10 +50,12 @@ std::vector<VclosTraceJob> VclosReadTiresiasTrace(const std::string& path, doubl
  *        (COMPLETED, CANCELLED, FAILED, NODE_FAIL, TIMEOUT) with gpu_num > 0, as the vClos
  *        authors' generator does; duration = end - start. Years must be 1970 to 2100.
  * \param path the CSV file
+ * \param earliestSubmit jobs submitted before it (seconds since the epoch, UTC) are skipped
  * \return the jobs sorted by submit time; a malformed row throws std::runtime_error with
  *         the file, line and field
  */
-std::vector<VclosTraceJob> VclosReadHeliosTrace(const std::string& path);
+std::vector<VclosTraceJob> VclosReadHeliosTrace(const std::string& path,
+                                                int64_t earliestSubmit = 0);
 
 /**
  * \ingroup vclos

@@ -3,7 +3,8 @@
 # mode (utils/oncache-testbed.sh). Checks that ping and a TCP stream flow pod to pod, that the
 # caches fill on both hosts and the fast paths carry the traffic, that a policy deny stops an
 # established, cached flow from reaching the pod, that a restart after a crash and a pod
-# migration re-learn, and that teardown leaves nothing behind.
+# migration re-learn, that after pod deletion and IP reuse not one segment of the old flow
+# reaches the new pod, and that teardown leaves nothing behind.
 # Exits 77 (ctest: Skipped) with a message when it cannot run here.
 #   oncache-testbed-test.sh <repo root> <oncache-agent>
 set -u # no pipefail: "cmd | grep -q" must not fail when grep stops reading early
@@ -139,10 +140,13 @@ tb dump 2 | grep -q "^ingress 198.19.2.12 " && fail "migration: host 2 kept the 
 [ $(($(stat_of 3 ingress_hit) - hits_before)) -ge 10 ] || fail "migration: no ingress fast path on host 3"
 
 # 5b. IP reuse: a TCP flow 1.1 -> 2.1 is established and cached on both hosts; pod 2.1
-# vanishes and a new pod (new MAC) takes its IP. Host 2's agent must drop the old flow's
-# complete filter entry at once: with it, the ingress fast path would hand the old flow's
-# segments to the new pod as soon as the new pod's MAC is learned. (Whether the kernel's own
-# path still lets some through is the host's conntrack's business: see the docs.)
+# vanishes and a new pod (new MAC) takes its IP while the client keeps sending. Host 2's agent
+# must drop the old flow's complete filter entry at once: with it, the ingress fast path would
+# hand the old flow's segments to the new pod as soon as the new pod's MAC is learned. And not
+# one segment of the old flow may reach the new pod by any path: the new pod runs no TCP, so
+# its namespace's Tcp InSegs (counted from its creation) must stay 0. (Without the neighbour
+# flush in `reuse`, the segments queued on the IP's unresolved neighbour entry before the
+# conntrack flush reached the new pod once it answered ARP: 4 in every run.)
 # ("$TB" exec runs the command in its own process: kill reaches it.)
 "$TB" exec --tag "$TAG" 2 1 timeout 15 iperf3 -s -1 -B 198.19.2.11 -p 5301 >/dev/null 2>&1 &
 server=$!
@@ -156,6 +160,10 @@ tb reuse 2 1
 tb dump 2 | grep -q "$old" && fail "reuse: host 2 kept the old flow's complete filter entry"
 tb exec 2 1 ping -q -c 10 -i 0.05 -W 1 198.19.1.11 >/dev/null || fail "reuse: the new pod cannot reach 198.19.1.11"
 tb dump 2 | grep -q "^ingress 198.19.2.11 learned 02:ac:00:02:01:00$" || fail "reuse: the new pod's MAC was not learned"
+sleep 1.5 # the client still sends; a neighbour entry's queue is released after 1 s
+kill -0 "$client" 2>/dev/null || fail "reuse: the old flow's client stopped before the check"
+leaked=$(snmp 2 1 Tcp InSegs)
+[ "$leaked" = 0 ] || fail "reuse: $leaked segments of the old flow reached the new pod"
 kill "$client" 2>/dev/null
 wait "$client" "$server" 2>/dev/null
 
@@ -191,4 +199,4 @@ if [ "$failures" -gt 0 ]; then
   echo "FAIL: $failures check(s) failed"
   exit 1
 fi
-echo "PASS: ONCache testbed (ping, TCP stream, caches, deny after caching, restart, migration, teardown)"
+echo "PASS: ONCache testbed (ping, TCP stream, caches, deny after caching, restart, migration, IP reuse, teardown)"

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Simulation tests of the data path: VXLAN on the wire, first-packet behaviour, LRU eviction,
-// isolation after policy change and pod deletion, migration, CPU accounting.
+// isolation after policy, pod, route and neighbour changes and pod deletion, migration, CPU
+// accounting.
 #include "../suite-error-of.h"
 
 #include "ns3/applications-module.h"
@@ -386,27 +387,58 @@ class OncacheEvictionTestCase : public TestCase
 
 /**
  * \ingroup oncache-tests
- * \brief A deny rule applied to an established, cached flow through the invalidation API stops
- *        it at once: no packet takes the fast path afterwards, and not one packet that reaches
- *        the receiving host's data path after the change is delivered (only those already
- *        past it are). Without the invalidation the fast path keeps forwarding (the control
- *        case), which is why the API exists.
+ * \brief Policy change on a cached flow: a TCP transfer runs on the fast path, then the policy
+ *        denies it in one of the ways the API allows. From then on no fast-path hit, nothing
+ *        decided after the change reaches the pod, and the fallback drops the flow.
  */
 class OncachePolicyIsolationTestCase : public TestCase
 {
   public:
-    /// \param invalidate use the invalidation API (else only change the policy)
-    OncachePolicyIsolationTestCase(bool invalidate)
-        : TestCase(invalidate ? "deny rule with invalidation isolates a cached flow"
-                              : "deny rule without invalidation: the cached flow continues"),
-          m_invalidate(invalidate)
+    /// How the policy is changed.
+    enum Change
+    {
+        CLUSTER_INSERT, //!< OncacheCluster::InsertPolicyRule(deny)
+        POLICY_INSERT,  //!< GetPolicy()->InsertRule(deny)
+        POLICY_CLEAR,   //!< default deny with an allow rule, then GetPolicy()->Clear()
+        DEFAULT_DENY    //!< the DefaultAllow Attribute set to false
+    };
+
+    /// \param change how the policy is changed
+    explicit OncachePolicyIsolationTestCase(Change change)
+        : TestCase(std::string("deny after caching isolates the flow: ") + Name(change)),
+          m_change(change)
     {
     }
 
   private:
+    /// \param change a change \return its name
+    static const char* Name(Change change)
+    {
+        switch (change)
+        {
+        case CLUSTER_INSERT:
+            return "cluster InsertPolicyRule";
+        case POLICY_INSERT:
+            return "GetPolicy()->InsertRule";
+        case POLICY_CLEAR:
+            return "GetPolicy()->Clear";
+        case DEFAULT_DENY:
+            return "DefaultAllow=false";
+        }
+        return "";
+    }
+
     void DoRun() override
     {
         Testbed tb(ONCACHE_MODE_ONCACHE);
+        Ptr<OncachePolicy> policy = tb.cluster->GetPolicy();
+        if (m_change == POLICY_CLEAR)
+        {
+            OncachePolicyRule tcp; // allows TCP; everything else is denied by default
+            tcp.protocol = 6;
+            policy->SetAttribute("DefaultAllow", BooleanValue(false));
+            policy->InsertRule(tcp, 0);
+        }
         BulkTransfer(tb, tb.Pod(0), tb.Pod(1), 5001, 0, MicroSeconds(1));
         uint64_t delivered = 0;
         tb.cluster->GetPodDevice(tb.Pod(1))->TraceConnectWithoutContext(
@@ -437,13 +469,20 @@ class OncachePolicyIsolationTestCase : public TestCase
             found = FindFlow(tb, tb.Pod(0), tb.Pod(1), 5001, flow);
             atChange = tb.stats->GetFlow(flow);
             host1DecisionsAtChange = host1Decisions;
-            if (m_invalidate)
+            switch (m_change)
             {
+            case CLUSTER_INSERT:
                 tb.cluster->InsertPolicyRule(deny, 0);
-            }
-            else
-            {
-                tb.cluster->GetPolicy()->InsertRule(deny, 0);
+                break;
+            case POLICY_INSERT:
+                policy->InsertRule(deny, 0);
+                break;
+            case POLICY_CLEAR:
+                policy->Clear();
+                break;
+            case DEFAULT_DENY:
+                policy->SetAttribute("DefaultAllow", BooleanValue(false));
+                break;
             }
         });
         Simulator::Stop(MilliSeconds(5));
@@ -451,28 +490,198 @@ class OncachePolicyIsolationTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(found, true, "flow seen");
         NS_TEST_ASSERT_MSG_GT(atChange.egressFast, 100u, "flow was cached");
         OncacheStatsTracker::FlowCounters end = tb.stats->GetFlow(flow);
-        if (m_invalidate)
+        NS_TEST_EXPECT_MSG_EQ(end.egressFast, atChange.egressFast, "no egress hit after");
+        NS_TEST_EXPECT_MSG_EQ(end.ingressFast, atChange.ingressFast, "no ingress hit after");
+        // Every packet that passed host 1's ingress decision before the change (all of them
+        // allowed) is delivered; no later one is.
+        NS_TEST_EXPECT_MSG_EQ(delivered,
+                              host1DecisionsAtChange,
+                              "nothing decided after the change reaches the pod");
+        NS_TEST_EXPECT_MSG_GT(tb.stats->GetDrops(OncacheHostDatapath::DROP_POLICY),
+                              0u,
+                              "the fallback enforces the rule");
+        Simulator::Destroy();
+    }
+
+    Change m_change; //!< how the policy is changed
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief DetachPod on the data path itself (not through the cluster): a UDP echo flow to a
+ *        pod on host 1 is cached; once host 1 detaches the pod, no packet takes host 1's
+ *        ingress fast path and nothing decided after the detach reaches the pod.
+ */
+class OncacheDetachPodTestCase : public TestCase
+{
+  public:
+    OncacheDetachPodTestCase()
+        : TestCase("DetachPod: the detached pod receives nothing through the fast path")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE);
+        Ipv4Address server = tb.Pod(1);
+        UdpEchoServerHelper echo(9);
+        echo.Install(tb.cluster->GetPod(server));
+        UdpEchoClientHelper client(server, 9);
+        client.SetAttribute("MaxPackets", UintegerValue(1000000));
+        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+        client.SetAttribute("PacketSize", UintegerValue(64));
+        client.Install(tb.cluster->GetPod(tb.Pod(0))).Start(MicroSeconds(1));
+        uint64_t delivered = 0;
+        tb.cluster->GetPodDevice(server)->TraceConnectWithoutContext(
+            "MacRx",
+            MakeBoundCallback(
+                +[](uint64_t* n, Ptr<const Packet>) { ++*n; },
+                &delivered));
+        // [0]: host 1's ingress decisions, [1]: of them on the fast path
+        std::vector<uint64_t> host1(2, 0);
+        tb.cluster->GetDatapath(1)->TraceConnectWithoutContext(
+            "Path",
+            MakeBoundCallback(
+                +[](std::vector<uint64_t>* n,
+                    uint32_t,
+                    const OncacheFlowKey&,
+                    OncacheHostDatapath::Direction d,
+                    OncacheHostDatapath::Path p) {
+                    (*n)[0] += d == OncacheHostDatapath::INGRESS;
+                    (*n)[1] +=
+                        d == OncacheHostDatapath::INGRESS && p == OncacheHostDatapath::PATH_FAST;
+                },
+                &host1));
+        std::vector<uint64_t> atDetach;
+        Simulator::Schedule(MilliSeconds(2), [&]() {
+            atDetach = host1;
+            tb.cluster->GetDatapath(1)->DetachPod(server);
+        });
+        Simulator::Stop(MilliSeconds(4));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(atDetach[1], 10u, "the flow was on host 1's ingress fast path");
+        NS_TEST_EXPECT_MSG_EQ(host1[1], atDetach[1], "no ingress fast-path hit after the detach");
+        NS_TEST_EXPECT_MSG_GT(host1[0], atDetach[0] + 10, "requests still reach host 1");
+        // Every request host 1 decided on before the detach is delivered; no later one is.
+        NS_TEST_EXPECT_MSG_EQ(delivered, atDetach[0], "nothing decided after reaches the pod");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
+ * \brief A route or neighbour change on the data path itself: host 0 sends a cached UDP echo
+ *        flow to a pod on host 1; then host 0's route to the pod, or its neighbour entry of
+ *        host 1, is changed or removed. From then on host 1 receives nothing (but the few
+ *        requests already past host 0's decision), and the new state is what host 0 uses:
+ *        a moved route or neighbour takes the requests to host 2, a removed one drops them.
+ */
+class OncacheForwardingChangeTestCase : public TestCase
+{
+  public:
+    /// What changes on host 0.
+    enum Change
+    {
+        ROUTE_MOVED,      //!< SetRoute(pod, host 2)
+        ROUTE_REMOVED,    //!< RemoveRoute(pod)
+        NEIGHBOUR_MOVED,  //!< SetNeighbour(host 1, host 2's MACs)
+        NEIGHBOUR_REMOVED //!< RemoveNeighbour(host 1)
+    };
+
+    /// \param change what changes
+    explicit OncacheForwardingChangeTestCase(Change change)
+        : TestCase(std::string("forwarding change on a cached flow is used: ") + Name(change)),
+          m_change(change)
+    {
+    }
+
+  private:
+    /// \param change a change \return its name
+    static const char* Name(Change change)
+    {
+        switch (change)
         {
-            NS_TEST_EXPECT_MSG_EQ(end.egressFast, atChange.egressFast, "no egress hit after");
-            NS_TEST_EXPECT_MSG_EQ(end.ingressFast, atChange.ingressFast, "no ingress hit after");
-            // Every packet that passed host 1's ingress decision before the change (all of
-            // them allowed) is delivered; no later one is.
-            NS_TEST_EXPECT_MSG_EQ(delivered,
-                                  host1DecisionsAtChange,
-                                  "nothing decided after the change reaches the pod");
-            NS_TEST_EXPECT_MSG_GT(tb.stats->GetDrops(OncacheHostDatapath::DROP_POLICY),
-                                  0u,
-                                  "the fallback enforces the rule");
+        case ROUTE_MOVED:
+            return "SetRoute";
+        case ROUTE_REMOVED:
+            return "RemoveRoute";
+        case NEIGHBOUR_MOVED:
+            return "SetNeighbour";
+        case NEIGHBOUR_REMOVED:
+            return "RemoveNeighbour";
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE, 3);
+        Ipv4Address server = tb.Pod(1);
+        UdpEchoServerHelper echo(9);
+        echo.Install(tb.cluster->GetPod(server));
+        UdpEchoClientHelper client(server, 9);
+        client.SetAttribute("MaxPackets", UintegerValue(1000000));
+        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+        client.SetAttribute("PacketSize", UintegerValue(64));
+        client.Install(tb.cluster->GetPod(tb.Pod(0))).Start(MicroSeconds(1));
+        std::vector<uint64_t> ingress(3, 0); // ingress decisions per host
+        for (uint32_t h = 1; h < 3; ++h)
+        {
+            tb.cluster->GetDatapath(h)->TraceConnectWithoutContext(
+                "Path",
+                MakeBoundCallback(
+                    +[](uint64_t* n,
+                        uint32_t,
+                        const OncacheFlowKey&,
+                        OncacheHostDatapath::Direction d,
+                        OncacheHostDatapath::Path) { *n += d == OncacheHostDatapath::INGRESS; },
+                    &ingress[h]));
+        }
+        Ptr<OncacheHostDatapath> dp0 = tb.cluster->GetDatapath(0);
+        Ptr<OncacheHostDatapath> dp1 = tb.cluster->GetDatapath(1);
+        Ptr<OncacheHostDatapath> dp2 = tb.cluster->GetDatapath(2);
+        std::vector<uint64_t> atChange;
+        uint64_t fastAtChange = 0;
+        Simulator::Schedule(MilliSeconds(2), [&]() {
+            atChange = ingress;
+            fastAtChange =
+                tb.stats->GetPathCount(OncacheHostDatapath::EGRESS, OncacheHostDatapath::PATH_FAST);
+            switch (m_change)
+            {
+            case ROUTE_MOVED:
+                dp0->SetRoute(server, dp2->GetHostIp());
+                break;
+            case ROUTE_REMOVED:
+                dp0->RemoveRoute(server);
+                break;
+            case NEIGHBOUR_MOVED:
+                dp0->SetNeighbour(dp1->GetHostIp(), dp2->GetNicMac(), dp2->GetVtepMac());
+                break;
+            case NEIGHBOUR_REMOVED:
+                dp0->RemoveNeighbour(dp1->GetHostIp());
+                break;
+            }
+        });
+        Simulator::Stop(MilliSeconds(4));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(fastAtChange, 10u, "the flow was on the fast path");
+        // One request per 50 us: at most a few are past host 0's decision at the change.
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(ingress[1], atChange[1] + 3, "host 1 receives nothing after");
+        if (m_change == ROUTE_MOVED || m_change == NEIGHBOUR_MOVED)
+        {
+            NS_TEST_EXPECT_MSG_GT(ingress[2], atChange[2] + 10, "host 0 sends to host 2");
         }
         else
         {
-            NS_TEST_EXPECT_MSG_GT(end.egressFast, atChange.egressFast + 100, "cache forwards");
-            NS_TEST_EXPECT_MSG_GT(delivered, host1DecisionsAtChange + 100, "pod keeps receiving");
+            NS_TEST_EXPECT_MSG_GT(tb.stats->GetDrops(OncacheHostDatapath::DROP_NO_ROUTE),
+                                  10u,
+                                  "host 0's fallback has no way to host 1");
         }
         Simulator::Destroy();
     }
 
-    bool m_invalidate; //!< use the invalidation API
+    Change m_change; //!< what changes
 };
 
 /**
@@ -1408,6 +1617,28 @@ class OncacheBadInputTestCase : public TestCase
             },
             "UnderlayMtu");
         ExpectError([] { OncacheModeFromString("Flannel"); }, "Mode");
+        // A host whose data path enforces another policy than the cluster's: a change through
+        // the cluster's policy would never reach it.
+        ExpectError(
+            [] {
+                Ptr<OncacheTopologyHelper> h = CreateObject<OncacheTopologyHelper>();
+                Ptr<OncacheCluster> c = h->Install();
+                Ptr<Node> node = CreateObject<Node>();
+                Ptr<CsmaNetDevice> nic = CreateObject<CsmaNetDevice>();
+                nic->SetAddress(Mac48Address::Allocate());
+                node->AddDevice(nic);
+                Ptr<OncacheHostCpu> cpu = CreateObject<OncacheHostCpu>();
+                Ptr<OncacheHostDatapath> dp = CreateObject<OncacheHostDatapath>();
+                dp->Setup(9,
+                          node,
+                          nic,
+                          Ipv4Address("198.18.9.9"),
+                          cpu,
+                          CreateObject<OncacheCostModel>(),
+                          CreateObject<OncachePolicy>());
+                c->AddHost(node, dp);
+            },
+            "policy");
         // The smallest underlay MTU: a pod's 68 (RFC 791) plus the mode's encapsulation.
         ExpectError([] { InstallWith(ONCACHE_MODE_OVERLAY, "UnderlayMtu", UintegerValue(117)); },
                     "UnderlayMtu");
@@ -1747,8 +1978,21 @@ class OncacheDatapathTestSuite : public TestSuite
             AddTestCase(new OncacheFirstPacketsTestCase(mode), TestCase::QUICK);
         }
         AddTestCase(new OncacheEvictionTestCase, TestCase::QUICK);
-        AddTestCase(new OncachePolicyIsolationTestCase(true), TestCase::QUICK);
-        AddTestCase(new OncachePolicyIsolationTestCase(false), TestCase::QUICK);
+        for (auto change : {OncachePolicyIsolationTestCase::CLUSTER_INSERT,
+                            OncachePolicyIsolationTestCase::POLICY_INSERT,
+                            OncachePolicyIsolationTestCase::POLICY_CLEAR,
+                            OncachePolicyIsolationTestCase::DEFAULT_DENY})
+        {
+            AddTestCase(new OncachePolicyIsolationTestCase(change), TestCase::QUICK);
+        }
+        AddTestCase(new OncacheDetachPodTestCase, TestCase::QUICK);
+        for (auto change : {OncacheForwardingChangeTestCase::ROUTE_MOVED,
+                            OncacheForwardingChangeTestCase::ROUTE_REMOVED,
+                            OncacheForwardingChangeTestCase::NEIGHBOUR_MOVED,
+                            OncacheForwardingChangeTestCase::NEIGHBOUR_REMOVED})
+        {
+            AddTestCase(new OncacheForwardingChangeTestCase(change), TestCase::QUICK);
+        }
         AddTestCase(new OncachePodReuseTestCase, TestCase::QUICK);
         AddTestCase(new OncacheMigrationTestCase, TestCase::QUICK);
         for (uint8_t tos : {0xb8, 0x28})

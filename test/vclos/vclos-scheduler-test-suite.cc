@@ -524,7 +524,7 @@ class VclosSchedulerManyJobsTestCase : public TestCase
         const uint32_t jobs = 2000;
         Ptr<VclosFabric> fabric = SmallFabric();
         Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
-        scheduler->SetAttribute("BasePort", UintegerValue(64500)); // wraps after 1036 jobs
+        scheduler->GetExecutor()->SetAttribute("BasePort", UintegerValue(64500)); // wraps after 1036 jobs
         std::vector<VclosJobRequest> requests;
         for (uint32_t i = 0; i < jobs; ++i)
         {
@@ -567,7 +567,7 @@ class VclosSchedulerPortsTestCase : public TestCase
     {
         Ptr<VclosFabric> fabric = SmallFabric();
         Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
-        scheduler->SetAttribute("BasePort", UintegerValue(65535)); // one port
+        scheduler->GetExecutor()->SetAttribute("BasePort", UintegerValue(65535)); // one port
         std::map<uint32_t, Time> start;
         std::map<uint32_t, Time> finish;
         scheduler->TraceConnectWithoutContext(

@@ -1,0 +1,176 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_FLOW_EXECUTOR_H
+#define VCLOS_FLOW_EXECUTOR_H
+
+#include "ns3/event-id.h"
+#include "ns3/vclos-flow-collective.h"
+#include "ns3/vclos-flow-engine.h"
+#include "ns3/vclos-flow-hash.h"
+#include "ns3/vclos-job-executor.h"
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief Runs jobs at flow level: every transfer of a job's collective is a fluid flow in a
+ *        VclosFlowEngine over a VclosTopology, with max-min fair (or the authors' equal-share)
+ *        rates; compute phases are simulator events.
+ *
+ * The job follows the packet level's semantics (VclosFlowCollectivePlan): per iteration,
+ * compute, then the collective of VclosShapeCollective's algorithm, sends waiting for the
+ * receives they depend on and for the previous send on their connection. Intra-server
+ * transfers take the intra-server links. A transfer that leaves its leaf takes its rank's
+ * pinned spine, or the spine the ECMP hash (VclosHashFiveTuple, the function the packet
+ * level's switches use) picks for the flow key (source GPU, destination GPU, TCP, job id as
+ * destination port, connection index as source port, or the transfer index with
+ * PathPerStep). The engine's clock follows the simulator's: one simulator event per engine
+ * instant, so trackers and the scheduler see one clock. Iterations end together (a job-wide
+ * barrier at each iteration's end); the packet level lets a rank start its next compute as
+ * soon as its own part is over.
+ *
+ * A flow "conflicts" when a leaf-spine link on its path carried another flow at the same
+ * time (the vClos paper's conflicting-flow proportion, over transfers).
+ */
+class VclosFlowExecutor : public VclosJobExecutor
+{
+  public:
+    /// How flows share a link (the Sharing attribute).
+    enum SharingModel
+    {
+        MAX_MIN,    //!< VclosFlowEngine::Sharing::MAX_MIN
+        EQUAL_SHARE //!< VclosFlowEngine::Sharing::EQUAL_SHARE
+    };
+
+    /// What the executor counted.
+    struct Stats
+    {
+        uint64_t flows = 0;                //!< transfers finished
+        uint64_t coreFlows = 0;            //!< of which crossed a leaf-spine link
+        uint64_t conflictingCoreFlows = 0; //!< of which shared one
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosFlowExecutor();
+    ~VclosFlowExecutor() override;
+
+    /**
+     * \brief Set the cluster (throws std::invalid_argument, one line, on a bad config).
+     * \param config the topology
+     */
+    void SetTopology(const VclosTopologyConfig& config);
+
+    const VclosTopology& GetTopology() const override;
+    VclosCollectiveAlgorithm Start(const VclosJobRequest& job,
+                                   const VclosJobAllocation& allocation,
+                                   DoneCallback done) override;
+    void Stop(const VclosJobRequest& job, const VclosJobAllocation& allocation) override;
+
+    /**
+     * \brief The contention-free reference: one iteration's collective of a job alone on its
+     *        placement, where only the NICs and the intra-server links constrain (a
+     *        non-blocking core), in the engine's sharing model.
+     * \param algorithm the job's algorithm
+     * \param rankGpus its GPUs in rank order
+     * \param messageBytes M
+     * \return seconds
+     */
+    double GetContentionFreeSeconds(VclosCollectiveAlgorithm algorithm,
+                                    const std::vector<uint32_t>& rankGpus,
+                                    double messageBytes);
+
+    /// \return what was counted
+    const Stats& GetStats() const;
+    /// \return the engine's counters
+    VclosFlowEngine::Stats GetEngineStats() const;
+    /// \return conflicting share of the flows that crossed a leaf-spine link (0: none did)
+    double GetConflictingFlowShare() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A running job.
+    struct Job
+    {
+        VclosJobRequest request;                             //!< the job
+        std::vector<uint32_t> gpus;                          //!< GPUs by rank
+        std::vector<int32_t> spine;                          //!< pinned spine by rank, or -1
+        std::shared_ptr<const VclosFlowCollectivePlan> plan; //!< its collective
+        std::unique_ptr<VclosFlowCollectiveRun> run;         //!< the iteration in progress
+        uint32_t iteration = 0;                              //!< current iteration
+        DoneCallback done;                                   //!< the scheduler's
+    };
+
+    /// Plan cache key: algorithm, ranks, GPUs per server, servers per leaf.
+    using PlanKey = std::tuple<int, uint32_t, uint32_t, uint32_t>;
+
+    /// \return the engine's sharing model
+    VclosFlowEngine::Sharing EngineSharing() const;
+    /// \return the engine, made on first use
+    VclosFlowEngine& Engine();
+    /**
+     * \param shape what runs
+     * \param ranks N
+     * \return its plan, cached
+     */
+    std::shared_ptr<const VclosFlowCollectivePlan> PlanOf(const VclosCollectiveShape& shape,
+                                                          uint32_t ranks);
+    /**
+     * \param gpus GPUs in rank order
+     * \param requested the job's algorithm
+     * \return what its ranks run
+     */
+    VclosCollectiveShape ShapeOf(const std::vector<uint32_t>& gpus,
+                                 VclosCollectiveAlgorithm requested) const;
+    /// \param slot a job's slot: begin its next iteration's collective
+    void BeginCollective(uint32_t slot);
+    /**
+     * \param slot a job's slot
+     * \param transfer a transfer of its plan to start now
+     */
+    void Launch(uint32_t slot, uint32_t transfer);
+    /**
+     * \param id an engine flow that ended
+     * \param tag its tag
+     */
+    void FlowFinished(VclosFlowEngine::FlowId id, uint64_t tag);
+    /// Bring the engine to the simulator's now.
+    void Sync();
+    /// Schedule the simulator event of the engine's next instant.
+    void Arm();
+    /// The engine's next instant is due.
+    void Fire();
+
+    std::unique_ptr<VclosTopology> m_topology; //!< the cluster
+    std::unique_ptr<VclosFlowEngine> m_engine; //!< flows
+    std::vector<uint8_t> m_flowCrossesCore;    //!< by engine flow id
+    SharingModel m_sharing;                    //!< Sharing attribute
+    uint32_t m_salt;                           //!< EcmpSalt attribute
+    VclosHashAlgorithm m_hashAlgorithm;        //!< HashAlgorithm attribute
+    bool m_pathPerStep;                        //!< PathPerStep attribute
+    std::map<PlanKey, std::shared_ptr<const VclosFlowCollectivePlan>> m_plans;      //!< cache
+    std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, double> m_reference; //!< s/B
+    std::vector<std::unique_ptr<Job>> m_slots; //!< running jobs
+    std::vector<uint32_t> m_freeSlots;         //!< unused slots
+    std::map<uint32_t, uint32_t> m_slotOfJob;  //!< job id -> slot
+    EventId m_fire;                            //!< the engine's next instant
+    double m_armedFor;                         //!< its exact time, s
+    Stats m_stats;                             //!< counts
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_FLOW_EXECUTOR_H */

@@ -1,0 +1,97 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_JOB_EXECUTOR_H
+#define VCLOS_JOB_EXECUTOR_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/vclos-collective-schedule.h"
+#include "ns3/vclos-topology.h"
+
+#include <functional>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief A training job submitted to the scheduler.
+ */
+struct VclosJobRequest
+{
+    uint32_t id = 0;                                 //!< job id
+    uint32_t gpus = 0;                               //!< GPUs it needs
+    Time submit;                                     //!< arrival time
+    uint64_t messageBytes = 0;                       //!< bytes all-reduced per iteration
+    Time computeTime;                                //!< compute per iteration
+    uint32_t iterations = 1;                         //!< iterations
+    VclosCollectiveAlgorithm algorithm = VCLOS_RING; //!< collective
+};
+
+/**
+ * \ingroup vclos
+ * \brief Where a placement policy put a job: its GPUs in rank order and, per GPU, the spine
+ *        its traffic leaving the leaf must take (-1: the switches' ECMP hash decides).
+ */
+struct VclosJobAllocation
+{
+    std::vector<uint32_t> gpus;       //!< GPUs, in rank order
+    std::vector<int32_t> uplinkSpine; //!< per GPU, pinned spine or -1
+};
+
+/**
+ * \ingroup vclos
+ * \brief How placed jobs run: the scheduler (VclosJobScheduler) decides when and where, an
+ *        executor makes the job's iterations happen and says when they are over.
+ *
+ * Two implementations: VclosPacketExecutor (every GPU an ns-3 node, collectives as TCP
+ * applications, pins as routes) and VclosFlowExecutor (collectives as fluid flows in a
+ * VclosFlowEngine over a VclosTopology). Both run a job as: per iteration, compute, then
+ * the collective of VclosShapeCollective's algorithm; both take their time from the ns-3
+ * simulator clock, so trackers see one clock.
+ */
+class VclosJobExecutor : public Object
+{
+  public:
+    /// Called once when the job's last iteration has ended on every rank.
+    using DoneCallback = std::function<void()>;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /// \return the cluster the jobs run on
+    virtual const VclosTopology& GetTopology() const = 0;
+
+    /**
+     * \param job a job about to be placed
+     * \return whether the executor can take it now (the packet level: a free TCP port)
+     */
+    virtual bool CanStart(const VclosJobRequest& job);
+
+    /**
+     * \brief Run a placed job. Never calls done before returning.
+     * \param job the job
+     * \param allocation its GPUs in rank order and pinned spines
+     * \param done called when its last iteration has ended
+     * \return the collective its ranks run (VclosShapeCollective's choice)
+     */
+    virtual VclosCollectiveAlgorithm Start(const VclosJobRequest& job,
+                                           const VclosJobAllocation& allocation,
+                                           DoneCallback done) = 0;
+
+    /**
+     * \brief Free what a finished job held (pins, ports); called after done.
+     * \param job the job
+     * \param allocation where it ran
+     */
+    virtual void Stop(const VclosJobRequest& job, const VclosJobAllocation& allocation);
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_JOB_EXECUTOR_H */

@@ -1,0 +1,89 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_PACKET_EXECUTOR_H
+#define VCLOS_PACKET_EXECUTOR_H
+
+#include "ns3/vclos-fabric.h"
+#include "ns3/vclos-job-executor.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace ns3
+{
+
+/**
+ * \ingroup vclos
+ * \brief Runs jobs at packet level on a VclosFabric: each job of 2 or more GPUs is one
+ *        VclosCollectiveHelper job (TCP applications on its GPUs' nodes), its pinned spines
+ *        become source pins on the leaves while it runs, and a one-GPU job only computes.
+ *
+ * Each job of 2 or more GPUs holds a TCP port (BasePort, BasePort + 1, ...) while it runs;
+ * after 65535 the ports of finished jobs are reused in the same cyclic order, never 0, and
+ * CanStart says no while every port is held (the job waits rather than share a port).
+ */
+class VclosPacketExecutor : public VclosJobExecutor
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosPacketExecutor();
+
+    /// \param fabric the fabric jobs run on
+    void SetFabric(Ptr<VclosFabric> fabric);
+    /// \return the fabric (null before SetFabric)
+    Ptr<VclosFabric> GetFabric() const;
+
+    const VclosTopology& GetTopology() const override;
+    bool CanStart(const VclosJobRequest& job) override;
+    VclosCollectiveAlgorithm Start(const VclosJobRequest& job,
+                                   const VclosJobAllocation& allocation,
+                                   DoneCallback done) override;
+    void Stop(const VclosJobRequest& job, const VclosJobAllocation& allocation) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A running job's ranks.
+    struct Running
+    {
+        uint32_t iterations = 1;      //!< iterations of the job
+        uint32_t ranks = 0;           //!< ranks
+        uint32_t ranksDone = 0;       //!< ranks that ended the last iteration
+        std::optional<uint16_t> port; //!< its connections' port
+        DoneCallback done;            //!< the scheduler's
+    };
+
+    /**
+     * \brief IterationEnd sink of a job's ranks.
+     * \param executor the executor
+     * \param job the job id
+     * \param rank the rank
+     * \param iteration the iteration
+     */
+    static void RankIterationEnded(Ptr<VclosPacketExecutor> executor,
+                                   uint32_t job,
+                                   uint32_t rank,
+                                   uint32_t iteration);
+    /// \return the next port no running job holds, now held (nothing when all are held)
+    std::optional<uint16_t> TakePort();
+
+    Ptr<VclosFabric> m_fabric;                 //!< where jobs run
+    std::unique_ptr<VclosTopology> m_topology; //!< its shape
+    uint16_t m_basePort;                       //!< first port of the cycle
+    uint32_t m_nextPort;                       //!< where the search for a port starts
+    std::set<uint16_t> m_portsInUse;           //!< ports of running jobs
+    std::map<uint32_t, Running> m_running;     //!< by job id
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_PACKET_EXECUTOR_H */
