@@ -12,6 +12,8 @@ suite_module(
     model/oncache/oncache-cost-model.cc
     model/oncache/oncache-policy.cc
     model/oncache/oncache-conntrack.cc
+    model/oncache/oncache-fast-path.cc
+    model/oncache/oncache-packet-frame.cc
     model/oncache/oncache-host-datapath.cc
     model/oncache/oncache-cluster.cc
     model/oncache/oncache-rr-client.cc
@@ -38,6 +40,9 @@ suite_module(
     model/oncache/oncache-cost-model.h
     model/oncache/oncache-policy.h
     model/oncache/oncache-conntrack.h
+    model/oncache/oncache-fast-path.h
+    model/oncache/oncache-packet-frame.h
+    bpf/oncache/oncache-abi.h
     model/oncache/oncache-host-datapath.h
     model/oncache/oncache-cluster.h
     model/oncache/oncache-rr-client.h

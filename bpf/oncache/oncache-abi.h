@@ -1,7 +1,9 @@
 /*
  * ONCache eBPF datapath: map key/value layouts and constants, shared by the eBPF programs
- * (oncache.bpf.c), the libbpf agent and the tests. Plain C with UAPI types only, so C++ code
- * (the agent, the BPF_PROG_TEST_RUN tests, later the ns-3 model's tests) includes it as is.
+ * (oncache.bpf.c), the libbpf agent, the tests and the ns-3 model's decision logic
+ * (model/oncache/oncache-fast-path.h). Plain C with UAPI types only, so C++ code includes it as
+ * is. Layouts and constants only: no decision code, so the differential test
+ * (test/oncache-bpf/oncache-differential-test.cc) compares two implementations.
  *
  * Spec: ../shared/papers/oncache-spec.md, sections 2.2-2.6 and 7. Byte order: every IPv4
  * address and port below is in network byte order, exactly as in the packet; the VNI and

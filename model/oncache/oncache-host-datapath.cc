@@ -5,6 +5,7 @@
 
 #include "oncache-check.h"
 #include "oncache-limits.h"
+#include "oncache-packet-frame.h"
 #include "oncache-vxlan-header.h"
 
 #include "ns3/enum.h"
@@ -15,6 +16,8 @@
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
+
+#include <arpa/inet.h>
 
 namespace ns3
 {
@@ -29,6 +32,25 @@ namespace
 constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
+
+/// \return the data path of an OncacheFastPath verdict (PASS: the packet is not ONCache's)
+OncacheHostDatapath::Path
+ToPath(OncacheFastPath::Verdict verdict)
+{
+    switch (verdict)
+    {
+    case OncacheFastPath::VERDICT_HIT:
+        return OncacheHostDatapath::PATH_FAST;
+    case OncacheFastPath::VERDICT_MISS:
+        return OncacheHostDatapath::PATH_MISS;
+    case OncacheFastPath::VERDICT_REVERSE:
+        return OncacheHostDatapath::PATH_REVERSE;
+    case OncacheFastPath::VERDICT_PASS:
+        break;
+    }
+    return OncacheHostDatapath::PATH_FALLBACK;
+}
+
 } // namespace
 
 TypeId
@@ -184,8 +206,9 @@ OncacheHostDatapath::DoDispose()
     m_policy = nullptr;
     m_conntrack = nullptr;
     m_pods.clear();
+    m_veths.clear();
     m_nicQueue.clear();
-    m_ingressCache.reset();
+    m_fastPath.reset();
     Object::DoDispose();
 }
 
@@ -202,16 +225,16 @@ OncacheHostDatapath::Setup(uint32_t hostId,
     ONCACHE_REQUIRE(m_nicRate.GetBitRate() > 0,
                     std::invalid_argument,
                     "NicRate must be above 0bps");
-    m_egressIpCache = std::make_unique<OncacheLruCache<uint32_t, uint32_t>>(m_egressIpCacheSize,
-                                                                            "EgressIpCacheSize");
-    m_egressCache = std::make_unique<OncacheLruCache<uint32_t, EgressInfo>>(m_egressCacheSize,
-                                                                            "EgressCacheSize");
-    m_ingressCache = std::make_unique<OncacheLruCache<uint32_t, IngressInfo>>(m_ingressCacheSize,
-                                                                              "IngressCacheSize");
-    m_filterCache =
-        std::make_unique<OncacheLruCache<OncacheFlowKey, FilterAction, OncacheFlowKeyHash>>(
-            m_filterCacheSize,
-            "FilterCacheSize");
+    m_fastPath = std::make_unique<OncacheFastPath>(m_egressIpCacheSize,
+                                                   m_egressCacheSize,
+                                                   m_ingressCacheSize,
+                                                   m_filterCacheSize);
+    // The devmap entry of the NIC: the agent's "init" (bpf/oncache/oncache-bpf-agent.cc).
+    oncache_dev_info dev{};
+    dev.ip = htonl(hostIp.Get());
+    Mac48Address::ConvertFrom(nic->GetAddress()).CopyTo(dev.mac);
+    dev.vni = m_vni;
+    m_fastPath->SetDevice(nic->GetIfIndex(), dev);
     m_hostId = hostId;
     m_node = host;
     m_nic = nic;
@@ -287,13 +310,11 @@ OncacheHostDatapath::AttachPod(Ipv4Address pod,
     info.appCore = appCore;
     m_pods[pod.Get()] = info;
     m_podByIfIndex[hostVeth->GetIfIndex()] = pod.Get();
+    m_veths[hostVeth->GetIfIndex()] = info;
     if (OncacheModeUsesCache(m_mode))
     {
         // The daemon writes the ingress entry with the veth and zero MACs (spec 2.2).
-        IngressInfo entry;
-        entry.hostVeth = hostVeth;
-        entry.appCore = appCore;
-        m_ingressCache->Insert(pod.Get(), entry);
+        m_fastPath->AddLocalPod(htonl(pod.Get()), hostVeth->GetIfIndex());
     }
 }
 
@@ -308,9 +329,9 @@ OncacheHostDatapath::DetachPod(Ipv4Address pod)
     m_podByIfIndex.erase(it->second.hostVeth->GetIfIndex());
     m_pods.erase(it);
     InvalidateLocalPod(pod);
-    m_filterCache->EraseIf([pod](const OncacheFlowKey& localRemote, const FilterAction&) {
-        return localRemote.srcAddress == pod.Get();
-    });
+    const uint32_t local = htonl(pod.Get());
+    m_fastPath->DeleteFlows(
+        [local](const oncache_flow_key& localRemote) { return localRemote.laddr == local; });
 }
 
 void
@@ -400,28 +421,45 @@ OncacheHostDatapath::RemoveNeighbour(Ipv4Address host)
 uint32_t
 OncacheHostDatapath::InvalidateRemotePod(Ipv4Address pod)
 {
-    return m_egressIpCache->Erase(pod.Get()) ? 1 : 0;
+    return m_fastPath->DeleteRemotePod(htonl(pod.Get())) ? 1 : 0;
 }
 
 uint32_t
 OncacheHostDatapath::InvalidateLocalPod(Ipv4Address pod)
 {
-    return m_ingressCache->Erase(pod.Get()) ? 1 : 0;
+    return m_fastPath->DeleteLocalPod(htonl(pod.Get())) ? 1 : 0;
 }
 
 uint32_t
 OncacheHostDatapath::InvalidateHost(Ipv4Address host)
 {
-    return m_egressCache->Erase(host.Get()) ? 1 : 0;
+    return m_fastPath->DeleteHost(htonl(host.Get())) ? 1 : 0;
+}
+
+oncache_flow_key
+OncacheHostDatapath::ToAbiKey(const OncacheFlowKey& flow)
+{
+    oncache_flow_key key{};
+    key.laddr = htonl(flow.srcAddress);
+    key.raddr = htonl(flow.dstAddress);
+    key.lport = htons(flow.srcPort);
+    key.rport = htons(flow.dstPort);
+    key.proto = flow.protocol;
+    return key;
 }
 
 uint32_t
 OncacheHostDatapath::InvalidateFlows(const OncachePolicyRule& rule)
 {
-    return static_cast<uint32_t>(
-        m_filterCache->EraseIf([&rule](const OncacheFlowKey& key, const FilterAction&) {
-            return rule.MatchesEitherWay(key);
-        }));
+    return static_cast<uint32_t>(m_fastPath->DeleteFlows([&rule](const oncache_flow_key& key) {
+        OncacheFlowKey flow;
+        flow.srcAddress = ntohl(key.laddr);
+        flow.dstAddress = ntohl(key.raddr);
+        flow.srcPort = ntohs(key.lport);
+        flow.dstPort = ntohs(key.rport);
+        flow.protocol = static_cast<uint8_t>(key.proto);
+        return rule.MatchesEitherWay(flow);
+    }));
 }
 
 void
@@ -434,7 +472,7 @@ OncacheHostDatapath::PolicyChanged(const OncachePolicyRule& scope)
 bool
 OncacheHostDatapath::EvictFlow(const OncacheFlowKey& localRemote)
 {
-    return m_filterCache->Erase(localRemote);
+    return m_fastPath->DeleteFlow(ToAbiKey(localRemote));
 }
 
 std::size_t
@@ -443,13 +481,13 @@ OncacheHostDatapath::GetCacheSize(CacheKind kind) const
     switch (kind)
     {
     case CACHE_EGRESS_IP:
-        return m_egressIpCache->Size();
+        return m_fastPath->GetEgressIpCache().Size();
     case CACHE_EGRESS:
-        return m_egressCache->Size();
+        return m_fastPath->GetEgressCache().Size();
     case CACHE_INGRESS:
-        return m_ingressCache->Size();
+        return m_fastPath->GetIngressCache().Size();
     case CACHE_FILTER:
-        return m_filterCache->Size();
+        return m_fastPath->GetFilterCache().Size();
     }
     return 0;
 }
@@ -460,13 +498,13 @@ OncacheHostDatapath::GetCacheEvictions(CacheKind kind) const
     switch (kind)
     {
     case CACHE_EGRESS_IP:
-        return m_egressIpCache->Evictions();
+        return m_fastPath->GetEgressIpCache().Evictions();
     case CACHE_EGRESS:
-        return m_egressCache->Evictions();
+        return m_fastPath->GetEgressCache().Evictions();
     case CACHE_INGRESS:
-        return m_ingressCache->Evictions();
+        return m_fastPath->GetIngressCache().Evictions();
     case CACHE_FILTER:
-        return m_filterCache->Evictions();
+        return m_fastPath->GetFilterCache().Evictions();
     }
     return 0;
 }
@@ -474,13 +512,34 @@ OncacheHostDatapath::GetCacheEvictions(CacheKind kind) const
 const OncacheHostDatapath::IngressInfo*
 OncacheHostDatapath::PeekIngress(Ipv4Address pod) const
 {
-    return m_ingressCache->Peek(pod.Get());
+    const oncache_ingress_info* entry = m_fastPath->GetIngressCache().Peek(htonl(pod.Get()));
+    if (!entry)
+    {
+        return nullptr;
+    }
+    m_peekedIngress = IngressInfo();
+    auto veth = m_veths.find(entry->ifindex);
+    if (veth != m_veths.end())
+    {
+        m_peekedIngress.hostVeth = veth->second.hostVeth;
+        m_peekedIngress.appCore = veth->second.appCore;
+    }
+    m_peekedIngress.podMac = OncacheMacFromBytes(entry->dmac);
+    m_peekedIngress.gatewayMac = OncacheMacFromBytes(entry->smac);
+    m_peekedIngress.learned = m_peekedIngress.podMac != Mac48Address();
+    return &m_peekedIngress;
 }
 
 const OncacheHostDatapath::FilterAction*
 OncacheHostDatapath::PeekFilter(const OncacheFlowKey& localRemote) const
 {
-    return m_filterCache->Peek(localRemote);
+    return m_fastPath->GetFilterCache().Peek(ToAbiKey(localRemote));
+}
+
+const OncacheFastPath*
+OncacheHostDatapath::GetFastPath() const
+{
+    return m_fastPath.get();
 }
 
 void
@@ -494,6 +553,11 @@ OncacheHostDatapath::Receive(Ptr<NetDevice> device,
     NS_LOG_FUNCTION(this << device << packet);
     auto job = std::make_shared<Job>();
     job->packet = packet->Copy();
+    if (Mac48Address::IsMatchingType(from) && Mac48Address::IsMatchingType(to))
+    {
+        job->frameSrc = Mac48Address::ConvertFrom(from);
+        job->frameDst = Mac48Address::ConvertFrom(to);
+    }
     uint32_t core = 0;
     if (device == m_nic)
     {
@@ -560,33 +624,6 @@ OncacheHostDatapath::SteerReceive(Ptr<const Packet> packet, bool& vxlan) const
     return hash % m_cpu->GetCores();
 }
 
-OncacheHostDatapath::Path
-OncacheHostDatapath::EgressLookup(const OncacheFlowKey& flow, EgressInfo& info)
-{
-    const FilterAction* action = m_filterCache->Lookup(flow);
-    if (!action || !action->ingress || !action->egress)
-    {
-        return PATH_MISS;
-    }
-    const uint32_t* host = m_egressIpCache->Lookup(flow.dstAddress);
-    if (!host)
-    {
-        return PATH_MISS;
-    }
-    const EgressInfo* egress = m_egressCache->Lookup(*host);
-    if (!egress)
-    {
-        return PATH_MISS;
-    }
-    const IngressInfo* reverse = m_ingressCache->Lookup(flow.srcAddress);
-    if (!reverse || !reverse->learned)
-    {
-        return PATH_REVERSE;
-    }
-    info = *egress;
-    return PATH_FAST;
-}
-
 Time
 OncacheHostDatapath::EgressStart(Job& job)
 {
@@ -626,22 +663,24 @@ OncacheHostDatapath::EgressStart(Job& job)
     Path path = PATH_FALLBACK;
     if (oncache && !local)
     {
-        EgressInfo info;
-        path = EgressLookup(flow, info);
+        // tc_masq on the pod's host-side veth: its bytes are applied to the packet as they are.
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        job.frameDst,
+                                                        job.frameSrc,
+                                                        OncacheFastPath::kEgressHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
+        const OncacheFastPath::Result result = m_fastPath->Egress(frame, flow.Hash());
+        OncacheApplyFrame(job.packet, frame, copied);
+        path = ToPath(result.verdict);
         if (path == PATH_FAST)
         {
             m_pathTrace(m_hostId, flow, EGRESS, PATH_FAST);
-            Encapsulate(job.packet, info, flow);
             job.action = ACTION_NIC;
-            job.nicDst = info.outerDstMac;
+            job.nicDst = OncacheFrameMac(frame, 0);
             Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : ovl(c.GetVethEgress());
             return cost + veth + ovl(c.GetFastEncap()) + c.GetDriverTx();
         }
         cost += ovl(c.GetMissMark());
-        if (path == PATH_MISS)
-        {
-            ChangeTos(job.packet, MISS_MARK, 0);
-        }
     }
     m_pathTrace(m_hostId, flow, EGRESS, path);
 
@@ -678,52 +717,22 @@ OncacheHostDatapath::EgressStart(Job& job)
     info.innerSrcMac = m_vtepMac;
     info.innerDstMac = neighbour->second.vtepMac;
     cost += ovl(c.GetOverlayEncap()) + c.GetDriverTx();
+    Encapsulate(job.packet, info, flow);
     if (oncache)
     {
-        // tc_init_e on the NIC egress: learn from packets that carry both marks.
+        // tc_init_e on the NIC egress: learns from packets that carry both marks, clears them.
         cost += ovl(c.GetInitEgress());
-        if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
-        {
-            FilterAction* action = m_filterCache->Lookup(flow);
-            FilterAction updated = action ? *action : FilterAction();
-            updated.egress = true;
-            m_filterCache->Insert(flow, updated);
-            m_egressCache->Insert(route->second, info, true);
-            m_egressIpCache->Insert(dst.Get(), route->second, true);
-        }
-        ChangeTos(job.packet, 0, MISS_MARK | EST_MARK);
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        info.outerDstMac,
+                                                        GetNicMac(),
+                                                        OncacheFastPath::kVxlanHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
+        m_fastPath->EgressLearn(frame, m_nic->GetIfIndex());
+        OncacheApplyFrame(job.packet, frame, copied);
     }
-    Encapsulate(job.packet, info, flow);
     job.action = ACTION_NIC;
     job.nicDst = info.outerDstMac;
     return cost;
-}
-
-OncacheHostDatapath::Path
-OncacheHostDatapath::IngressLookup(Ipv4Address outerDst,
-                                   const OncacheFlowKey& flow,
-                                   IngressInfo& info)
-{
-    if (outerDst != m_hostIp)
-    {
-        return PATH_REVERSE; // destination check failed: fall back without a mark
-    }
-    const FilterAction* action = m_filterCache->Lookup(flow.Reversed());
-    if (!action || !action->ingress || !action->egress)
-    {
-        return PATH_MISS;
-    }
-    const IngressInfo* ingress = m_ingressCache->Lookup(flow.dstAddress);
-    if (!ingress || !ingress->learned)
-    {
-        return PATH_MISS;
-    }
-    if (!m_egressIpCache->Lookup(flow.srcAddress))
-    {
-        return PATH_REVERSE;
-    }
-    info = *ingress;
-    return PATH_FAST;
 }
 
 Time
@@ -749,15 +758,51 @@ OncacheHostDatapath::IngressStart(Job& job)
     }
     // Decapsulate: outer IPv4, UDP, VXLAN and the inner Ethernet header (a packet too short
     // for them and an inner IPv4 header is malformed, before any header is read).
-    Ipv4Header outer;
-    UdpHeader udp;
-    OncacheVxlanHeader vxlan;
-    EthernetHeader innerEthernet(false);
     if (job.packet->GetSize() < OncacheVxlanHeader::OVERHEAD + 20)
     {
         Drop(job, DROP_MALFORMED);
         return cost;
     }
+    // A GRO super-segment (more than one wire frame of payload): see EgressStart.
+    const bool super = job.packet->GetSize() > m_wireMtu;
+    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
+    const bool oncache = OncacheModeUsesCache(m_mode);
+    OncacheFastPath::Verdict verdict = OncacheFastPath::VERDICT_PASS;
+    if (oncache)
+    {
+        // tc_restore on the NIC's ingress: its bytes are applied to the packet as they are.
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        job.frameDst,
+                                                        job.frameSrc,
+                                                        OncacheFastPath::kVxlanHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
+        const OncacheFastPath::Result result = m_fastPath->Ingress(frame, m_nic->GetIfIndex());
+        OncacheApplyFrame(job.packet, frame, copied);
+        verdict = result.verdict;
+        if (verdict == OncacheFastPath::VERDICT_HIT)
+        {
+            Ipv4Header inner;
+            OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
+            m_pathTrace(m_hostId, flow, INGRESS, PATH_FAST);
+            auto veth = m_veths.find(result.ifindex);
+            if (veth == m_veths.end())
+            {
+                Drop(job, DROP_NO_POD); // not reached: ingress entries name attached veths
+                return cost;
+            }
+            job.action = ACTION_DELIVER;
+            job.pod = inner.GetDestination();
+            job.hostVeth = veth->second.hostVeth;
+            job.appCore = veth->second.appCore;
+            job.podMac = OncacheFrameMac(frame, 0);
+            job.gatewayMac = OncacheFrameMac(frame, 6);
+            return cost + ovl(c.GetFastDecap());
+        }
+    }
+    Ipv4Header outer;
+    UdpHeader udp;
+    OncacheVxlanHeader vxlan;
+    EthernetHeader innerEthernet(false);
     job.packet->RemoveHeader(outer);
     job.packet->RemoveHeader(udp);
     job.packet->RemoveHeader(vxlan);
@@ -771,32 +816,13 @@ OncacheHostDatapath::IngressStart(Job& job)
     Ipv4Header inner;
     OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
     Ipv4Address dst = inner.GetDestination();
-    // A GRO super-segment (more than one wire frame of payload): see EgressStart.
-    const bool super = job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD > m_wireMtu;
-    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
 
-    const bool oncache = OncacheModeUsesCache(m_mode);
     Path path = PATH_FALLBACK;
     if (oncache)
     {
-        IngressInfo info;
-        path = IngressLookup(outer.GetDestination(), flow, info);
-        if (path == PATH_FAST)
-        {
-            m_pathTrace(m_hostId, flow, INGRESS, PATH_FAST);
-            job.action = ACTION_DELIVER;
-            job.pod = dst;
-            job.hostVeth = info.hostVeth;
-            job.appCore = info.appCore;
-            job.podMac = info.podMac;
-            job.gatewayMac = info.gatewayMac;
-            return cost + ovl(c.GetFastDecap());
-        }
+        // A frame tc_restore passed untouched failed its destination check: no mark.
+        path = verdict == OncacheFastPath::VERDICT_PASS ? PATH_REVERSE : ToPath(verdict);
         cost += ovl(c.GetRestoreMiss());
-        if (path == PATH_MISS)
-        {
-            ChangeTos(job.packet, MISS_MARK, 0);
-        }
     }
     m_pathTrace(m_hostId, flow, INGRESS, path);
 
@@ -818,24 +844,16 @@ OncacheHostDatapath::IngressStart(Job& job)
     }
     if (oncache)
     {
-        // tc_init_in on the pod's eth0 ingress: learn from packets that carry both marks.
+        // tc_init_in on the pod's eth0 ingress: learns from packets that carry both marks,
+        // clears them.
         cost += ovl(c.GetInitIngress());
-        if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
-        {
-            IngressInfo entry;
-            entry.hostVeth = job.hostVeth;
-            entry.appCore = job.appCore;
-            entry.podMac = job.podMac;
-            entry.gatewayMac = job.gatewayMac;
-            entry.learned = true;
-            m_ingressCache->Insert(dst.Get(), entry);
-            OncacheFlowKey key = flow.Reversed();
-            FilterAction* action = m_filterCache->Lookup(key);
-            FilterAction updated = action ? *action : FilterAction();
-            updated.ingress = true;
-            m_filterCache->Insert(key, updated);
-        }
-        ChangeTos(job.packet, 0, MISS_MARK | EST_MARK);
+        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
+                                                        job.podMac,
+                                                        job.gatewayMac,
+                                                        OncacheFastPath::kEgressHeadBytes);
+        const uint32_t copied = OncacheFrameCopied(frame);
+        m_fastPath->IngressLearn(frame);
+        OncacheApplyFrame(job.packet, frame, copied);
     }
     return cost;
 }
@@ -1021,14 +1039,6 @@ OncacheHostDatapath::ChangeTos(Ptr<Packet> packet, uint8_t set, uint8_t clear)
         header.EnableChecksum();
     }
     packet->AddHeader(header);
-}
-
-uint8_t
-OncacheHostDatapath::GetTos(Ptr<const Packet> packet)
-{
-    Ipv4Header header;
-    packet->PeekHeader(header);
-    return header.GetTos();
 }
 
 uint16_t

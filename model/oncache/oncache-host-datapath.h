@@ -6,9 +6,9 @@
 
 #include "oncache-conntrack.h"
 #include "oncache-cost-model.h"
+#include "oncache-fast-path.h"
 #include "oncache-flow-key.h"
 #include "oncache-host-cpu.h"
-#include "oncache-lru-cache.h"
 #include "oncache-mode.h"
 #include "oncache-policy.h"
 #include "oncache-veth-net-device.h"
@@ -38,19 +38,21 @@ namespace ns3
  * Egress: a packet from a pod's veth is served on the pod's application core (E1-E6), then
  * leaves on the NIC. Ingress: a frame from the NIC is served on the RSS core chosen by hashing
  * the outer UDP source port (I1-I5), then on the pod's application core (I6 and the copy to the
- * application), then enters the pod. In ONCache modes each packet first runs the decision
- * logic of tc_masq (egress) or tc_restore (ingress) (spec 2.4, 2.5); a hit takes the fast path,
- * anything else falls back to the unmodified overlay, which sets the established mark from its
- * conntrack; the learning programs tc_init_e and tc_init_in (spec 2.6) fill the caches only
- * from packets that carry both marks. The fast path has no drop branch.
+ * application), then enters the pod. In ONCache modes the decisions and caches are those of
+ * an OncacheFastPath, fed with each packet's frame: tc_masq (egress) or tc_restore (ingress)
+ * first (spec 2.4, 2.5); a hit takes the fast path, anything else falls back to the unmodified
+ * overlay, which sets the established mark from its conntrack; the learning programs
+ * tc_init_e and tc_init_in (spec 2.6) fill the caches only from packets that carry both marks.
+ * This class applies the bytes OncacheFastPath rewrote and charges the costs. The fast path
+ * has no drop branch.
  */
 class OncacheHostDatapath : public Object
 {
   public:
     /// The miss mark in the inner IPv4 TOS byte.
-    static constexpr uint8_t MISS_MARK = 0x04;
+    static constexpr uint8_t MISS_MARK = ONCACHE_MISS_MARK;
     /// The established mark in the inner IPv4 TOS byte.
-    static constexpr uint8_t EST_MARK = 0x08;
+    static constexpr uint8_t EST_MARK = ONCACHE_EST_MARK;
 
     /// Direction of a packet through this host.
     enum Direction
@@ -131,7 +133,7 @@ class OncacheHostDatapath : public Object
      */
     typedef void (*EgressDoneTracedCallback)(uint32_t host, const OncacheFlowKey& flow);
 
-    /// Egress level-2 value: the cached outer headers and inner MACs (the 64-byte template).
+    /// The outer headers and inner MACs of the overlay's own (slow-path) encapsulation.
     struct EgressInfo
     {
         Mac48Address outerDstMac; //!< remote NIC MAC
@@ -143,7 +145,7 @@ class OncacheHostDatapath : public Object
         Mac48Address innerDstMac; //!< remote host's VTEP MAC
     };
 
-    /// Ingress cache value.
+    /// An ingress cache entry, as PeekIngress shows it.
     struct IngressInfo
     {
         Ptr<OncacheVethNetDevice> hostVeth; //!< host end of the pod's veth (the "ifindex")
@@ -154,11 +156,7 @@ class OncacheHostDatapath : public Object
     };
 
     /// Filter cache value: both bits must be set for a hit.
-    struct FilterAction
-    {
-        bool ingress = false; //!< learned by tc_init_in
-        bool egress = false;  //!< learned by tc_init_e
-    };
+    using FilterAction = oncache_filter_action;
 
     /**
      * \brief Get the type ID.
@@ -322,7 +320,7 @@ class OncacheHostDatapath : public Object
 
     /**
      * \param pod a local pod IP
-     * \return the ingress entry, or nullptr
+     * \return the ingress entry, or nullptr (valid until the next call)
      */
     const IngressInfo* PeekIngress(Ipv4Address pod) const;
 
@@ -331,6 +329,15 @@ class OncacheHostDatapath : public Object
      * \return the filter entry, or nullptr
      */
     const FilterAction* PeekFilter(const OncacheFlowKey& localRemote) const;
+
+    /// \return the decision logic and caches (nullptr before Setup)
+    const OncacheFastPath* GetFastPath() const;
+
+    /**
+     * \param flow a flow in host byte order
+     * \return the filter key of the eBPF maps (network byte order)
+     */
+    static oncache_flow_key ToAbiKey(const OncacheFlowKey& flow);
 
   protected:
     void DoDispose() override;
@@ -364,6 +371,8 @@ class OncacheHostDatapath : public Object
         Ptr<Packet> packet;                 //!< IPv4 packet, encapsulated when sent on the NIC
         bool fromNic = false;               //!< ingress job
         bool vxlan = false;                 //!< ingress: a VXLAN frame
+        Mac48Address frameSrc;              //!< source MAC of the received frame
+        Mac48Address frameDst;              //!< destination MAC of the received frame
         Action action = ACTION_DROP;        //!< outcome
         Mac48Address nicDst;                //!< ACTION_NIC: destination MAC
         Ipv4Address pod;                    //!< ACTION_DELIVER: destination pod
@@ -428,23 +437,6 @@ class OncacheHostDatapath : public Object
     void Finish(Job& job);
 
     /**
-     * \brief The tc_masq decision (spec 2.4 steps 2-5).
-     * \param flow the packet's flow
-     * \param info receives the template on a hit
-     * \return PATH_FAST, PATH_MISS or PATH_REVERSE
-     */
-    Path EgressLookup(const OncacheFlowKey& flow, EgressInfo& info);
-
-    /**
-     * \brief The tc_restore decision (spec 2.5 steps 2-5).
-     * \param outerDst the outer destination IP
-     * \param flow the inner flow
-     * \param info receives the ingress entry on a hit
-     * \return PATH_FAST, PATH_MISS or PATH_REVERSE
-     */
-    Path IngressLookup(Ipv4Address outerDst, const OncacheFlowKey& flow, IngressInfo& info);
-
-    /**
      * \brief Add the VXLAN encapsulation (inner Ethernet, VXLAN, UDP, outer IPv4).
      * \param packet the inner IPv4 packet, encapsulated in place
      * \param info the template
@@ -459,12 +451,6 @@ class OncacheHostDatapath : public Object
      * \param clear bits to clear
      */
     static void ChangeTos(Ptr<Packet> packet, uint8_t set, uint8_t clear);
-
-    /**
-     * \param packet an IPv4 packet
-     * \return its TOS byte
-     */
-    static uint8_t GetTos(Ptr<const Packet> packet);
 
     /**
      * \param flow a flow
@@ -531,13 +517,11 @@ class OncacheHostDatapath : public Object
     Ptr<OncacheConntrack> m_conntrack;           //!< connection tracker
     std::map<uint32_t, PodInfo> m_pods;          //!< local pods by IP
     std::map<uint32_t, uint32_t> m_podByIfIndex; //!< host veth ifindex -> pod IP
-    std::map<uint32_t, uint32_t> m_routes;       //!< pod IP -> host IP
+    std::map<uint32_t, PodInfo> m_veths;   //!< every veth ever attached, by ifindex (ingress hits)
+    std::map<uint32_t, uint32_t> m_routes; //!< pod IP -> host IP
     std::map<uint32_t, Neighbour> m_neighbours;  //!< host IP -> MACs
-    std::unique_ptr<OncacheLruCache<uint32_t, uint32_t>> m_egressIpCache;   //!< egress level 1
-    std::unique_ptr<OncacheLruCache<uint32_t, EgressInfo>> m_egressCache;   //!< egress level 2
-    std::unique_ptr<OncacheLruCache<uint32_t, IngressInfo>> m_ingressCache; //!< ingress cache
-    std::unique_ptr<OncacheLruCache<OncacheFlowKey, FilterAction, OncacheFlowKeyHash>>
-        m_filterCache;                                                            //!< filter cache
+    std::unique_ptr<OncacheFastPath> m_fastPath; //!< ONCache's decisions and caches
+    mutable IngressInfo m_peekedIngress;         //!< what PeekIngress returned last
     TracedCallback<uint32_t, const OncacheFlowKey&, Direction, Path> m_pathTrace; //!< decisions
     TracedCallback<uint32_t, Ptr<const Packet>, DropReason> m_dropTrace;          //!< drops
     TracedCallback<uint32_t, Ipv4Address, Ptr<const Packet>> m_deliverTrace;      //!< deliveries

@@ -151,6 +151,19 @@ class OncacheLruCache
         return m_capacity;
     }
 
+    /**
+     * \brief Visit every entry, most recently used first, without changing recency.
+     * \param visit called as visit(key, value)
+     */
+    template <typename F>
+    void ForEach(F visit) const
+    {
+        for (const auto& entry : m_order)
+        {
+            visit(entry.first, entry.second);
+        }
+    }
+
     /// \return the number of entries evicted to make room so far
     uint64_t Evictions() const
     {

@@ -5,6 +5,7 @@
  * (ctest SKIP_RETURN_CODE) with a message when the kernel refuses to load the programs.
  */
 #include "oncache-bpf-agent.h"
+#include "oncache-test-frames.h"
 #include "oncache.skel.h"
 
 #include <algorithm>
@@ -21,7 +22,7 @@
 #include <unistd.h>
 #include <vector>
 
-using Bytes = std::vector<uint8_t>;
+using namespace oncache_test;
 using oncache_ebpf::ParseIpv4;
 
 namespace
@@ -43,84 +44,10 @@ int g_checks = 0;
 
 const char* g_case = "";
 
-// The emulated world: this host A (NIC 198.18.0.11) with local pod a, remote host B with pod b.
-const uint8_t kNicMacA[6] = {0x02, 0, 0, 0, 0, 0x11};
-const uint8_t kNicMacB[6] = {0x02, 0, 0, 0, 0, 0x12};
-const uint8_t kVtepMacA[6] = {0x02, 0x0c, 0, 0, 1, 0};
-const uint8_t kVtepMacB[6] = {0x02, 0x0c, 0, 0, 2, 0};
-const uint8_t kPodMacA[6] = {0x02, 0xaa, 0, 0, 1, 10};
-const uint8_t kGwMacA[6] = {0x02, 0xbb, 0, 0, 1, 1};
-const uint32_t kHostA = ParseIpv4("198.18.0.11", "");
-const uint32_t kHostB = ParseIpv4("198.18.0.12", "");
-const uint32_t kPodA = ParseIpv4("198.19.1.10", "");
-const uint32_t kPodB = ParseIpv4("198.19.2.10", "");
-const uint32_t kVni = 1;
+// The emulated world (oncache-test-frames.h): this host A with local pod a, remote host B with
+// pod b.
 const uint32_t kLoIfindex = 1; // BPF_PROG_TEST_RUN runs tc programs on the loopback device
 const uint32_t kVethIfindex = 42;
-const uint32_t kNicIfindex = 7;
-
-void
-Put16(Bytes& b, size_t off, uint16_t hostValue)
-{
-    b[off] = hostValue >> 8;
-    b[off + 1] = hostValue & 0xff;
-}
-
-uint16_t
-Get16(const Bytes& b, size_t off)
-{
-    return static_cast<uint16_t>(b[off] << 8 | b[off + 1]);
-}
-
-// RFC 1071 over an IPv4 header: 0 when the stored checksum is right.
-uint16_t
-HeaderSum(const Bytes& b, size_t off, size_t len = 20)
-{
-    uint32_t sum = 0;
-    for (size_t i = 0; i < len; i += 2)
-    {
-        sum += Get16(b, off + i);
-    }
-    while (sum >> 16)
-    {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return static_cast<uint16_t>(~sum);
-}
-
-void
-FixIpChecksum(Bytes& b, size_t off)
-{
-    Put16(b, off + 10, 0);
-    Put16(b, off + 10, HeaderSum(b, off));
-}
-
-void
-AppendEth(Bytes& b, const uint8_t* dst, const uint8_t* src, uint16_t type)
-{
-    b.insert(b.end(), dst, dst + 6);
-    b.insert(b.end(), src, src + 6);
-    b.push_back(type >> 8);
-    b.push_back(type & 0xff);
-}
-
-// An IPv4 header (no options) with `payload` bytes after it; addresses in network order.
-void
-AppendIp(Bytes& b, uint32_t src, uint32_t dst, uint8_t proto, uint8_t tos, size_t payload)
-{
-    size_t off = b.size();
-    b.resize(off + 20);
-    b[off] = 0x45;
-    b[off + 1] = tos;
-    Put16(b, off + 2, static_cast<uint16_t>(20 + payload));
-    Put16(b, off + 4, 0x1234);
-    Put16(b, off + 6, 0x4000); // DF
-    b[off + 8] = 64;
-    b[off + 9] = proto;
-    std::memcpy(&b[off + 12], &src, 4);
-    std::memcpy(&b[off + 16], &dst, 4);
-    FixIpChecksum(b, off);
-}
 
 // A TCP segment header with ports and 20 bytes of payload.
 void

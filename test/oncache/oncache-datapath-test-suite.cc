@@ -1897,6 +1897,67 @@ static OncacheUdpStreamTestSuite g_oncacheUdpStreamTestSuite; //!< the suite
 
 /**
  * \ingroup oncache-tests
+ * \brief A pod's own DSCP bits never count as a mark (issue 12): a pod sending with EF (0xb8)
+ *        or AF11 (0x28), whose DSCP has the established-mark bit 0x08 set, sends the first,
+ *        not yet established, packet of a UDP flow; nothing may be learned from it. ONCache
+ *        owns the two lowest DSCP bits: the receiver sees the pod's DSCP without them.
+ */
+class OncacheDscpMarkTestCase : public TestCase
+{
+  public:
+    /// \param tos the pod's TOS byte
+    OncacheDscpMarkTestCase(uint8_t tos)
+        : TestCase("a pod's DSCP bits are not marks, TOS " + std::to_string(tos)),
+          m_tos(tos)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE);
+        TypeId udp = UdpSocketFactory::GetTypeId();
+        Ptr<Socket> receiver = Socket::CreateSocket(tb.cluster->GetPod(tb.Pod(1)), udp);
+        receiver->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+        std::vector<uint8_t> received; // TOS of each packet handed to pod 1
+        tb.cluster->GetDatapath(1)->TraceConnectWithoutContext(
+            "Deliver",
+            MakeBoundCallback(
+                +[](std::vector<uint8_t>* r, uint32_t, Ipv4Address, Ptr<const Packet> p) {
+                    Ipv4Header ip;
+                    p->PeekHeader(ip);
+                    r->push_back(ip.GetTos());
+                },
+                &received));
+        Ptr<Socket> sender = Socket::CreateSocket(tb.cluster->GetPod(tb.Pod(0)), udp);
+        sender->Bind();
+        sender->Connect(InetSocketAddress(tb.Pod(1), 9));
+        sender->SetIpTos(m_tos);
+        Simulator::Schedule(MicroSeconds(1), [sender]() { sender->Send(Create<Packet>(100)); });
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(received.size(), 1u, "the datagram arrived");
+        NS_TEST_EXPECT_MSG_EQ(static_cast<uint32_t>(received[0]),
+                              static_cast<uint32_t>(m_tos & ~0x0c),
+                              "the pod's DSCP without ONCache's two bits");
+        Ptr<OncacheHostDatapath> dp0 = tb.cluster->GetDatapath(0);
+        NS_TEST_EXPECT_MSG_EQ(dp0->GetCacheSize(OncacheHostDatapath::CACHE_FILTER),
+                              0u,
+                              "no filter entry from a first packet");
+        NS_TEST_EXPECT_MSG_EQ(dp0->GetCacheSize(OncacheHostDatapath::CACHE_EGRESS),
+                              0u,
+                              "no template from a first packet");
+        NS_TEST_EXPECT_MSG_EQ(dp0->GetCacheSize(OncacheHostDatapath::CACHE_EGRESS_IP),
+                              0u,
+                              "no remote pod from a first packet");
+        Simulator::Destroy();
+    }
+
+    uint8_t m_tos; //!< the pod's TOS byte
+};
+
+/**
+ * \ingroup oncache-tests
  * \brief The oncache data-path test suite.
  */
 class OncacheDatapathTestSuite : public TestSuite
@@ -1934,6 +1995,10 @@ class OncacheDatapathTestSuite : public TestSuite
         }
         AddTestCase(new OncachePodReuseTestCase, TestCase::QUICK);
         AddTestCase(new OncacheMigrationTestCase, TestCase::QUICK);
+        for (uint8_t tos : {0xb8, 0x28})
+        {
+            AddTestCase(new OncacheDscpMarkTestCase(tos), TestCase::QUICK);
+        }
         for (auto mode : {ONCACHE_MODE_BARE_METAL, ONCACHE_MODE_OVERLAY})
         {
             AddTestCase(new OncacheVxlanPortTestCase(mode), TestCase::QUICK);

@@ -8,6 +8,7 @@
 #include "ns3/node.h"
 #include "ns3/oncache-conntrack.h"
 #include "ns3/oncache-cost-model.h"
+#include "ns3/oncache-fast-path.h"
 #include "ns3/oncache-flow-key.h"
 #include "ns3/oncache-host-cpu.h"
 #include "ns3/oncache-host-datapath.h"
@@ -357,4 +358,47 @@ TEST(OncacheLimits, CostsAndDelaysHaveUpperBounds)
     EXPECT_FALSE(kv->SetAttributeFailSafe("ResponseOverhead", UintegerValue(UINT32_MAX)));
     Ptr<OncacheHostCpu> cpu = CreateObject<OncacheHostCpu>();
     EXPECT_FALSE(cpu->SetAttributeFailSafe("Cores", UintegerValue(8193)));
+}
+
+namespace
+{
+/// RFC 1071 sum over an IPv4 header: 0 when its checksum is right.
+uint16_t
+Ipv4HeaderSum(const std::vector<uint8_t>& b, std::size_t off)
+{
+    uint32_t sum = 0;
+    for (std::size_t i = 0; i < 20; i += 2)
+    {
+        sum += static_cast<uint32_t>(b[off + i] << 8 | b[off + i + 1]);
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum);
+}
+} // namespace
+
+// A pod's own DSCP bits never count as marks (issue 12): the egress fast path overwrites both
+// mark bits, so after a miss only the miss mark is set (EF 0xb8 leaves as 0xb4, not 0xbc).
+TEST(OncacheFastPath, PodDscpBitsAreOverwrittenByTheMarks)
+{
+    for (uint8_t tos : {uint8_t(0xb8), uint8_t(0x28), uint8_t(0x0c)})
+    {
+        ns3::OncacheFastPath fastPath;
+        ns3::OncacheFastPath::Frame frame;
+        // Ethernet (IPv4), IPv4 198.19.1.10 -> 198.19.2.10 TCP with tos, ports 1000 -> 80.
+        frame.bytes = {2,    0,    0,   0,  0,   1,  2, 0,    0,    0,    0, 2, 0x08,
+                       0x00, 0x45, tos, 0,  24,  0,  0, 0x40, 0,    64,   6, 0, 0,
+                       198,  19,   1,   10, 198, 19, 2, 10,   0x03, 0xe8, 0, 80};
+        uint16_t sum = Ipv4HeaderSum(frame.bytes, 14);
+        frame.bytes[24] = sum >> 8;
+        frame.bytes[25] = sum & 0xff;
+        frame.length = static_cast<uint32_t>(frame.bytes.size());
+        ns3::OncacheFastPath::Result r = fastPath.Egress(frame, 0);
+        EXPECT_EQ(r.verdict, ns3::OncacheFastPath::VERDICT_MISS);
+        EXPECT_FALSE(r.redirect);
+        EXPECT_EQ(frame.bytes[15], (tos & 0xf0) | 0x04) << int(tos);
+        EXPECT_EQ(Ipv4HeaderSum(frame.bytes, 14), 0) << "checksum updated";
+    }
 }
