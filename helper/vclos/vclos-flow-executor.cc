@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace ns3
 {
@@ -56,6 +58,15 @@ VclosFlowExecutor::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&VclosFlowExecutor::m_wireEfficiency),
                           MakeDoubleChecker<double>(0.01, 1.0))
+            .AddAttribute("IsolatedJobs",
+                          "Exact shortcut: a job whose paths use no link another running job "
+                          "uses runs in its alone time (computed once per paths' structure, "
+                          "scaled by its bytes) instead of flow by flow; when a later job "
+                          "touches one of its links it continues flow by flow from where it "
+                          "is. Off: every job flow by flow (the same results, slower).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosFlowExecutor::m_isolatedJobs),
+                          MakeBooleanChecker())
             .AddAttribute("PathPerStep",
                           "Hash every transfer on its own (a new path per flow and step, as "
                           "the authors' simulator does) instead of once per connection.",
@@ -71,7 +82,9 @@ VclosFlowExecutor::VclosFlowExecutor()
       m_hashAlgorithm(VCLOS_HASH_CRC32),
       m_pathPerStep(false),
       m_wireEfficiency(1.0),
-      m_armedFor(0)
+      m_armedFor(0),
+      m_isolatedJobs(true),
+      m_epoch(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -137,6 +150,12 @@ VclosFlowExecutor::Engine()
                        kind == VclosTopology::LinkKind::LEAF_DOWN;
         }
         m_engine->SetWatchedLinks(core);
+        m_coreLinks = core;
+        m_capacities = Capacities();
+        m_linkMark.assign(core.size(), 0);
+        m_linkName.assign(core.size(), 0);
+        m_linkUse.assign(core.size(), 0);
+        m_linkOwner.assign(core.size(), -1);
         m_engine->SetFinishHandler(
             [this](VclosFlowEngine::FlowId id, uint64_t tag) { FlowFinished(id, tag); });
     }
@@ -177,23 +196,12 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
 {
     NS_LOG_FUNCTION(this << job.id);
     const VclosTopology& topology = GetTopology();
+    Engine();
     for (uint32_t gpu : allocation.gpus)
     {
         VCLOS_REQUIRE(gpu < topology.GetGpus(),
                       std::out_of_range,
                       "job " << job.id << ": GPU " << gpu << " is outside the cluster");
-    }
-    auto state = std::make_unique<Job>();
-    state->request = job;
-    state->gpus = allocation.gpus;
-    state->spine = allocation.uplinkSpine;
-    state->done = std::move(done);
-    VclosCollectiveAlgorithm runs = job.algorithm;
-    if (job.gpus > 1)
-    {
-        const VclosCollectiveShape shape = ShapeOf(allocation.gpus, job.algorithm);
-        runs = shape.algorithm;
-        state->plan = PlanOf(shape, job.gpus);
     }
     uint32_t slot;
     if (!m_freeSlots.empty())
@@ -206,50 +214,95 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
         slot = static_cast<uint32_t>(m_slots.size());
         m_slots.emplace_back();
     }
-    if (state->plan)
-    {
-        state->run =
-            std::make_unique<VclosFlowCollectiveRun>(*state->plan, [this, slot](uint32_t transfer) {
-                Launch(slot, transfer);
-            });
-    }
-    m_slots[slot] = std::move(state);
+    m_slots[slot] = std::make_unique<Job>();
+    Job& state = *m_slots[slot];
+    state.request = job;
+    state.gpus = allocation.gpus;
+    state.spine = allocation.uplinkSpine;
+    state.done = std::move(done);
+    state.startedAt = Simulator::Now();
     m_slotOfJob[job.id] = slot;
     if (job.gpus == 1)
     {
         // One GPU: no collective, only compute.
-        Simulator::Schedule(job.computeTime * job.iterations, [this, slot]() {
+        state.pending = Simulator::Schedule(job.computeTime * job.iterations, [this, slot]() {
             VclosGuardEvent("flow executor", [&]() { m_slots.at(slot)->done(); });
         });
+        return job.algorithm;
+    }
+    const VclosCollectiveShape shape = ShapeOf(allocation.gpus, job.algorithm);
+    state.plan = PlanOf(shape, job.gpus);
+    state.run =
+        std::make_unique<VclosFlowCollectiveRun>(*state.plan, [this, slot](uint32_t transfer) {
+            Launch(slot, transfer);
+        });
+    // The links its paths use (per connection; with PathPerStep paths change per step).
+    ++m_epoch;
+    for (uint32_t t : state.plan->GetConnectionTransfers())
+    {
+        for (uint32_t l : PathOf(state, t))
+        {
+            if (m_linkMark[l] != m_epoch)
+            {
+                m_linkMark[l] = m_epoch;
+                state.links.push_back(l);
+            }
+        }
+    }
+    std::vector<uint32_t> touched;
+    for (uint32_t l : state.links)
+    {
+        if (m_linkOwner[l] >= 0)
+        {
+            touched.push_back(static_cast<uint32_t>(m_linkOwner[l]));
+        }
+    }
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (uint32_t other : touched)
+    {
+        Materialize(other);
+    }
+    state.isolated = m_isolatedJobs && !m_pathPerStep;
+    for (uint32_t l : state.links)
+    {
+        state.isolated = state.isolated && m_linkUse[l] == 0;
+    }
+    for (uint32_t l : state.links)
+    {
+        ++m_linkUse[l];
+        if (state.isolated)
+        {
+            m_linkOwner[l] = slot;
+        }
+    }
+    if (state.isolated)
+    {
+        state.alone = AloneOf(state);
+        const double collective =
+            state.alone.secondsPerByte * static_cast<double>(job.messageBytes);
+        state.pending = Simulator::Schedule(
+            (job.computeTime + Seconds(collective)) * job.iterations,
+            [this, slot]() { VclosGuardEvent("flow executor", [&]() { IsolatedDone(slot); }); });
     }
     else
     {
-        Simulator::Schedule(job.computeTime, [this, slot]() {
+        state.pending = Simulator::Schedule(job.computeTime, [this, slot]() {
             VclosGuardEvent("flow executor", [&]() { BeginCollective(slot); });
         });
     }
-    return runs;
+    return shape.algorithm;
 }
 
-void
-VclosFlowExecutor::BeginCollective(uint32_t slot)
+VclosPath
+VclosFlowExecutor::PathOf(const Job& job, uint32_t transfer) const
 {
-    Sync();
-    m_slots.at(slot)->run->Begin();
-    Arm();
-}
-
-void
-VclosFlowExecutor::Launch(uint32_t slot, uint32_t transfer)
-{
-    const Job& job = *m_slots[slot];
     const VclosFlowCollectivePlan::Transfer& t = job.plan->GetTransfers()[transfer];
     const VclosTopology& topology = *m_topology;
     const uint32_t src = job.gpus[t.src];
     const uint32_t dst = job.gpus[t.dst];
     uint32_t spine = 0;
-    const VclosPathKind kind = topology.Classify(src, dst);
-    if (kind == VclosPathKind::VIA_CORE)
+    if (topology.Classify(src, dst) == VclosPathKind::VIA_CORE)
     {
         if (job.spine[t.src] >= 0)
         {
@@ -267,9 +320,217 @@ VclosFlowExecutor::Launch(uint32_t slot, uint32_t transfer)
                                      topology.GetSpines());
         }
     }
-    const VclosPath path = topology.GetPath(src, dst, spine);
-    const double bytes =
-        std::max(1.0, std::round(t.share * static_cast<double>(job.request.messageBytes)));
+    return topology.GetPath(src, dst, spine);
+}
+
+void
+VclosFlowExecutor::Count(const Alone& counts, uint64_t times)
+{
+    m_stats.flows += counts.flows * times;
+    m_stats.coreFlows += counts.coreFlows * times;
+    m_stats.sharingCoreFlows += counts.sharingCoreFlows * times;
+    m_stats.conflictingCoreFlows += counts.conflictingCoreFlows * times;
+}
+
+double
+VclosFlowExecutor::RunAlone(Job& job,
+                            double bytes,
+                            double until,
+                            Alone& counts,
+                            std::vector<std::pair<uint32_t, double>>& active)
+{
+    VclosFlowEngine engine(Capacities(), EngineSharing());
+    engine.SetWatchedLinks(m_coreLinks);
+    std::map<VclosFlowEngine::FlowId, uint32_t> live;
+    auto run = std::make_unique<VclosFlowCollectiveRun>(*job.plan, [&](uint32_t transfer) {
+        const VclosPath path = PathOf(job, transfer);
+        const double share = job.plan->GetTransfers()[transfer].share;
+        live[engine.StartFlow(path.links.data(),
+                              path.size,
+                              std::max(1.0, std::round(share * bytes)),
+                              transfer)] = transfer;
+    });
+    bool over = false;
+    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t transfer) {
+        ++counts.flows;
+        bool core = false;
+        const VclosPath path = PathOf(job, static_cast<uint32_t>(transfer));
+        for (uint32_t l : path)
+        {
+            core = core || m_coreLinks[l];
+        }
+        if (core)
+        {
+            ++counts.coreFlows;
+            counts.sharingCoreFlows += engine.GetMaxSharing(id) >= 2 ? 1 : 0;
+            counts.conflictingCoreFlows += engine.IsWatchedLimited(id) ? 1 : 0;
+        }
+        live.erase(id);
+        over = run->Arrived(static_cast<uint32_t>(transfer)) || over;
+    });
+    run->Begin();
+    while (!over && engine.GetNextTime() <= until)
+    {
+        engine.Step();
+    }
+    if (over)
+    {
+        return engine.GetNow();
+    }
+    engine.AdvanceTo(until);
+    active.clear();
+    for (const auto& [id, transfer] : live)
+    {
+        active.emplace_back(transfer, engine.GetRemainingBytes(id));
+    }
+    job.run = std::move(run);
+    return -1;
+}
+
+VclosFlowExecutor::Alone
+VclosFlowExecutor::AloneOf(Job& job)
+{
+    // Key: the plan, and every connection's path with links renamed in order of first use
+    // and their capacities: jobs alike in these run alike, whatever GPUs and spines. The
+    // sequence is kept as two independent 64-bit fingerprints.
+    uint64_t fnv = 0xcbf29ce484222325ull;
+    uint64_t mix = 0x9E3779B97F4A7C15ull;
+    auto add = [&](uint64_t v) {
+        fnv = (fnv ^ v) * 0x100000001b3ull;
+        mix += v + 0x9E3779B97F4A7C15ull;
+        mix = (mix ^ (mix >> 30)) * 0xbf58476d1ce4e5b9ull;
+        mix = (mix ^ (mix >> 27)) * 0x94d049bb133111ebull;
+        mix ^= mix >> 31;
+    };
+    ++m_epoch;
+    uint32_t names = 0;
+    const std::vector<double>& capacities = m_capacities;
+    for (uint32_t t : job.plan->GetConnectionTransfers())
+    {
+        add(UINT64_MAX); // separator
+        for (uint32_t l : PathOf(job, t))
+        {
+            if (m_linkMark[l] != m_epoch)
+            {
+                m_linkMark[l] = m_epoch;
+                m_linkName[l] = names++;
+            }
+            add(m_linkName[l]);
+            uint64_t bits;
+            std::memcpy(&bits, &capacities[l], sizeof bits);
+            add(bits);
+        }
+    }
+    const std::vector<uint64_t> key{fnv,
+                                    mix,
+                                    reinterpret_cast<uintptr_t>(job.plan.get()),
+                                    job.plan->GetTransfers().size()};
+    auto it = m_alone.find(key);
+    if (it == m_alone.end())
+    {
+        constexpr double PROBE_BYTES = 1e9;
+        Alone alone;
+        std::vector<std::pair<uint32_t, double>> active;
+        auto keep = std::move(job.run);
+        const double seconds =
+            RunAlone(job, PROBE_BYTES, std::numeric_limits<double>::infinity(), alone, active);
+        job.run = std::move(keep);
+        VCLOS_REQUIRE(seconds >= 0,
+                      std::logic_error,
+                      "flow executor: job " << job.request.id << "'s collective did not end alone");
+        alone.secondsPerByte = seconds / PROBE_BYTES;
+        it = m_alone.emplace(key, alone).first;
+    }
+    return it->second;
+}
+
+void
+VclosFlowExecutor::IsolatedDone(uint32_t slot)
+{
+    Job& job = *m_slots.at(slot);
+    Count(job.alone, job.request.iterations);
+    job.done();
+}
+
+void
+VclosFlowExecutor::Materialize(uint32_t slot)
+{
+    Job& job = *m_slots.at(slot);
+    NS_LOG_FUNCTION(this << job.request.id);
+    job.isolated = false;
+    for (uint32_t l : job.links)
+    {
+        m_linkOwner[l] = -1;
+    }
+    Simulator::Cancel(job.pending);
+    const double compute = job.request.computeTime.GetSeconds();
+    const double collective =
+        job.alone.secondsPerByte * static_cast<double>(job.request.messageBytes);
+    const double period = compute + collective;
+    const double offset = (Simulator::Now() - job.startedAt).GetSeconds();
+    auto iteration = static_cast<uint32_t>(period > 0 ? std::floor(offset / period) : 0);
+    iteration = std::min(iteration, job.request.iterations - 1);
+    Count(job.alone, iteration);
+    job.iteration = iteration;
+    const double within = offset - iteration * period;
+    if (within < compute)
+    {
+        job.pending = Simulator::Schedule(Seconds(compute - within), [this, slot]() {
+            VclosGuardEvent("flow executor", [&]() { BeginCollective(slot); });
+        });
+        return;
+    }
+    // Where its collective would be now, alone: replay it privately, then move what is in
+    // flight into the engine.
+    Alone partial;
+    std::vector<std::pair<uint32_t, double>> active;
+    const double ended = RunAlone(job,
+                                  static_cast<double>(job.request.messageBytes),
+                                  within - compute,
+                                  partial,
+                                  active);
+    Count(partial, 1);
+    if (ended >= 0)
+    {
+        // It ends at this very instant (rounding): finish the iteration as the engine would.
+        job.run =
+            std::make_unique<VclosFlowCollectiveRun>(*job.plan, [this, slot](uint32_t transfer) {
+                Launch(slot, transfer);
+            });
+        EndIteration(slot);
+        return;
+    }
+    job.run->SetLaunch([this, slot](uint32_t transfer) { Launch(slot, transfer); });
+    Sync();
+    for (const auto& [transfer, left] : active)
+    {
+        StartInEngine(slot, transfer, std::max(left, 1e-9));
+    }
+    Arm();
+}
+
+void
+VclosFlowExecutor::BeginCollective(uint32_t slot)
+{
+    Sync();
+    m_slots.at(slot)->run->Begin();
+    Arm();
+}
+
+void
+VclosFlowExecutor::Launch(uint32_t slot, uint32_t transfer)
+{
+    const Job& job = *m_slots[slot];
+    const double share = job.plan->GetTransfers()[transfer].share;
+    StartInEngine(slot,
+                  transfer,
+                  std::max(1.0, std::round(share * static_cast<double>(job.request.messageBytes))));
+}
+
+void
+VclosFlowExecutor::StartInEngine(uint32_t slot, uint32_t transfer, double bytes)
+{
+    const VclosPath path = PathOf(*m_slots[slot], transfer);
     const VclosFlowEngine::FlowId id =
         m_engine->StartFlow(path.links.data(),
                             path.size,
@@ -279,7 +540,7 @@ VclosFlowExecutor::Launch(uint32_t slot, uint32_t transfer)
     {
         m_flowCrossesCore.resize(id + 1);
     }
-    m_flowCrossesCore[id] = kind == VclosPathKind::VIA_CORE;
+    m_flowCrossesCore[id] = path.kind == VclosPathKind::VIA_CORE;
 }
 
 void
@@ -300,20 +561,25 @@ VclosFlowExecutor::FlowFinished(VclosFlowEngine::FlowId id, uint64_t tag)
     }
     const auto slot = static_cast<uint32_t>(tag >> 32);
     const auto transfer = static_cast<uint32_t>(tag & 0xFFFFFFFFu);
-    Job& job = *m_slots.at(slot);
-    if (!job.run->Arrived(transfer))
+    if (m_slots.at(slot)->run->Arrived(transfer))
     {
-        return;
+        EndIteration(slot);
     }
+}
+
+void
+VclosFlowExecutor::EndIteration(uint32_t slot)
+{
     // The iteration is over on every rank.
+    Job& job = *m_slots.at(slot);
     if (++job.iteration < job.request.iterations)
     {
-        Simulator::Schedule(job.request.computeTime, [this, slot]() {
+        job.pending = Simulator::Schedule(job.request.computeTime, [this, slot]() {
             VclosGuardEvent("flow executor", [&]() { BeginCollective(slot); });
         });
         return;
     }
-    Simulator::ScheduleNow(
+    job.pending = Simulator::ScheduleNow(
         [this, slot]() { VclosGuardEvent("flow executor", [&]() { m_slots.at(slot)->done(); }); });
 }
 
@@ -324,6 +590,14 @@ VclosFlowExecutor::Stop(const VclosJobRequest& job, const VclosJobAllocation& al
     VCLOS_REQUIRE(it != m_slotOfJob.end(),
                   std::logic_error,
                   "VclosFlowExecutor::Stop: job " << job.id << " is not running");
+    for (uint32_t l : m_slots[it->second]->links)
+    {
+        --m_linkUse[l];
+        if (m_linkOwner[l] == static_cast<int64_t>(it->second))
+        {
+            m_linkOwner[l] = -1;
+        }
+    }
     m_slots[it->second].reset();
     m_freeSlots.push_back(it->second);
     m_slotOfJob.erase(it);

@@ -105,6 +105,16 @@ class VclosFlowExecutor : public VclosJobExecutor
     void DoDispose() override;
 
   private:
+    /// What one iteration's collective of a job alone amounts to.
+    struct Alone
+    {
+        double secondsPerByte = 0;         //!< collective time per message byte
+        uint64_t flows = 0;                //!< transfers
+        uint64_t coreFlows = 0;            //!< of which crossed a leaf-spine link
+        uint64_t sharingCoreFlows = 0;     //!< of which shared one (with the job's own)
+        uint64_t conflictingCoreFlows = 0; //!< of which had their rate set by a shared one
+    };
+
     /// A running job.
     struct Job
     {
@@ -115,6 +125,13 @@ class VclosFlowExecutor : public VclosJobExecutor
         std::unique_ptr<VclosFlowCollectiveRun> run;         //!< the iteration in progress
         uint32_t iteration = 0;                              //!< current iteration
         DoneCallback done;                                   //!< the scheduler's
+        std::vector<uint32_t> links;                         //!< every link its paths use
+        bool isolated = false; //!< no other job uses its links: its times are its alone times
+        Alone alone;           //!< isolated: its collective alone
+        Time startedAt;        //!< when it started
+        EventId pending;       //!< isolated: its end
+        VclosFlowEngine* engine = nullptr; //!< where Launch starts flows (null: the main one)
+        std::map<VclosFlowEngine::FlowId, uint32_t>* live = nullptr; //!< private flows
     };
 
     /// Plan cache key: algorithm, ranks, GPUs per server, servers per leaf.
@@ -143,10 +160,47 @@ class VclosFlowExecutor : public VclosJobExecutor
     /// \param slot a job's slot: begin its next iteration's collective
     void BeginCollective(uint32_t slot);
     /**
+     * \param job a job
+     * \param transfer a transfer of its plan
+     * \return the path it takes (pins, else the ECMP hash of its flow key)
+     */
+    VclosPath PathOf(const Job& job, uint32_t transfer) const;
+    /**
+     * \brief Run a job's collective alone in a private engine from its start, for at most
+     *        `until` seconds.
+     * \param job the job (its run is replaced by the private run's)
+     * \param bytes message bytes
+     * \param until how long
+     * \param counts what finished is added here
+     * \param active filled with the transfers still running and their bytes left
+     * \return the collective's time if it ended, else a negative number
+     */
+    double RunAlone(Job& job,
+                    double bytes,
+                    double until,
+                    Alone& counts,
+                    std::vector<std::pair<uint32_t, double>>& active);
+    /// \param job a job \return its collective alone (cached by its paths' structure)
+    Alone AloneOf(Job& job);
+    /// \param slot an isolated job that another job now touches: continue it in the engine
+    void Materialize(uint32_t slot);
+    /// \param slot an isolated job whose last iteration has ended
+    void IsolatedDone(uint32_t slot);
+    /// \param counts add these to the statistics \param times this many times
+    void Count(const Alone& counts, uint64_t times);
+    /**
      * \param slot a job's slot
      * \param transfer a transfer of its plan to start now
      */
     void Launch(uint32_t slot, uint32_t transfer);
+    /**
+     * \param slot a job's slot
+     * \param transfer a transfer of its plan
+     * \param bytes its bytes (left)
+     */
+    void StartInEngine(uint32_t slot, uint32_t transfer, double bytes);
+    /// \param slot a job whose iteration's last transfer arrived
+    void EndIteration(uint32_t slot);
     /**
      * \param id an engine flow that ended
      * \param tag its tag
@@ -169,12 +223,21 @@ class VclosFlowExecutor : public VclosJobExecutor
     double m_wireEfficiency;                   //!< WireEfficiency attribute
     std::map<PlanKey, std::shared_ptr<const VclosFlowCollectivePlan>> m_plans;      //!< cache
     std::map<std::tuple<int, uint32_t, std::vector<uint32_t>>, double> m_reference; //!< s/B
-    std::vector<std::unique_ptr<Job>> m_slots; //!< running jobs
-    std::vector<uint32_t> m_freeSlots;         //!< unused slots
-    std::map<uint32_t, uint32_t> m_slotOfJob;  //!< job id -> slot
-    EventId m_fire;                            //!< the engine's next instant
-    double m_armedFor;                         //!< its exact time, s
-    Stats m_stats;                             //!< counts
+    std::vector<std::unique_ptr<Job>> m_slots;      //!< running jobs
+    std::vector<uint32_t> m_freeSlots;              //!< unused slots
+    std::map<uint32_t, uint32_t> m_slotOfJob;       //!< job id -> slot
+    EventId m_fire;                                 //!< the engine's next instant
+    double m_armedFor;                              //!< its exact time, s
+    bool m_isolatedJobs;                            //!< IsolatedJobs attribute
+    std::vector<bool> m_coreLinks;                  //!< leaf-spine links, by id
+    std::vector<double> m_capacities;               //!< payload capacities, by id
+    std::vector<uint64_t> m_linkMark;               //!< scratch: visit epoch, by link id
+    std::vector<uint32_t> m_linkName;               //!< scratch: a link's name in a structure key
+    uint64_t m_epoch;                               //!< scratch: current visit
+    std::vector<uint32_t> m_linkUse;                //!< running jobs whose paths use each link
+    std::vector<int64_t> m_linkOwner;               //!< isolated job's slot on each link, or -1
+    std::map<std::vector<uint64_t>, Alone> m_alone; //!< alone runs by paths' structure (hashed)
+    Stats m_stats;                                  //!< counts
 };
 
 } // namespace ns3

@@ -53,6 +53,10 @@ VclosFlowCollectivePlan::VclosFlowCollectivePlan(const VclosCollectiveShape& sha
                 connectionOf.emplace(dst, static_cast<uint32_t>(connectionOf.size())).first->second;
             t.share = static_cast<double>(step.sendBytes) / static_cast<double>(REFERENCE_BYTES);
             sendOfStep[r][s] = static_cast<uint32_t>(m_transfers.size());
+            if (sendsTo[r][dst].empty())
+            {
+                m_connections.push_back(static_cast<uint32_t>(m_transfers.size()));
+            }
             sendsTo[r][dst].push_back(static_cast<uint32_t>(m_transfers.size()));
             m_transfers.push_back(t);
         }
@@ -154,6 +158,12 @@ VclosFlowCollectivePlan::GetInitial() const
     return m_initial;
 }
 
+const std::vector<uint32_t>&
+VclosFlowCollectivePlan::GetConnectionTransfers() const
+{
+    return m_connections;
+}
+
 uint32_t
 VclosFlowCollectivePlan::GetRanks() const
 {
@@ -188,6 +198,12 @@ VclosFlowCollectiveRun::Begin()
         ++m_inFlight;
         m_launch(t);
     }
+}
+
+void
+VclosFlowCollectiveRun::SetLaunch(LaunchFunction launch)
+{
+    m_launch = std::move(launch);
 }
 
 bool

@@ -61,14 +61,17 @@ class VclosFlowCollectivePlan
     const std::vector<uint32_t>& GetReleases() const;
     /// \return transfers that wait for nothing
     const std::vector<uint32_t>& GetInitial() const;
+    /// \return one transfer of every connection (ordered rank pair), in first-use order
+    const std::vector<uint32_t>& GetConnectionTransfers() const;
     /// \return N
     uint32_t GetRanks() const;
 
   private:
-    uint32_t m_ranks;                  //!< N
-    std::vector<Transfer> m_transfers; //!< every send
-    std::vector<uint32_t> m_releases;  //!< CSR of released sends
-    std::vector<uint32_t> m_initial;   //!< sends ready at the start
+    uint32_t m_ranks;                    //!< N
+    std::vector<Transfer> m_transfers;   //!< every send
+    std::vector<uint32_t> m_releases;    //!< CSR of released sends
+    std::vector<uint32_t> m_initial;     //!< sends ready at the start
+    std::vector<uint32_t> m_connections; //!< first transfer of each connection
 };
 
 /**
@@ -93,6 +96,9 @@ class VclosFlowCollectiveRun
 
     /// Start an iteration: launch what waits for nothing.
     void Begin();
+
+    /// \param launch starts a transfer from now on (the run moves to another engine)
+    void SetLaunch(LaunchFunction launch);
 
     /**
      * \param transfer a launched transfer that has fully arrived
