@@ -278,6 +278,7 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
     }
     if (state.isolated)
     {
+        ++m_stats.isolatedJobs;
         state.alone = AloneOf(state);
         const double collective =
             state.alone.secondsPerByte * static_cast<double>(job.messageBytes);
@@ -457,6 +458,7 @@ VclosFlowExecutor::Materialize(uint32_t slot)
 {
     Job& job = *m_slots.at(slot);
     NS_LOG_FUNCTION(this << job.request.id);
+    ++m_stats.materialized;
     job.isolated = false;
     for (uint32_t l : job.links)
     {

@@ -58,6 +58,8 @@ class VclosFlowExecutor : public VclosJobExecutor
         uint64_t coreFlows = 0;            //!< of which crossed a leaf-spine link
         uint64_t sharingCoreFlows = 0;     //!< of which shared one with another flow
         uint64_t conflictingCoreFlows = 0; //!< of which had their rate set by a shared one
+        uint64_t isolatedJobs = 0;         //!< jobs started isolated (IsolatedJobs)
+        uint64_t materialized = 0;         //!< of which continued flow by flow
     };
 
     /**
