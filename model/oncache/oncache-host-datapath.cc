@@ -29,6 +29,26 @@ namespace
 constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 /// IP protocol number of UDP.
 constexpr uint8_t UDP_PROTOCOL = 17;
+
+/**
+ * \param packetBytes the IPv4 packet as it leaves on the wire (encapsulation included)
+ * \param payload its transport payload bytes
+ * \param gso a TCP or UDP packet (TSO/GSO applies)
+ * \param mtu the wire MTU
+ * \return the wire frames it leaves as: ceil(payload / MSS) for a TCP or UDP packet larger
+ *         than the MTU (TSO, UDP GSO; each frame repeats every header), else 1
+ */
+uint32_t
+WireSegments(uint32_t packetBytes, uint32_t payload, bool gso, uint32_t mtu)
+{
+    const uint32_t headers = packetBytes - payload;
+    if (!gso || packetBytes <= mtu || mtu <= headers)
+    {
+        return 1;
+    }
+    const uint32_t mss = mtu - headers;
+    return (payload + mss - 1) / mss;
+}
 } // namespace
 
 TypeId
@@ -458,6 +478,7 @@ OncacheHostDatapath::Receive(Ptr<NetDevice> device,
     {
         job->fromNic = true;
         core = SteerReceive(packet, job->vxlan);
+        job->core = core;
         if (m_cpu->GetQueueLength(core) >= m_receiveQueueLimit)
         {
             Drop(*job, DROP_RX_QUEUE);
@@ -477,6 +498,7 @@ OncacheHostDatapath::Receive(Ptr<NetDevice> device,
         return;
     }
     core = m_pods[pod->second].appCore;
+    job->core = core;
     m_cpu->Submit(
         core,
         [this, job]() { return EgressStart(*job); },
@@ -555,10 +577,11 @@ OncacheHostDatapath::EgressStart(Job& job)
     job.flow = flow;
     Ipv4Address dst = inner.GetDestination();
     const OncacheCostModel& c = *m_costs;
-    // A packet larger than a wire frame can carry after encapsulation is a GSO super-segment:
-    // the overlay-specific segments cost it SuperSegmentOverlayScale of a small skb's cost.
-    const bool super = job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD > m_wireMtu;
-    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
+    // Per skb, plus per wire segment (the frames it leaves as after encapsulation).
+    const int64_t segments = WireSegments(job.packet->GetSize() + OncacheEncapsulationBytes(m_mode),
+                                          job.payload,
+                                          job.gso,
+                                          m_wireMtu);
     Time cost = c.GetAppTx();
     if (m_mode == ONCACHE_MODE_BARE_METAL)
     {
@@ -577,7 +600,7 @@ OncacheHostDatapath::EgressStart(Job& job)
         }
         job.action = ACTION_NIC;
         job.nicDst = neighbour->second.nicMac;
-        return cost + c.GetDriverTx();
+        return cost + c.GetDriverTx() + c.GetSegmentTx() * segments;
     }
 
     const bool oncache = OncacheModeUsesCache(m_mode);
@@ -593,10 +616,11 @@ OncacheHostDatapath::EgressStart(Job& job)
             Encapsulate(job.packet, info, flow);
             job.action = ACTION_NIC;
             job.nicDst = info.outerDstMac;
-            Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : ovl(c.GetVethEgress());
-            return cost + veth + ovl(c.GetFastEncap()) + c.GetDriverTx();
+            Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : c.GetVethEgress();
+            return cost + veth + c.GetFastEncap() + c.GetDriverTx() +
+                   (c.GetFastSegment() + c.GetSegmentTx()) * segments;
         }
-        cost += ovl(c.GetMissMark());
+        cost += c.GetMissMark();
         if (path == PATH_MISS)
         {
             ChangeTos(job.packet, MISS_MARK, 0);
@@ -605,7 +629,7 @@ OncacheHostDatapath::EgressStart(Job& job)
     m_pathTrace(m_hostId, flow, EGRESS, path);
 
     // The fallback overlay: veth, intra-host routing, policy and conntrack (E2-E4).
-    cost += ovl(c.GetVethEgress()) + ovl(c.GetOverlayEgressFilter());
+    cost += c.GetVethEgress() + c.GetOverlayEgressFilter();
     if (!m_policy->IsAllowed(flow))
     {
         Drop(job, DROP_POLICY);
@@ -636,11 +660,12 @@ OncacheHostDatapath::EgressStart(Job& job)
     info.vni = m_vni;
     info.innerSrcMac = m_vtepMac;
     info.innerDstMac = neighbour->second.vtepMac;
-    cost += ovl(c.GetOverlayEncap()) + c.GetDriverTx();
+    cost += c.GetOverlayEncap() + c.GetDriverTx() +
+            (c.GetOverlaySegment() + c.GetSegmentTx()) * segments;
     if (oncache)
     {
         // tc_init_e on the NIC egress: learn from packets that carry both marks.
-        cost += ovl(c.GetInitEgress());
+        cost += c.GetInitEgress();
         if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
         {
             FilterAction* action = m_filterCache->Lookup(flow);
@@ -693,7 +718,11 @@ OncacheHostDatapath::IngressStart(Job& job)
     if (!job.vxlan)
     {
         Ipv4Header ip;
-        OncacheFlowKey flow = OncacheParseFlow(job.packet, ip);
+        OncacheFlowKey flow = OncacheParseFlow(job.packet, ip, &job.payload);
+        cost += c.GetSegmentRx() * WireSegments(job.packet->GetSize(),
+                                                job.payload,
+                                                flow.protocol == 6 || flow.protocol == 17,
+                                                m_wireMtu);
         if (m_mode != ONCACHE_MODE_BARE_METAL)
         {
             Drop(job, DROP_MALFORMED);
@@ -728,11 +757,14 @@ OncacheHostDatapath::IngressStart(Job& job)
     }
     job.packet->RemoveHeader(innerEthernet);
     Ipv4Header inner;
-    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
+    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
     Ipv4Address dst = inner.GetDestination();
-    // A GRO super-segment (more than one wire frame of payload): see EgressStart.
-    const bool super = job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD > m_wireMtu;
-    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
+    // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
+    const int64_t segments = WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
+                                          job.payload,
+                                          flow.protocol == 6 || flow.protocol == 17,
+                                          m_wireMtu);
+    cost += c.GetSegmentRx() * segments;
 
     const bool oncache = OncacheModeUsesCache(m_mode);
     Path path = PATH_FALLBACK;
@@ -749,9 +781,9 @@ OncacheHostDatapath::IngressStart(Job& job)
             job.appCore = info.appCore;
             job.podMac = info.podMac;
             job.gatewayMac = info.gatewayMac;
-            return cost + ovl(c.GetFastDecap());
+            return cost + c.GetFastDecap() + c.GetFastSegment() * segments;
         }
-        cost += ovl(c.GetRestoreMiss());
+        cost += c.GetRestoreMiss();
         if (path == PATH_MISS)
         {
             ChangeTos(job.packet, MISS_MARK, 0);
@@ -760,7 +792,8 @@ OncacheHostDatapath::IngressStart(Job& job)
     m_pathTrace(m_hostId, flow, INGRESS, path);
 
     // The fallback overlay: outer receive and decap, routing, policy, conntrack, veth (I2-I5).
-    cost += ovl(c.GetOverlayDecap()) + ovl(c.GetOverlayIngressFilter()) + ovl(c.GetVethIngress());
+    cost += c.GetOverlayDecap() + c.GetOverlayIngressFilter() + c.GetVethIngress() +
+            c.GetOverlaySegment() * segments;
     if (!m_policy->IsAllowed(flow))
     {
         Drop(job, DROP_POLICY);
@@ -778,7 +811,7 @@ OncacheHostDatapath::IngressStart(Job& job)
     if (oncache)
     {
         // tc_init_in on the pod's eth0 ingress: learn from packets that carry both marks.
-        cost += ovl(c.GetInitIngress());
+        cost += c.GetInitIngress();
         if ((GetTos(job.packet) & (MISS_MARK | EST_MARK)) == (MISS_MARK | EST_MARK))
         {
             IngressInfo entry;
@@ -847,10 +880,15 @@ OncacheHostDatapath::Finish(Job& job)
         Ptr<OncacheVethNetDevice> veth = job.hostVeth;
         Mac48Address podMac = job.podMac;
         Time cost = m_costs->GetAppRx() + m_costs->GetRxCopy(packet->GetSize());
+        // A blocking receiver sleeps and wakes once per skb with payload. The waker pays it:
+        // the core that ran this packet's receive work, after the delivery, so that it is CPU
+        // time but off the latency path (unless that core is the application core, RFS).
+        const Time wakeup = job.payload > 0 ? m_costs->GetWakeup() : Time(0);
+        const uint32_t core = job.core;
         m_cpu->Submit(
             job.appCore,
             [cost]() { return cost; },
-            [this, packet, pod, veth, podMac]() {
+            [this, packet, pod, veth, podMac, wakeup, core]() {
                 if (veth->Send(packet, podMac, IPV4_ETHERTYPE))
                 {
                     m_deliverTrace(m_hostId, pod, packet);
@@ -859,6 +897,13 @@ OncacheHostDatapath::Finish(Job& job)
                 {
                     // The pod was deleted or moved while the packet was queued for it.
                     m_dropTrace(m_hostId, packet, DROP_NO_POD);
+                }
+                if (wakeup.IsStrictlyPositive())
+                {
+                    m_cpu->Submit(
+                        core,
+                        [wakeup]() { return wakeup; },
+                        []() {});
                 }
             });
         return;
@@ -879,12 +924,7 @@ OncacheHostDatapath::EnqueueNic(Job& job)
     // (TSO, UDP GSO), each repeating every header.
     const uint32_t packetBytes = job.packet->GetSize();
     const uint32_t headers = packetBytes - job.payload + 18 + 20;
-    uint32_t frames = 1;
-    if (job.gso && packetBytes > m_wireMtu && m_wireMtu > packetBytes - job.payload)
-    {
-        const uint32_t mss = m_wireMtu - (packetBytes - job.payload);
-        frames = (job.payload + mss - 1) / mss;
-    }
+    const uint32_t frames = WireSegments(packetBytes, job.payload, job.gso, m_wireMtu);
     NicFrame frame;
     frame.packet = job.packet;
     frame.destination = job.nicDst;

@@ -1,0 +1,16 @@
+# Runs utils/oncache-fit.py on the committed testbed measurements and fails unless its output
+# equals model/oncache/oncache-cost-defaults.h (the model's defaults are the fit, not hand-tuned).
+execute_process(
+  COMMAND ${PYTHON} utils/oncache-fit.py doc/oncache/ebpf/bench.csv --header ${OUT}
+  WORKING_DIRECTORY ${SOURCE}
+  RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "utils/oncache-fit.py failed (${rc})")
+endif()
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${SOURCE}/model/oncache/oncache-cost-defaults.h
+  RESULT_VARIABLE same)
+if(NOT same EQUAL 0)
+  message(FATAL_ERROR "model/oncache/oncache-cost-defaults.h differs from the fit of "
+                      "doc/oncache/ebpf/bench.csv: regenerate it with utils/oncache-fit.py")
+endif()
