@@ -34,6 +34,7 @@ suite_module(
     model/oncache/oncache-flow-key.h
     model/oncache/oncache-mode.h
     model/oncache/oncache-limits.h
+    model/oncache/oncache-cost-defaults.h
     model/oncache/oncache-vxlan-header.h
     model/oncache/oncache-veth-net-device.h
     model/oncache/oncache-host-cpu.h

@@ -16,6 +16,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/oncache-check.h"
+#include "ns3/oncache-cost-defaults.h"
 #include "ns3/oncache-limits.h"
 #include "ns3/oncache-vxlan-header.h"
 #include "ns3/pcap-file-wrapper.h"
@@ -75,11 +76,11 @@ OncacheTopologyHelper::GetTypeId()
                           "The one-way latency between two hosts' NICs, applied by the sending "
                           "host after serialisation. It lumps propagation, switching, NIC DMA "
                           "and interrupt moderation, none of which costs CPU. The default is "
-                          "calibrated (spec section 6) so that a bare-metal 1-byte RR of "
-                          "OncacheRrClient/Server takes 25.46 us (39,272 trans/s, the ONCache "
-                          "authors' tutorial) with the default segment costs and application "
-                          "ProcessingTime, which alone give 12.43 + 2 x 3.28 us.",
-                          TimeValue(NanoSeconds(3235)),
+                          "fitted (utils/oncache-fit.py, the one paper anchor) so that a "
+                          "bare-metal 1-byte RR of OncacheRrClient/Server takes 25.46 us "
+                          "(39,272 trans/s, the ONCache authors' tutorial) with the default "
+                          "(testbed-fitted) costs and application ProcessingTime (2 x 3.28 us).",
+                          TimeValue(NanoSeconds(oncachefit::kLinkDelayNs)),
                           MakeTimeAccessor(&OncacheTopologyHelper::m_linkDelay),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("UnderlayMtu",
@@ -91,7 +92,10 @@ OncacheTopologyHelper::GetTypeId()
             .AddAttribute("SuperSegmentBytes",
                           "When non-zero, the pod MTU used for GSO/GRO-like super-segments "
                           "(e.g. 65000), so that bulk TCP pays per-skb costs once per "
-                          "super-segment; the NIC MTU grows accordingly. 0 disables them.",
+                          "super-segment; the NIC MTU grows accordingly. 0 disables them. The "
+                          "testbed's bulk TCP sends skbs of oncachefit::kSuperSegmentBytes "
+                          "(tcp_tx_bytes_per_skb_P1, utils/oncache-fit.py), which "
+                          "oncache-micro-benchmark uses for its streams.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&OncacheTopologyHelper::m_superSegmentBytes),
                           MakeUintegerChecker<uint32_t>())
@@ -125,7 +129,16 @@ OncacheTopologyHelper::GetTypeId()
                           "segment, so that segments are never fragmented.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&OncacheTopologyHelper::m_configureTcp),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("DelAckCount",
+                          "With ConfigureTcp, ns3::TcpSocket::DelAckCount: the segments (skbs, "
+                          "super-segments included) a receiver takes per delayed ACK. Most of "
+                          "the overlay's bulk-TCP cost comes from ACKs, so it is stated: the "
+                          "default is the testbed's data skbs per ACK of one bulk TCP flow "
+                          "(tcp_rx_skbs_per_ack_P1, rounded; utils/oncache-fit.py).",
+                          UintegerValue(oncachefit::kDelAckCount),
+                          MakeUintegerAccessor(&OncacheTopologyHelper::m_delAckCount),
+                          MakeUintegerChecker<uint32_t>(1, 64));
     return tid;
 }
 
@@ -138,7 +151,8 @@ OncacheTopologyHelper::OncacheTopologyHelper()
       m_superSegmentBytes(0),
       m_nicQueueFrames(1000),
       m_channelSpeedup(100),
-      m_configureTcp(true)
+      m_configureTcp(true),
+      m_delAckCount(oncachefit::kDelAckCount)
 {
     NS_LOG_FUNCTION(this);
     m_datapathFactory.SetTypeId(OncacheHostDatapath::GetTypeId());
@@ -306,6 +320,7 @@ OncacheTopologyHelper::Install()
     if (m_configureTcp)
     {
         Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(GetPodMtu() - 52));
+        Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(m_delAckCount));
     }
     for (uint32_t h = 0; h < m_hosts; ++h)
     {

@@ -112,6 +112,7 @@ class OncacheTopologyHelper : public Object
     uint32_t m_nicQueueFrames;       //!< NIC transmit queue in frames
     uint32_t m_channelSpeedup;       //!< channel rate over LinkRate
     bool m_configureTcp;             //!< set the TCP segment size from the pod MTU
+    uint32_t m_delAckCount;          //!< TcpSocket::DelAckCount with ConfigureTcp
     ObjectFactory m_datapathFactory; //!< per-host data paths
     ObjectFactory m_costFactory;     //!< the cost model
     CsmaHelper m_csma;               //!< underlay devices

@@ -3,6 +3,7 @@
  */
 #include "oncache-cost-model.h"
 
+#include "oncache-cost-defaults.h"
 #include "oncache-limits.h"
 
 #include "ns3/double.h"
@@ -19,10 +20,8 @@ NS_OBJECT_ENSURE_REGISTERED(OncacheCostModel);
 
 namespace
 {
-/// Default of RxCopyNsPerByte (fitted, see the calibration table of the documentation).
-constexpr double RX_COPY_NS_PER_BYTE = 0.123;
-/// Default of SuperSegmentOverlayScale (fitted, see the calibration table).
-constexpr double SUPER_SEGMENT_OVERLAY_SCALE = 0.17;
+/// Default of RxCopyNsPerByte: the per-byte work is inside the per-wire-segment costs.
+constexpr double RX_COPY_NS_PER_BYTE = 0.0;
 } // namespace
 
 TypeId
@@ -33,125 +32,151 @@ OncacheCostModel::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Oncache")
             .AddConstructor<OncacheCostModel>()
-            .AddAttribute(
-                "AppTx",
-                "E1: application syscall and the pod's TCP/UDP and IP output, per skb (spec 1.3).",
-                TimeValue(NanoSeconds(1800)),
-                MakeTimeAccessor(&OncacheCostModel::m_appTx),
-                MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("AppTx",
+                          "E1: application syscall and the pod's TCP/UDP and IP output, per skb "
+                          "(spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kAppTxNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_appTx),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("VethEgress",
                           "E2: crossing the veth pair from the pod to the host (veth_xmit, "
-                          "backlog, softirq), per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(500)),
+                          "backlog, softirq), per skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kVethEgressNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_vethEgress),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("OverlayEgressFilter",
                           "E3+E4: intra-host routing, network policy and conntrack on egress "
-                          "(OVS), per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(1300)),
+                          "(OVS), per skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kOverlayEgressFilterNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_overlayEgressFilter),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("MissMark",
                           "The ONCache egress program that misses and sets the miss mark (tc_masq "
-                          "on a miss), per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(100)),
+                          "on a miss), per skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kMissMarkNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_missMark),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
-            .AddAttribute("OverlayEncap",
-                          "E5: VXLAN encapsulation, outer route and neighbour lookup, outer IP "
-                          "output through host netfilter, per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(800)),
-                          MakeTimeAccessor(&OncacheCostModel::m_overlayEncap),
-                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute(
+                "OverlayEncap",
+                "E5: VXLAN encapsulation, outer route and neighbour lookup, outer IP "
+                "output through host netfilter, per skb (spec 1.3; default fitted to the testbed).",
+                TimeValue(NanoSeconds(oncachefit::kOverlayEncapNs)),
+                MakeTimeAccessor(&OncacheCostModel::m_overlayEncap),
+                MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("InitEgress",
                           "The ONCache egress learning program on the NIC egress (tc_init_e), per "
-                          "fallback skb (spec 1.3).",
-                          TimeValue(NanoSeconds(150)),
+                          "fallback skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kInitEgressNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_initEgress),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("FastEncap",
                           "ONCache egress fast path: four map lookups, adjust_room, 64-byte "
-                          "template copy, checksum and redirect, per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(150)),
+                          "template copy, checksum and redirect, per skb (spec 1.3; default fitted "
+                          "to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kFastEncapNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_fastEncap),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("DriverTx",
-                          "E6: qdisc and NIC driver transmit, per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(400)),
+                          "E6: qdisc and NIC driver transmit, per skb (spec 1.3; default fitted to "
+                          "the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kDriverTxNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_driverTx),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("DriverRx",
-                          "I1: NIC interrupt, NAPI poll, driver and GRO, per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(1000)),
+                          "I1: NIC interrupt, NAPI poll, driver and GRO, per skb (spec 1.3; "
+                          "default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kDriverRxNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_driverRx),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("OverlayDecap",
                           "I2+I3: outer IP/UDP receive, host netfilter INPUT and VXLAN "
-                          "decapsulation, per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(900)),
+                          "decapsulation, per skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kOverlayDecapNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_overlayDecap),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
-            .AddAttribute("RestoreMiss",
-                          "The ONCache ingress program that misses and sets the miss mark "
-                          "(tc_restore on a miss), per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(100)),
-                          MakeTimeAccessor(&OncacheCostModel::m_restoreMiss),
-                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute(
+                "RestoreMiss",
+                "The ONCache ingress program that misses and sets the miss mark "
+                "(tc_restore on a miss), per skb (spec 1.3; default fitted to the testbed).",
+                TimeValue(NanoSeconds(oncachefit::kRestoreMissNs)),
+                MakeTimeAccessor(&OncacheCostModel::m_restoreMiss),
+                MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("FastDecap",
                           "ONCache ingress fast path: lookups, adjust_room(-50), MAC rewrite and "
-                          "redirect_peer, per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(150)),
+                          "redirect_peer, per skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kFastDecapNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_fastDecap),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("OverlayIngressFilter",
                           "I4: intra-host routing, network policy and conntrack on ingress (OVS), "
-                          "per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(1000)),
+                          "per skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kOverlayIngressFilterNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_overlayIngressFilter),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
-            .AddAttribute(
-                "VethIngress",
-                "I5: crossing the veth pair from the host into the pod, per skb (spec 1.3).",
-                TimeValue(NanoSeconds(500)),
-                MakeTimeAccessor(&OncacheCostModel::m_vethIngress),
-                MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("VethIngress",
+                          "I5: crossing the veth pair from the host into the pod, per skb (spec "
+                          "1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kVethIngressNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_vethIngress),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("InitIngress",
                           "The ONCache ingress learning program on the pod's eth0 (tc_init_in), "
-                          "per fallback skb (spec 1.3).",
-                          TimeValue(NanoSeconds(100)),
+                          "per fallback skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kInitIngressNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_initIngress),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("AppRx",
                           "I6: the pod's IP and TCP/UDP receive, socket wake-up and receive "
-                          "syscall, per skb (spec 1.3).",
-                          TimeValue(NanoSeconds(3000)),
+                          "syscall, per skb (spec 1.3; default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kAppRxNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_appRx),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("SegmentTx",
+                          "Per wire segment on transmit, every mode (GSO/TSO segmentation, "
+                          "driver per frame). Fitted (utils/oncache-fit.py): half the bare-metal "
+                          "per-segment work from tcp_lat_us_64 and tcp_lat_us_16384.",
+                          TimeValue(NanoSeconds(oncachefit::kSegmentTxNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_segmentTx),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("SegmentRx",
+                          "Per wire segment on receive, every mode (driver, GRO, per-frame "
+                          "copy). Fitted like SegmentTx (the other half).",
+                          TimeValue(NanoSeconds(oncachefit::kSegmentRxNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_segmentRx),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("OverlaySegment",
+                          "The kernel overlay's extra per wire segment, charged on egress and "
+                          "on ingress. Fitted: half the overlay's per-segment work above bare "
+                          "metal's (tcp_lat_us_64, tcp_lat_us_16384).",
+                          TimeValue(NanoSeconds(oncachefit::kOverlaySegmentNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_overlaySegment),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("FastSegment",
+                          "The ONCache fast path's extra per wire segment, charged on egress "
+                          "and on ingress. Fitted like OverlaySegment, from ONCache's latencies.",
+                          TimeValue(NanoSeconds(oncachefit::kFastSegmentNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_fastSegment),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("Wakeup",
+                          "Sleep and wake-up of a blocking receiver, on its application core "
+                          "after each delivered skb with payload, off the latency path. Fitted: "
+                          "bare-metal CPU per 64-B TCP transaction beyond two one-way latencies "
+                          "(cpu_us_per_trans_tcp_rr_64, tcp_lat_us_64), halved.",
+                          TimeValue(NanoSeconds(oncachefit::kWakeupNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_wakeup),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("RxCopyNsPerByte",
                           "Copy cost on the receiving application core in ns per payload byte. "
-                          "Fitted (doc: calibration table) so that one bare-metal TCP flow of "
-                          "64 KB super-segments reaches the authors' tutorial 39.5 Gbit/s with "
-                          "its receive work on one core (RFS); the spec's INFERRED 0.17 ignores "
-                          "the per-skb costs.",
+                          "0 by default: the testbed fit puts the per-byte work into the "
+                          "per-wire-segment costs (a segment carries at most one MSS).",
                           DoubleValue(RX_COPY_NS_PER_BYTE),
                           MakeDoubleAccessor(&OncacheCostModel::m_rxCopyNsPerByte),
-                          MakeDoubleChecker<double>(0.0, ONCACHE_MAX_COPY_NS_PER_BYTE))
-            .AddAttribute("SuperSegmentOverlayScale",
-                          "The cost of every overlay-specific segment (E2-E5, I2-I5) and of "
-                          "ONCache's own programs for a GSO/GRO super-segment, as a fraction of "
-                          "its per-skb cost for a small packet. Fitted (doc: calibration "
-                          "table) so that one overlay TCP flow is 11 % slower than bare metal "
-                          "(the paper; spec 1.3 puts the overlay extra near 1.6 us per 64 KB "
-                          "skb); ONCache's throughput gain is then a prediction.",
-                          DoubleValue(SUPER_SEGMENT_OVERLAY_SCALE),
-                          MakeDoubleAccessor(&OncacheCostModel::m_superSegmentOverlayScale),
-                          MakeDoubleChecker<double>(0.0, ONCACHE_MAX_OVERLAY_SCALE));
+                          MakeDoubleChecker<double>(0.0, ONCACHE_MAX_COPY_NS_PER_BYTE));
     return tid;
 }
 
 OncacheCostModel::OncacheCostModel()
-    : m_rxCopyNsPerByte(RX_COPY_NS_PER_BYTE),
-      m_superSegmentOverlayScale(SUPER_SEGMENT_OVERLAY_SCALE)
+    : m_rxCopyNsPerByte(RX_COPY_NS_PER_BYTE)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -160,16 +185,6 @@ Time
 OncacheCostModel::GetRxCopy(uint32_t bytes) const
 {
     return NanoSeconds(std::llround(m_rxCopyNsPerByte * bytes));
-}
-
-Time
-OncacheCostModel::OverlayCost(Time cost, bool superSegment) const
-{
-    if (!superSegment)
-    {
-        return cost;
-    }
-    return NanoSeconds(std::llround(cost.GetNanoSeconds() * m_superSegmentOverlayScale));
 }
 
 } // namespace ns3

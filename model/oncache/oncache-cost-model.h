@@ -14,11 +14,14 @@ namespace ns3
  * \ingroup oncache
  * \brief CPU service times of the data-path segments (spec section 1.3), shared by the hosts.
  *
- * Every cost is charged once per skb: per wire packet for small packets, per super-segment
- * for GSO/GRO-style bulk TCP and UDP. The segment defaults are the spec's INFERRED calibration
- * (5.0 us of overlay overhead per one-way packet, 0.8 us for an ONCache hit); the per-byte copy
- * cost on the receiving application core (spec section 6) and the overlay cost scale of
- * super-segments are fitted to the paper's 1-flow TCP figures (doc: calibration table).
+ * A packet's work has three parts: a per-skb part (the segment Attributes below, charged
+ * once per skb, small packet or GSO/GRO super-segment), a per-wire-segment part (SegmentTx,
+ * SegmentRx, OverlaySegment, FastSegment: charged once per wire frame the skb stands for,
+ * ceil(payload / MSS)), and a per-wakeup part (Wakeup: a blocking receiver's sleep and
+ * wake-up, once per delivered skb that carries payload). The gain of ONCache therefore changes
+ * smoothly with the message size; there is no super-segment switch. Every default is fitted by
+ * utils/oncache-fit.py to a named measurement of the eBPF testbed
+ * (doc/oncache/ebpf/bench.csv); the values live in the generated oncache-cost-defaults.h.
  */
 class OncacheCostModel : public Object
 {
@@ -127,46 +130,65 @@ class OncacheCostModel : public Object
         return m_appRx;
     }
 
+    /// \return the per-wire-segment cost of transmitting (every mode)
+    Time GetSegmentTx() const
+    {
+        return m_segmentTx;
+    }
+
+    /// \return the per-wire-segment cost of receiving (every mode)
+    Time GetSegmentRx() const
+    {
+        return m_segmentRx;
+    }
+
+    /// \return the kernel overlay's extra per wire segment, per direction
+    Time GetOverlaySegment() const
+    {
+        return m_overlaySegment;
+    }
+
+    /// \return the ONCache fast path's extra per wire segment, per direction
+    Time GetFastSegment() const
+    {
+        return m_fastSegment;
+    }
+
+    /// \return the cost of one wake-up of a blocking receiver
+    Time GetWakeup() const
+    {
+        return m_wakeup;
+    }
+
     /**
      * \param bytes the bytes copied to the application
      * \return the receive copy cost of that many bytes
      */
     Time GetRxCopy(uint32_t bytes) const;
 
-    /**
-     * \brief Scale an overlay-specific segment cost (E2-E5, I2-I5 and ONCache's own programs)
-     *        for the skb it is charged on.
-     * \param cost the per-skb cost of a small packet
-     * \param superSegment true for a GSO/GRO super-segment (larger than one wire frame)
-     * \return cost, times SuperSegmentOverlayScale for a super-segment
-     */
-    Time OverlayCost(Time cost, bool superSegment) const;
-
-    /// \return the overlay cost scale of super-segments
-    double GetSuperSegmentOverlayScale() const
-    {
-        return m_superSegmentOverlayScale;
-    }
-
   private:
-    Time m_appTx;                      //!< AppTx
-    Time m_vethEgress;                 //!< VethEgress
-    Time m_overlayEgressFilter;        //!< OverlayEgressFilter
-    Time m_missMark;                   //!< MissMark
-    Time m_overlayEncap;               //!< OverlayEncap
-    Time m_initEgress;                 //!< InitEgress
-    Time m_fastEncap;                  //!< FastEncap
-    Time m_driverTx;                   //!< DriverTx
-    Time m_driverRx;                   //!< DriverRx
-    Time m_overlayDecap;               //!< OverlayDecap
-    Time m_restoreMiss;                //!< RestoreMiss
-    Time m_fastDecap;                  //!< FastDecap
-    Time m_overlayIngressFilter;       //!< OverlayIngressFilter
-    Time m_vethIngress;                //!< VethIngress
-    Time m_initIngress;                //!< InitIngress
-    Time m_appRx;                      //!< AppRx
-    double m_rxCopyNsPerByte;          //!< receive copy cost, ns per byte
-    double m_superSegmentOverlayScale; //!< overlay cost of a super-skb over a small skb
+    Time m_appTx;                //!< AppTx
+    Time m_vethEgress;           //!< VethEgress
+    Time m_overlayEgressFilter;  //!< OverlayEgressFilter
+    Time m_missMark;             //!< MissMark
+    Time m_overlayEncap;         //!< OverlayEncap
+    Time m_initEgress;           //!< InitEgress
+    Time m_fastEncap;            //!< FastEncap
+    Time m_driverTx;             //!< DriverTx
+    Time m_driverRx;             //!< DriverRx
+    Time m_overlayDecap;         //!< OverlayDecap
+    Time m_restoreMiss;          //!< RestoreMiss
+    Time m_fastDecap;            //!< FastDecap
+    Time m_overlayIngressFilter; //!< OverlayIngressFilter
+    Time m_vethIngress;          //!< VethIngress
+    Time m_initIngress;          //!< InitIngress
+    Time m_appRx;                //!< AppRx
+    Time m_segmentTx;            //!< SegmentTx
+    Time m_segmentRx;            //!< SegmentRx
+    Time m_overlaySegment;       //!< OverlaySegment
+    Time m_fastSegment;          //!< FastSegment
+    Time m_wakeup;               //!< Wakeup
+    double m_rxCopyNsPerByte;    //!< receive copy cost, ns per byte
 };
 
 } // namespace ns3

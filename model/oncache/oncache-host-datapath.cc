@@ -51,6 +51,25 @@ ToPath(OncacheFastPath::Verdict verdict)
     return OncacheHostDatapath::PATH_FALLBACK;
 }
 
+/**
+ * \param packetBytes the IPv4 packet as it leaves on the wire (encapsulation included)
+ * \param payload its transport payload bytes
+ * \param gso a TCP or UDP packet (TSO/GSO applies)
+ * \param mtu the wire MTU
+ * \return the wire frames it leaves as: ceil(payload / MSS) for a TCP or UDP packet larger
+ *         than the MTU (TSO, UDP GSO; each frame repeats every header), else 1
+ */
+uint32_t
+WireSegments(uint32_t packetBytes, uint32_t payload, bool gso, uint32_t mtu)
+{
+    const uint32_t headers = packetBytes - payload;
+    if (!gso || packetBytes <= mtu || mtu <= headers)
+    {
+        return 1;
+    }
+    const uint32_t mss = mtu - headers;
+    return (payload + mss - 1) / mss;
+}
 } // namespace
 
 TypeId
@@ -563,6 +582,7 @@ OncacheHostDatapath::Receive(Ptr<NetDevice> device,
     {
         job->fromNic = true;
         core = SteerReceive(packet, job->vxlan);
+        job->core = core;
         if (m_cpu->GetQueueLength(core) >= m_receiveQueueLimit)
         {
             Drop(*job, DROP_RX_QUEUE);
@@ -582,6 +602,7 @@ OncacheHostDatapath::Receive(Ptr<NetDevice> device,
         return;
     }
     core = m_pods[pod->second].appCore;
+    job->core = core;
     m_cpu->Submit(
         core,
         [this, job]() { return EgressStart(*job); },
@@ -633,10 +654,11 @@ OncacheHostDatapath::EgressStart(Job& job)
     job.flow = flow;
     Ipv4Address dst = inner.GetDestination();
     const OncacheCostModel& c = *m_costs;
-    // A packet larger than a wire frame can carry after encapsulation is a GSO super-segment:
-    // the overlay-specific segments cost it SuperSegmentOverlayScale of a small skb's cost.
-    const bool super = job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD > m_wireMtu;
-    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
+    // Per skb, plus per wire segment (the frames it leaves as after encapsulation).
+    const int64_t segments = WireSegments(job.packet->GetSize() + OncacheEncapsulationBytes(m_mode),
+                                          job.payload,
+                                          job.gso,
+                                          m_wireMtu);
     Time cost = c.GetAppTx();
     if (m_mode == ONCACHE_MODE_BARE_METAL)
     {
@@ -655,7 +677,7 @@ OncacheHostDatapath::EgressStart(Job& job)
         }
         job.action = ACTION_NIC;
         job.nicDst = neighbour->second.nicMac;
-        return cost + c.GetDriverTx();
+        return cost + c.GetDriverTx() + c.GetSegmentTx() * segments;
     }
 
     const bool oncache = OncacheModeUsesCache(m_mode);
@@ -677,15 +699,16 @@ OncacheHostDatapath::EgressStart(Job& job)
             m_pathTrace(m_hostId, flow, EGRESS, PATH_FAST);
             job.action = ACTION_NIC;
             job.nicDst = OncacheFrameMac(frame, 0);
-            Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : ovl(c.GetVethEgress());
-            return cost + veth + ovl(c.GetFastEncap()) + c.GetDriverTx();
+            Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : c.GetVethEgress();
+            return cost + veth + c.GetFastEncap() + c.GetDriverTx() +
+                   (c.GetFastSegment() + c.GetSegmentTx()) * segments;
         }
-        cost += ovl(c.GetMissMark());
+        cost += c.GetMissMark();
     }
     m_pathTrace(m_hostId, flow, EGRESS, path);
 
     // The fallback overlay: veth, intra-host routing, policy and conntrack (E2-E4).
-    cost += ovl(c.GetVethEgress()) + ovl(c.GetOverlayEgressFilter());
+    cost += c.GetVethEgress() + c.GetOverlayEgressFilter();
     if (!m_policy->IsAllowed(flow))
     {
         Drop(job, DROP_POLICY);
@@ -716,12 +739,13 @@ OncacheHostDatapath::EgressStart(Job& job)
     info.vni = m_vni;
     info.innerSrcMac = m_vtepMac;
     info.innerDstMac = neighbour->second.vtepMac;
-    cost += ovl(c.GetOverlayEncap()) + c.GetDriverTx();
+    cost += c.GetOverlayEncap() + c.GetDriverTx() +
+            (c.GetOverlaySegment() + c.GetSegmentTx()) * segments;
     Encapsulate(job.packet, info, flow);
     if (oncache)
     {
         // tc_init_e on the NIC egress: learns from packets that carry both marks, clears them.
-        cost += ovl(c.GetInitEgress());
+        cost += c.GetInitEgress();
         OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
                                                         info.outerDstMac,
                                                         GetNicMac(),
@@ -743,7 +767,11 @@ OncacheHostDatapath::IngressStart(Job& job)
     if (!job.vxlan)
     {
         Ipv4Header ip;
-        OncacheFlowKey flow = OncacheParseFlow(job.packet, ip);
+        OncacheFlowKey flow = OncacheParseFlow(job.packet, ip, &job.payload);
+        cost += c.GetSegmentRx() * WireSegments(job.packet->GetSize(),
+                                                job.payload,
+                                                flow.protocol == 6 || flow.protocol == 17,
+                                                m_wireMtu);
         if (m_mode != ONCACHE_MODE_BARE_METAL)
         {
             Drop(job, DROP_MALFORMED);
@@ -763,9 +791,6 @@ OncacheHostDatapath::IngressStart(Job& job)
         Drop(job, DROP_MALFORMED);
         return cost;
     }
-    // A GRO super-segment (more than one wire frame of payload): see EgressStart.
-    const bool super = job.packet->GetSize() > m_wireMtu;
-    auto ovl = [&c, super](Time t) { return c.OverlayCost(t, super); };
     const bool oncache = OncacheModeUsesCache(m_mode);
     OncacheFastPath::Verdict verdict = OncacheFastPath::VERDICT_PASS;
     if (oncache)
@@ -782,7 +807,13 @@ OncacheHostDatapath::IngressStart(Job& job)
         if (verdict == OncacheFastPath::VERDICT_HIT)
         {
             Ipv4Header inner;
-            OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
+            OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
+            // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
+            const int64_t segments =
+                WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
+                             job.payload,
+                             flow.protocol == 6 || flow.protocol == 17,
+                             m_wireMtu);
             m_pathTrace(m_hostId, flow, INGRESS, PATH_FAST);
             auto veth = m_veths.find(result.ifindex);
             if (veth == m_veths.end())
@@ -796,7 +827,8 @@ OncacheHostDatapath::IngressStart(Job& job)
             job.appCore = veth->second.appCore;
             job.podMac = OncacheFrameMac(frame, 0);
             job.gatewayMac = OncacheFrameMac(frame, 6);
-            return cost + ovl(c.GetFastDecap());
+            return cost + c.GetSegmentRx() * segments + c.GetFastDecap() +
+                   c.GetFastSegment() * segments;
         }
     }
     Ipv4Header outer;
@@ -814,20 +846,27 @@ OncacheHostDatapath::IngressStart(Job& job)
     }
     job.packet->RemoveHeader(innerEthernet);
     Ipv4Header inner;
-    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner);
+    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
     Ipv4Address dst = inner.GetDestination();
+    // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
+    const int64_t segments = WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
+                                          job.payload,
+                                          flow.protocol == 6 || flow.protocol == 17,
+                                          m_wireMtu);
+    cost += c.GetSegmentRx() * segments;
 
     Path path = PATH_FALLBACK;
     if (oncache)
     {
         // A frame tc_restore passed untouched failed its destination check: no mark.
         path = verdict == OncacheFastPath::VERDICT_PASS ? PATH_REVERSE : ToPath(verdict);
-        cost += ovl(c.GetRestoreMiss());
+        cost += c.GetRestoreMiss();
     }
     m_pathTrace(m_hostId, flow, INGRESS, path);
 
     // The fallback overlay: outer receive and decap, routing, policy, conntrack, veth (I2-I5).
-    cost += ovl(c.GetOverlayDecap()) + ovl(c.GetOverlayIngressFilter()) + ovl(c.GetVethIngress());
+    cost += c.GetOverlayDecap() + c.GetOverlayIngressFilter() + c.GetVethIngress() +
+            c.GetOverlaySegment() * segments;
     if (!m_policy->IsAllowed(flow))
     {
         Drop(job, DROP_POLICY);
@@ -846,7 +885,7 @@ OncacheHostDatapath::IngressStart(Job& job)
     {
         // tc_init_in on the pod's eth0 ingress: learns from packets that carry both marks,
         // clears them.
-        cost += ovl(c.GetInitIngress());
+        cost += c.GetInitIngress();
         OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
                                                         job.podMac,
                                                         job.gatewayMac,
@@ -906,10 +945,15 @@ OncacheHostDatapath::Finish(Job& job)
         Ptr<OncacheVethNetDevice> veth = job.hostVeth;
         Mac48Address podMac = job.podMac;
         Time cost = m_costs->GetAppRx() + m_costs->GetRxCopy(packet->GetSize());
+        // A blocking receiver sleeps and wakes once per skb with payload. The waker pays it:
+        // the core that ran this packet's receive work, after the delivery, so that it is CPU
+        // time but off the latency path (unless that core is the application core, RFS).
+        const Time wakeup = job.payload > 0 ? m_costs->GetWakeup() : Time(0);
+        const uint32_t core = job.core;
         m_cpu->Submit(
             job.appCore,
             [cost]() { return cost; },
-            [this, packet, pod, veth, podMac]() {
+            [this, packet, pod, veth, podMac, wakeup, core]() {
                 if (veth->Send(packet, podMac, IPV4_ETHERTYPE))
                 {
                     m_deliverTrace(m_hostId, pod, packet);
@@ -918,6 +962,13 @@ OncacheHostDatapath::Finish(Job& job)
                 {
                     // The pod was deleted or moved while the packet was queued for it.
                     m_dropTrace(m_hostId, packet, DROP_NO_POD);
+                }
+                if (wakeup.IsStrictlyPositive())
+                {
+                    m_cpu->Submit(
+                        core,
+                        [wakeup]() { return wakeup; },
+                        []() {});
                 }
             });
         return;
@@ -938,12 +989,7 @@ OncacheHostDatapath::EnqueueNic(Job& job)
     // (TSO, UDP GSO), each repeating every header.
     const uint32_t packetBytes = job.packet->GetSize();
     const uint32_t headers = packetBytes - job.payload + 18 + 20;
-    uint32_t frames = 1;
-    if (job.gso && packetBytes > m_wireMtu && m_wireMtu > packetBytes - job.payload)
-    {
-        const uint32_t mss = m_wireMtu - (packetBytes - job.payload);
-        frames = (job.payload + mss - 1) / mss;
-    }
+    const uint32_t frames = WireSegments(packetBytes, job.payload, job.gso, m_wireMtu);
     NicFrame frame;
     frame.packet = job.packet;
     frame.destination = job.nicDst;

@@ -382,6 +382,7 @@ class OncacheHostDatapath : public Object
         Mac48Address gatewayMac;            //!< ACTION_DELIVER: source MAC
         uint32_t payload = 0;               //!< transport payload bytes (for TSO framing)
         bool gso = false;                   //!< a TCP or UDP packet (TSO/GSO applies)
+        uint32_t core = 0;                  //!< the core that runs the job
         OncacheFlowKey flow;                //!< egress: the inner flow
     };
 

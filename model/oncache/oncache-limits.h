@@ -57,13 +57,6 @@ constexpr double ONCACHE_MAX_COPY_NS_PER_BYTE = 1e9 / 65535;
 
 /**
  * \ingroup oncache
- * The largest SuperSegmentOverlayScale: a scaled step then takes at most 1000 times
- * OncacheMaxStepTime().
- */
-constexpr double ONCACHE_MAX_OVERLAY_SCALE = 1000;
-
-/**
- * \ingroup oncache
  * \brief The bytes of IP packet a mode adds to a pod's packet on the wire: 0 on bare metal,
  *        OncacheVxlanHeader::OVERHEAD (outer Ethernet, IPv4, UDP and VXLAN) otherwise.
  * \param mode the data path

@@ -250,16 +250,6 @@ TEST(OncacheConntrack, EntriesExpireAfterTheirTimeout)
     EXPECT_EQ(ct->GetExpirations(), 2u);
 }
 
-TEST(OncacheCostModel, SuperSegmentsPayTheScaledOverlayCost)
-{
-    Ptr<OncacheCostModel> c = CreateObject<OncacheCostModel>();
-    EXPECT_EQ(c->OverlayCost(NanoSeconds(1000), false), NanoSeconds(1000));
-    EXPECT_EQ(c->OverlayCost(NanoSeconds(1000), true), NanoSeconds(170));
-    c->SetAttribute("SuperSegmentOverlayScale", DoubleValue(1.0));
-    EXPECT_EQ(c->OverlayCost(NanoSeconds(2400), true), NanoSeconds(2400));
-    EXPECT_EQ(c->GetRxCopy(65000), NanoSeconds(7995)); // 0.123 ns per byte
-}
-
 TEST(OncacheHostDatapath, AppWorkOutsideAClusterRunsAtOnce)
 {
     Ptr<Node> node = CreateObject<Node>();
@@ -349,7 +339,9 @@ TEST(OncacheLimits, CostsAndDelaysHaveUpperBounds)
     EXPECT_TRUE(costs->SetAttributeFailSafe("AppTx", TimeValue(Seconds(1))));
     EXPECT_FALSE(costs->SetAttributeFailSafe("AppTx", TimeValue(Seconds(2))));
     EXPECT_FALSE(costs->SetAttributeFailSafe("RxCopyNsPerByte", DoubleValue(1e300)));
-    EXPECT_FALSE(costs->SetAttributeFailSafe("SuperSegmentOverlayScale", DoubleValue(1e300)));
+    EXPECT_TRUE(costs->SetAttributeFailSafe("OverlaySegment", TimeValue(Seconds(1))));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("OverlaySegment", TimeValue(Seconds(2))));
+    EXPECT_FALSE(costs->SetAttributeFailSafe("Wakeup", TimeValue(Seconds(2))));
     Ptr<OncacheHostDatapath> datapath = CreateObject<OncacheHostDatapath>();
     EXPECT_FALSE(datapath->SetAttributeFailSafe("LinkDelay", TimeValue(Seconds(2))));
     EXPECT_TRUE(datapath->SetAttributeFailSafe("WireMtu", UintegerValue(68)));
