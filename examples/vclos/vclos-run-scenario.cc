@@ -33,6 +33,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <sys/resource.h>
 
 using namespace ns3;
 
@@ -52,6 +53,7 @@ struct PolicyRun
     double wallSeconds = 0;                         //!< simulation wall time
     uint64_t events = 0;                            //!< simulator events
     uint64_t flows = 0;                             //!< flow level: transfers run
+    double peakRssMb = 0;                           //!< peak resident memory of the process so far
     std::map<uint32_t, std::vector<uint32_t>> gpus; //!< each job's GPUs, in rank order
 };
 
@@ -208,7 +210,7 @@ HashesFlows(const std::string& policy)
 uint32_t
 FlowSalt(const VclosScenario& s, uint32_t k)
 {
-    return static_cast<uint32_t>((s.seeds.rngRun * 0x9E3779B97F4A7C15ull + k) >> 17);
+    return static_cast<uint32_t>(((s.seeds.rngRun + k) * 0x9E3779B97F4A7C15ull) >> 32);
 }
 
 /// Run jobs under one policy on a fresh fabric (ECMP salt run k: 0 is the scenario's own).
@@ -347,6 +349,9 @@ RunPolicy(const VclosScenario& s,
                   std::runtime_error,
                   label << ": only " << run.jobs->GetFinishedJobs() << " of " << jobs.size()
                         << " jobs finished");
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    run.peakRssMb = usage.ru_maxrss / 1024.0;
     if (flowLevel)
     {
         run.conflictingShare = flow->GetConflictingFlowShare();
@@ -551,10 +556,14 @@ Run(int argc, char* argv[])
 
     std::string config = VclosScenarioToJson(s);
     std::ofstream(s.output.prefix + "-config.json") << config;
-    std::cout << "# scenario " << s.name << (path.empty() ? " (built-in defaults)" : "")
-              << ": resolved configuration (saved as " << s.output.prefix << "-config.json)\n"
-              << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; "
-              << VclosDescribeScaling(s) << "\n";
+    std::cout
+        << "# scenario " << s.name << (path.empty() ? " (built-in defaults)" : "")
+        << ": resolved configuration (saved as " << s.output.prefix << "-config.json)\n"
+        << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; offered load "
+        << std::fixed << std::setprecision(3)
+        << VclosOfferedLoad(VclosScenarioWorkloadJobs(jobs), gpus, VclosScenarioSecondsPerByte())
+        << " (GPU-seconds of compute and contention-free collectives over GPUs x arrival span); "
+        << std::defaultfloat << VclosDescribeScaling(s) << "\n";
 
     // SIGINT, SIGTERM or the wall-clock limit stop the run at its next check (every 10 us of
     // simulated time): <prefix>-jobs.csv then holds the rows of the jobs that finished.
@@ -631,10 +640,20 @@ Run(int argc, char* argv[])
                "max_queue,mean_gpu_utilisation,decision_p50_us,decision_p99_us,makespan_ms,"
                "wall_s,events,jct_reduction_pct,declined_gpus,declined_gpu_fragmentation,"
                "declined_network_fragmentation,network_fragmented_jobs,"
-               "network_fragmentation_wait_ms,mean_reference_slowdown,engine,flows\n";
+               "network_fragmentation_wait_ms,mean_reference_slowdown,engine,flows,peak_rss_mb\n";
     std::ofstream series(s.output.prefix + "-timeseries.csv");
-    std::cout << "#   policy                     mean JCT    p50    p99 (ms)  wait   run  "
-                 "waiting  slowdown  vs ref  conflicts  queue  GPU util  decision  wall\n";
+    // The console shows seconds when the runs span trace time (CSV columns stay in ms).
+    Time longest;
+    for (const auto& run : runs)
+    {
+        longest = std::max(longest, run.end);
+    }
+    const bool inSeconds = longest > Seconds(100);
+    const double unit = inSeconds ? 1e-3 : 1.0;
+    std::cout << "#   policy                     mean JCT    p50    p99 "
+              << (inSeconds ? "(s) " : "(ms)")
+              << "  wait   run  waiting  slowdown  vs ref  conflicts  queue  GPU util  decision  "
+                 "wall  memory\n";
     std::vector<Gnuplot2dDataset> cdf;
     std::vector<Gnuplot2dDataset> queue;
     std::vector<Gnuplot2dDataset> utilisation;
@@ -699,11 +718,11 @@ Run(int argc, char* argv[])
         double meanUtil = VclosSchedulerTracker::TimeAverage(t.GetBusyGpus(), run.end) / gpus;
         const auto& decisions = t.GetDecisionMicroseconds();
         std::cout << std::fixed << std::setprecision(2) << "#   " << std::left << std::setw(24)
-                  << run.policy << std::right << std::setw(10) << mean << std::setw(7)
-                  << VclosPercentile(jct, 0.5) << std::setw(7) << VclosPercentile(jct, 0.99)
-                  << std::setw(10) << VclosMean(wait) << std::setw(6) << VclosMean(ran)
-                  << std::setw(8) << std::setprecision(1) << 100 * waitingRatio << "%"
-                  << std::setw(9) << std::setprecision(2)
+                  << run.policy << std::right << std::setw(10) << mean * unit << std::setw(8)
+                  << VclosPercentile(jct, 0.5) * unit << std::setw(9)
+                  << VclosPercentile(jct, 0.99) * unit << std::setw(9) << VclosMean(wait) * unit
+                  << std::setw(8) << VclosMean(ran) * unit << std::setw(8) << std::setprecision(1)
+                  << 100 * waitingRatio << "%" << std::setw(9) << std::setprecision(2)
                   << (slowdown.empty() ? std::string("-") : Fixed(VclosMean(slowdown), 2)) << "x"
                   << std::setw(7)
                   << (referenceSlowdown.empty() ? std::string("-")
@@ -712,7 +731,8 @@ Run(int argc, char* argv[])
                   << "%" << std::setw(7) << std::setprecision(2) << meanQueue << std::setw(9)
                   << std::setprecision(1) << 100 * meanUtil << "%" << std::setw(7)
                   << std::setprecision(1) << VclosPercentile(decisions, 0.5) << "us" << std::setw(6)
-                  << std::setprecision(0) << run.wallSeconds << "s\n";
+                  << std::setprecision(0) << run.wallSeconds << "s" << std::setw(6) << run.peakRssMb
+                  << "MB\n";
         summary << run.policy << "," << jobs.size() << "," << mean << ","
                 << VclosPercentile(jct, 0.5) << "," << VclosPercentile(jct, 0.99) << ","
                 << VclosMean(wait) << "," << VclosMean(ran) << "," << waitingRatio << ","
@@ -724,7 +744,7 @@ Run(int argc, char* argv[])
                 << declined[static_cast<std::size_t>(VclosPlacementFailure::GPU_FRAGMENTATION)]
                 << "," << declined[net] << "," << fragmentedJobs << "," << fragmentedMs << ","
                 << VclosMean(referenceSlowdown) << "," << s.scheduler.engine << "," << run.flows
-                << "\n";
+                << "," << run.peakRssMb << "\n";
         saltMeans[run.placement].push_back(mean);
         fragmentation << "  " << run.policy << " " << declined[net] << " (" << fragmentedJobs
                       << " jobs, " << std::fixed << std::setprecision(2) << fragmentedMs << " ms)";

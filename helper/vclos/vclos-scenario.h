@@ -29,7 +29,7 @@ struct VclosScenario
     static constexpr uint32_t MAX_JOBS = 1000000;            //!< workload.jobs and jobs taken
     static constexpr uint32_t MAX_ITERATIONS = 100000;       //!< scaling.maxIterations
     static constexpr uint32_t MAX_JOB_GPUS = 65536;          //!< workload.minGpus, maxGpus
-    static constexpr double MAX_MEAN_INTER_ARRIVAL_MS = 1e6; //!< workload.meanInterArrivalMs
+    static constexpr double MAX_MEAN_INTER_ARRIVAL_MS = 1e8; //!< workload.meanInterArrivalMs
     static constexpr double MAX_ARRIVAL_SCALE = 1e6;         //!< scaling.arrivalTime
     static constexpr double MAX_IDLE_GAP_US = 1e9;           //!< metrics.idleGapUs (1000 s)
     static constexpr double MAX_WAIT_THRESHOLD_MS = 1e12;    //!< metrics.waitThresholdMs
