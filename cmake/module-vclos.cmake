@@ -87,6 +87,8 @@ if(SUITE_ENABLE_EXAMPLES)
                 LIBRARIES ns3-vclos)
   suite_program(vclos-placement-benchmark benchmarks/vclos/vclos-placement-benchmark.cc
                 LIBRARIES ns3-vclos)
+  suite_program(vclos-trace-benchmark benchmarks/vclos/vclos-trace-benchmark.cc
+                LIBRARIES ns3-vclos)
   suite_program(vclos-flow-engine-benchmark benchmarks/vclos/vclos-flow-engine-benchmark.cc
                 LIBRARIES ns3-vclos)
 endif()
