@@ -238,6 +238,13 @@ class VclosSchedulerPolicyTestCase : public TestCase
                                   0.0,
                                   "vClos: no conflicting flow on leaf-spine links");
         }
+        else if (m_policy.rfind("ecmp", 0) == 0)
+        {
+            // The control: the same jobs hashed by the switches do meet on leaf-spine links.
+            NS_TEST_EXPECT_MSG_GT(links->GetSpineConflictingFlowShare(),
+                                  0.0,
+                                  "ECMP: some flows conflict on leaf-spine links");
+        }
         Simulator::Destroy();
     }
 
