@@ -53,11 +53,7 @@ RunPolicy(const VclosScenario& s,
     Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
     if (s.scheduler.engine == "flow")
     {
-        flow = CreateObject<VclosFlowExecutor>();
-        flow->SetAttribute(
-            "Sharing",
-            StringValue(s.scheduler.sharing == "equal-share" ? "EqualShare" : "MaxMin"));
-        flow->SetTopology(helper->GetTopologyConfig());
+        flow = VclosScenarioFlowExecutor(s);
         scheduler->Setup(Ptr<VclosJobExecutor>(flow), policy);
     }
     else

@@ -206,13 +206,6 @@ HashesFlows(const std::string& policy)
     return policy.rfind("ecmp", 0) == 0;
 }
 
-/// The salt of ECMP run k (0: the scenario's own) at flow level.
-uint32_t
-FlowSalt(const VclosScenario& s, uint32_t k)
-{
-    return static_cast<uint32_t>(((s.seeds.rngRun + k) * 0x9E3779B97F4A7C15ull) >> 32);
-}
-
 /// Run jobs under one policy on a fresh fabric (ECMP salt run k: 0 is the scenario's own).
 PolicyRun
 RunPolicy(const VclosScenario& s,
@@ -232,13 +225,7 @@ RunPolicy(const VclosScenario& s,
     g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
     if (flowLevel)
     {
-        flow = CreateObject<VclosFlowExecutor>();
-        flow->SetAttribute(
-            "Sharing",
-            StringValue(s.scheduler.sharing == "equal-share" ? "EqualShare" : "MaxMin"));
-        flow->SetAttribute("PathPerStep", BooleanValue(s.scheduler.ecmpPathPerStep));
-        flow->SetAttribute("EcmpSalt", UintegerValue(FlowSalt(s, saltRun)));
-        flow->SetTopology(fabricHelper->GetTopologyConfig());
+        flow = VclosScenarioFlowExecutor(s, saltRun);
         scheduler->Setup(Ptr<VclosJobExecutor>(flow), policy);
     }
     else
@@ -561,7 +548,7 @@ Run(int argc, char* argv[])
         << ": resolved configuration (saved as " << s.output.prefix << "-config.json)\n"
         << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; offered load "
         << std::fixed << std::setprecision(3)
-        << VclosOfferedLoad(VclosScenarioWorkloadJobs(jobs), gpus, VclosScenarioSecondsPerByte())
+        << VclosOfferedLoad(VclosScenarioWorkloadJobs(jobs), gpus, VclosScenarioSecondsPerByte(s))
         << " (GPU-seconds of compute and contention-free collectives over GPUs x arrival span); "
         << std::defaultfloat << VclosDescribeScaling(s) << "\n";
 
@@ -617,11 +604,7 @@ Run(int argc, char* argv[])
     }
     // One contention-free reference for every policy and both engines: each job alone on
     // the placement it got, where only NICs and intra-server links constrain.
-    Ptr<VclosFlowExecutor> reference = CreateObject<VclosFlowExecutor>();
-    reference->SetAttribute(
-        "Sharing",
-        StringValue(s.scheduler.sharing == "equal-share" ? "EqualShare" : "MaxMin"));
-    reference->SetTopology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    Ptr<VclosFlowExecutor> reference = VclosScenarioFlowExecutor(s);
     auto referenceMs = [&](const PolicyRun& run, const VclosJobRequest& job) {
         const double collective =
             reference->GetContentionFreeSeconds(job.algorithm,

@@ -3,9 +3,11 @@
  */
 #include "vclos-scenario.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/string.h"
 #include "ns3/suite-attribute-text.h"
+#include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-csv-reader.h"
@@ -594,11 +596,25 @@ VclosScenarioToJson(const VclosScenario& s)
     return root.dump(2) + "\n";
 }
 
-VclosSecondsPerByte
-VclosScenarioSecondsPerByte()
+Ptr<VclosFlowExecutor>
+VclosScenarioFlowExecutor(const VclosScenario& s, uint32_t saltRun)
 {
-    Ptr<VclosFlowExecutor> reference = CreateObject<VclosFlowExecutor>();
-    reference->SetTopology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
+    executor->SetAttribute(
+        "Sharing",
+        StringValue(s.scheduler.sharing == "equal-share" ? "EqualShare" : "MaxMin"));
+    executor->SetAttribute("PathPerStep", BooleanValue(s.scheduler.ecmpPathPerStep));
+    executor->SetAttribute("EcmpSalt",
+                           UintegerValue(static_cast<uint32_t>(
+                               ((s.seeds.rngRun + saltRun) * 0x9E3779B97F4A7C15ull) >> 32)));
+    executor->SetTopology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    return executor;
+}
+
+VclosSecondsPerByte
+VclosScenarioSecondsPerByte(const VclosScenario& s)
+{
+    Ptr<VclosFlowExecutor> reference = VclosScenarioFlowExecutor(s);
     return [reference](const VclosWorkloadJob& job) {
         std::vector<uint32_t> gpus(job.gpus);
         for (uint32_t r = 0; r < job.gpus; ++r)
@@ -644,8 +660,8 @@ ListedJobs(const VclosScenario& s)
         SCENARIO_CHECK(w.firstJob < listed.size(),
                        "workload.firstJob",
                        w.firstJob << " skips all " << listed.size() << " jobs of the list");
-        auto end = w.jobs == 0 ? listed.size()
-                               : std::min<std::size_t>(listed.size(), w.firstJob + w.jobs);
+        auto end =
+            w.jobs == 0 ? listed.size() : std::min<std::size_t>(listed.size(), w.firstJob + w.jobs);
         listed = std::vector<VclosWorkloadJob>(listed.begin() + w.firstJob, listed.begin() + end);
     }
     else
@@ -663,7 +679,7 @@ ListedJobs(const VclosScenario& s)
         }
         try
         {
-            listed = VclosGenerateSpec7Workload(config, VclosScenarioSecondsPerByte(), trace);
+            listed = VclosGenerateSpec7Workload(config, VclosScenarioSecondsPerByte(s), trace);
         }
         catch (const std::invalid_argument& e)
         {

@@ -4,6 +4,7 @@
 #ifndef VCLOS_SCENARIO_H
 #define VCLOS_SCENARIO_H
 
+#include "ns3/vclos-flow-executor.h"
 #include "ns3/vclos-job-scheduler.h"
 #include "ns3/vclos-model-zoo.h"
 #include "ns3/vclos-workload.h"
@@ -169,9 +170,22 @@ std::vector<VclosJobRequest> VclosBuildScenarioJobs(const VclosScenario& scenari
  * \brief The contention-free collective time per message byte of a job on the scenario's
  *        fabric (Config defaults applied), its ranks on the first GPUs: what the spec-7
  *        workload sizes messages with, and what the offered load counts.
+ * \param scenario the scenario
  * \return the function
  */
-VclosSecondsPerByte VclosScenarioSecondsPerByte();
+VclosSecondsPerByte VclosScenarioSecondsPerByte(const VclosScenario& scenario);
+
+/**
+ * \ingroup vclos
+ * \brief A flow executor as the scenario sets it up: scheduler.sharing,
+ *        scheduler.ecmpPathPerStep, an ECMP salt from seeds.rngRun and the salt run, on the
+ *        fabric the VclosFabricHelper attributes describe (Config defaults applied).
+ * \param scenario the scenario
+ * \param saltRun which ECMP salt run (0: the scenario's own; seeds.ecmpRuns)
+ * \return the executor
+ */
+Ptr<VclosFlowExecutor> VclosScenarioFlowExecutor(const VclosScenario& scenario,
+                                                 uint32_t saltRun = 0);
 
 /**
  * \ingroup vclos

@@ -65,22 +65,27 @@ Jobs(uint64_t bytes, bool ringsOnly = false)
 }
 
 /// Run jobs under a policy in one engine; flowCapacityScale scales the flow engine's rates
-/// (1: the same fabric; another value is the negative control).
+/// (1: the same fabric; another value is the negative control), shortcut is its
+/// IsolatedJobs, and its counts go to stats when given.
 EngineRun
 RunEngine(bool flowLevel,
           const std::string& policy,
           const std::vector<VclosJobRequest>& jobs,
-          double flowCapacityScale = 1.0)
+          double flowCapacityScale = 1.0,
+          bool shortcut = true,
+          VclosFlowExecutor::Stats* stats = nullptr)
 {
     Ptr<VclosFabricHelper> helper = FabricHelper();
     Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    Ptr<VclosFlowExecutor> executor;
     if (flowLevel)
     {
         VclosTopologyConfig config = helper->GetTopologyConfig();
         config.nicRateBps = static_cast<uint64_t>(config.nicRateBps * flowCapacityScale);
         config.fabricRateBps = static_cast<uint64_t>(config.fabricRateBps * flowCapacityScale);
-        Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
+        executor = CreateObject<VclosFlowExecutor>();
         executor->SetAttribute("WireEfficiency", DoubleValue(1448.0 / 1502.0));
+        executor->SetAttribute("IsolatedJobs", BooleanValue(shortcut));
         executor->SetTopology(config);
         scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
     }
@@ -112,6 +117,10 @@ RunEngine(bool flowLevel,
     scheduler->Submit(jobs);
     Simulator::Run();
     Simulator::Destroy();
+    if (stats && executor)
+    {
+        *stats = executor->GetStats();
+    }
     return run;
 }
 
@@ -218,36 +227,6 @@ class VclosIsolatedShortcutTestCase : public TestCase
     }
 
   private:
-    /// Run jobs in the flow engine; the executor's counts go to stats.
-    EngineRun Flow(const std::string& policy,
-                   const std::vector<VclosJobRequest>& jobs,
-                   bool shortcut,
-                   VclosFlowExecutor::Stats& stats)
-    {
-        Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
-        executor->SetAttribute("IsolatedJobs", BooleanValue(shortcut));
-        executor->SetTopology(FabricHelper()->GetTopologyConfig());
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-        scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
-        EngineRun run;
-        scheduler->TraceConnectWithoutContext(
-            "JobStarted",
-            Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-                [&run](const VclosJobRequest& j, const VclosJobAllocation& a) {
-                    run.start[j.id] = Simulator::Now();
-                    run.gpus[j.id] = a.gpus;
-                }));
-        scheduler->TraceConnectWithoutContext(
-            "JobFinished",
-            Callback<void, const VclosJobRequest&>(
-                [&run](const VclosJobRequest& j) { run.finish[j.id] = Simulator::Now(); }));
-        scheduler->Submit(jobs);
-        Simulator::Run();
-        Simulator::Destroy();
-        stats = executor->GetStats();
-        return run;
-    }
-
     void DoRun() override
     {
         // Staggered arrivals, so later jobs meet earlier ones mid-collective.
@@ -271,8 +250,8 @@ class VclosIsolatedShortcutTestCase : public TestCase
         {
             VclosFlowExecutor::Stats with;
             VclosFlowExecutor::Stats without;
-            const EngineRun a = Flow(policy, jobs, true, with);
-            const EngineRun b = Flow(policy, jobs, false, without);
+            const EngineRun a = RunEngine(true, policy, jobs, 1.0, true, &with);
+            const EngineRun b = RunEngine(true, policy, jobs, 1.0, false, &without);
             NS_TEST_ASSERT_MSG_EQ(a.finish.size(), jobs.size(), policy << ": every job finished");
             NS_TEST_ASSERT_MSG_EQ(b.finish.size(), jobs.size(), policy << ": every job finished");
             for (const auto& [id, finish] : b.finish)
