@@ -269,6 +269,62 @@ TEST(VclosFlowEngine, ConflictingFlowMeasure)
     }
 }
 
+// Watched-limited flows, by hand. Links: 0 and 1 are NICs (10 and 10 units), 2 a watched
+// core link. (a) Two flows from different NICs over core capacity 10: each gets 5, set by
+// the core: both limited. (b) The same with core capacity 40: the NICs set 10 each, the core
+// is shared but not binding: neither limited. (c) Two flows from one NIC (capacity 10) over
+// core 10: the NIC (lower id, same share 5) freezes them first: not limited; with the NIC at
+// 20 the core binds: limited. The negative control is (b) and (c) first half: sharing alone
+// does not count.
+TEST(VclosFlowEngine, WatchedLimitedByHand)
+{
+    for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
+    {
+        auto run = [&](std::vector<double> capacities, std::vector<std::vector<uint32_t>> paths) {
+            VclosFlowEngine engine(capacities, sharing);
+            engine.SetWatchedLinks({false, false, true});
+            std::vector<VclosFlowEngine::FlowId> ids;
+            for (const auto& p : paths)
+            {
+                ids.push_back(engine.StartFlow(p, 1e9, 0));
+            }
+            engine.UpdateRates();
+            std::vector<bool> limited;
+            for (auto id : ids)
+            {
+                limited.push_back(engine.IsWatchedLimited(id));
+            }
+            return limited;
+        };
+        EXPECT_EQ(run({80, 80, 80}, {{0, 2}, {1, 2}}), (std::vector<bool>{true, true}));
+        EXPECT_EQ(run({80, 80, 320}, {{0, 2}, {1, 2}}), (std::vector<bool>{false, false}));
+        EXPECT_EQ(run({80, 80, 80}, {{0, 2}, {0, 2}}), (std::vector<bool>{false, false}));
+        EXPECT_EQ(run({160, 80, 80}, {{0, 2}, {0, 2}}), (std::vector<bool>{true, true}));
+    }
+}
+
+// AdvanceTo runs every instant up to t and moves the clock: a flow started next starts at t.
+TEST(VclosFlowEngine, AdvanceToMovesTheClock)
+{
+    VclosFlowEngine engine({8e9}, Sharing::MAX_MIN); // 1e9 B/s
+    std::vector<double> finished;
+    engine.SetFinishHandler(
+        [&](VclosFlowEngine::FlowId, uint64_t) { finished.push_back(engine.GetNow()); });
+    engine.StartFlow({0}, 1e9, 1); // alone: ends at 1 s
+    EXPECT_DOUBLE_EQ(engine.GetNextTime(), 1.0);
+    engine.AdvanceTo(0.5); // nothing ends yet
+    EXPECT_TRUE(finished.empty());
+    EXPECT_DOUBLE_EQ(engine.GetNow(), 0.5);
+    engine.StartFlow({0}, 0.25e9, 2);            // shares from 0.5 s: both at 0.5e9 B/s
+    EXPECT_DOUBLE_EQ(engine.GetNextTime(), 1.0); // the new one: 0.25e9 / 0.5e9 = 0.5 s
+    engine.AdvanceTo(2.0);                       // first ends 1.0 + 0.25e9/1e9 = 1.25 s
+    ASSERT_EQ(finished.size(), 2u);
+    EXPECT_DOUBLE_EQ(finished[0], 1.0);
+    EXPECT_DOUBLE_EQ(finished[1], 1.25);
+    EXPECT_DOUBLE_EQ(engine.GetNow(), 2.0);
+    EXPECT_NE(ErrorOf<std::invalid_argument>([&] { engine.AdvanceTo(1.0); }), ""); // the past
+}
+
 TEST(VclosFlowEngine, RecomputesOnlyTheTouchedComponent)
 {
     // Links 0 and 1 each carry 10 flows; no flow crosses both, so they are two components.
