@@ -206,6 +206,24 @@ HashesFlows(const std::string& policy)
     return policy.rfind("ecmp", 0) == 0;
 }
 
+/// \return the workload's offered load as text ("n/a" when every job arrives at once)
+std::string
+OfferedLoad(const VclosScenario& s, const std::vector<VclosJobRequest>& jobs, uint32_t gpus)
+{
+    const auto [first, last] = std::minmax_element(
+        jobs.begin(),
+        jobs.end(),
+        [](const VclosJobRequest& a, const VclosJobRequest& b) { return a.submit < b.submit; });
+    if (jobs.empty() || first->submit == last->submit)
+    {
+        return "n/a (every job arrives at once)";
+    }
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(3)
+        << VclosOfferedLoad(VclosScenarioWorkloadJobs(jobs), gpus, VclosScenarioSecondsPerByte(s));
+    return out.str();
+}
+
 /// Run jobs under one policy on a fresh fabric (ECMP salt run k: 0 is the scenario's own).
 PolicyRun
 RunPolicy(const VclosScenario& s,
@@ -420,6 +438,10 @@ Plot(const VclosScenario& s,
 int
 Run(int argc, char* argv[])
 {
+    // From the start: a signal during set-up (building a large workload) stops the run at
+    // its first check, with its one line, rather than killing it silently.
+    std::signal(SIGINT, RequestStop);
+    std::signal(SIGTERM, RequestStop);
     std::string path;
     for (int i = 1; i < argc; ++i)
     {
@@ -547,15 +569,12 @@ Run(int argc, char* argv[])
         << "# scenario " << s.name << (path.empty() ? " (built-in defaults)" : "")
         << ": resolved configuration (saved as " << s.output.prefix << "-config.json)\n"
         << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; offered load "
-        << std::fixed << std::setprecision(3)
-        << VclosOfferedLoad(VclosScenarioWorkloadJobs(jobs), gpus, VclosScenarioSecondsPerByte(s))
+        << OfferedLoad(s, jobs, gpus)
         << " (GPU-seconds of compute and contention-free collectives over GPUs x arrival span); "
         << std::defaultfloat << VclosDescribeScaling(s) << "\n";
 
     // SIGINT, SIGTERM or the wall-clock limit stop the run at its next check (every 10 us of
     // simulated time): <prefix>-jobs.csv then holds the rows of the jobs that finished.
-    std::signal(SIGINT, RequestStop);
-    std::signal(SIGTERM, RequestStop);
     if (wallLimit > 0)
     {
         g_interruption.limited = true;
