@@ -28,12 +28,14 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -94,12 +96,25 @@ Split(const std::string& list)
 /// The signal that asks the run to stop (0: none). The handler only sets it.
 volatile std::sig_atomic_t g_stopSignal = 0;
 
-/// SIGINT/SIGTERM handler: async-signal-safe, it only records the signal.
+/// When the first stop signal arrived (time(), async-signal-safe), 0: none.
+volatile std::sig_atomic_t g_stopSince = 0;
+
+/// SIGINT/SIGTERM handler: async-signal-safe, it only records the signal. A second one a
+/// second or more later ends the program at once (`timeout` sends its signal to the child
+/// and to the process group, so two may arrive together: those count as one).
 extern "C" void
 RequestStop(int signal)
 {
+    const auto now = static_cast<std::sig_atomic_t>(time(nullptr));
+    if (g_stopSignal != 0 && now - g_stopSince >= 1)
+    {
+        _exit(128 + signal);
+    }
+    if (g_stopSignal == 0)
+    {
+        g_stopSince = now;
+    }
     g_stopSignal = signal;
-    std::signal(signal, SIG_DFL); // a second one ends the program at once
 }
 
 /// Stops a run at the next check once a signal arrived or the wall-clock limit passed.
