@@ -67,6 +67,14 @@ OncacheRrClient::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&OncacheRrClient::m_maxTransactions),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("UdpTimeout",
+                          "UDP only: a transaction without a full response after this time is "
+                          "counted as lost and the next request goes out from a new socket "
+                          "(sockperf-like; no retransmission). 0 waits for ever (a lost packet "
+                          "then stalls the client).",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&OncacheRrClient::m_udpTimeout),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddTraceSource("Transaction",
                             "A transaction completed; the argument is its latency.",
                             MakeTraceSourceAccessor(&OncacheRrClient::m_transactionTrace),
@@ -82,7 +90,9 @@ OncacheRrClient::OncacheRrClient()
       m_processingTime(NanoSeconds(ONCACHE_RR_PROCESSING_NS)),
       m_received(0),
       m_transactions(0),
-      m_running(false)
+      m_running(false),
+      m_udpTimeout(MilliSeconds(10)),
+      m_lost(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -100,6 +110,12 @@ OncacheRrClient::GetTransactions() const
     return m_transactions;
 }
 
+uint64_t
+OncacheRrClient::GetLostTransactions() const
+{
+    return m_lost;
+}
+
 void
 OncacheRrClient::StartApplication()
 {
@@ -113,6 +129,7 @@ OncacheRrClient::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_running = false;
+    m_timeoutEvent.Cancel();
     if (m_socket)
     {
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
@@ -170,6 +187,25 @@ OncacheRrClient::SendRequest()
     }
     m_received = 0;
     m_socket->Send(Create<Packet>(m_requestSize));
+    if (m_protocol != TcpSocketFactory::GetTypeId() && m_udpTimeout.IsStrictlyPositive())
+    {
+        m_timeoutEvent = Simulator::Schedule(m_udpTimeout, &OncacheRrClient::Timeout, this);
+    }
+}
+
+void
+OncacheRrClient::Timeout()
+{
+    NS_LOG_FUNCTION(this);
+    ++m_lost;
+    NS_LOG_INFO("UDP transaction lost after " << m_udpTimeout.As(Time::US));
+    m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+    m_socket->Close();
+    m_socket = nullptr;
+    if (m_running)
+    {
+        Open();
+    }
 }
 
 void
@@ -183,6 +219,7 @@ OncacheRrClient::Receive(Ptr<Socket> socket)
     {
         return;
     }
+    m_timeoutEvent.Cancel();
     ++m_transactions;
     m_transactionTrace(Simulator::Now() - m_start);
     if (!m_running || (m_maxTransactions > 0 && m_transactions >= m_maxTransactions))

@@ -6,6 +6,7 @@
 
 #include "ns3/address.h"
 #include "ns3/application.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
@@ -28,6 +29,12 @@ constexpr int64_t ONCACHE_RR_PROCESSING_NS = 3280;
  *
  * It sends one request, waits for the whole response, records the transaction and sends the
  * next. It pairs with OncacheRrServer.
+ *
+ * UDP has no retransmission, so a lost request or response would stall the loop for good. Like
+ * sockperf's ping-pong, the UDP client counts a transaction as lost when no full response
+ * arrived within the UdpTimeout attribute and moves on to the next request (no retransmission,
+ * no latency sample). It sends the next request from a new socket (a new source port), so a
+ * response that arrives after its timeout is not mistaken for the next one.
  */
 class OncacheRrClient : public Application
 {
@@ -49,6 +56,9 @@ class OncacheRrClient : public Application
 
     /// \return the transactions completed so far
     uint64_t GetTransactions() const;
+
+    /// \return the UDP transactions given up after UdpTimeout (always 0 for TCP)
+    uint64_t GetLostTransactions() const;
 
   protected:
     void DoDispose() override;
@@ -81,6 +91,9 @@ class OncacheRrClient : public Application
     /// After the client's processing: the next transaction (or connection).
     void Next();
 
+    /// UDP: no full response within UdpTimeout; count the loss and send the next request.
+    void Timeout();
+
     Address m_remote;                        //!< server address
     TypeId m_protocol;                       //!< socket factory
     uint32_t m_requestSize;                  //!< request bytes
@@ -93,6 +106,9 @@ class OncacheRrClient : public Application
     Time m_start;                            //!< start of the current transaction
     uint64_t m_transactions;                 //!< completed transactions
     bool m_running;                          //!< between start and stop
+    Time m_udpTimeout;                       //!< UDP loss timeout (0: wait for ever)
+    EventId m_timeoutEvent;                  //!< pending UDP loss timeout
+    uint64_t m_lost;                         //!< UDP transactions given up
     TracedCallback<Time> m_transactionTrace; //!< completed transactions
 };
 

@@ -9,12 +9,15 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
+#include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/internet-module.h"
 #include "ns3/oncache-module.h"
 #include "ns3/pcap-file.h"
 #include "ns3/trace-helper.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -1127,6 +1130,75 @@ class OncacheRrTestCase : public TestCase
 
 /**
  * \ingroup oncache-tests
+ * \brief One UDP packet of a UDP RR run is lost on the underlay: the client counts one lost
+ *        transaction after UdpTimeout and completes the rest. With UdpTimeout 0 (the old
+ *        behaviour, no timeout) the same loss stalls the client for good, which this case
+ *        also checks, so the check above can fail.
+ */
+class OncacheRrUdpLossTestCase : public TestCase
+{
+  public:
+    OncacheRrUdpLossTestCase()
+        : TestCase("UDP RR: a lost packet costs one transaction, not the run")
+    {
+    }
+
+  private:
+    /**
+     * \param timeout the client's UdpTimeout
+     * \param lost receives the client's lost transactions
+     * \return the transactions completed in 50 ms
+     */
+    uint64_t Run(Time timeout, uint64_t& lost)
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE);
+        OncacheRrHelper rr("ns3::UdpSocketFactory", tb.Pod(1), 7000);
+        rr.SetSizes(64, 64);
+        rr.SetClientAttribute("MaxTransactions", UintegerValue(50));
+        rr.SetClientAttribute("UdpTimeout", TimeValue(timeout));
+        ApplicationContainer server = rr.InstallServer(tb.cluster->GetPod(tb.Pod(1)));
+        ApplicationContainer client =
+            rr.InstallClients(NodeContainer(tb.cluster->GetPod(tb.Pod(0))));
+        client.Start(MicroSeconds(1));
+        // Drop the 20th frame host 0 receives from the underlay (a response by then: ARP and
+        // the first transactions are long done).
+        Ptr<Node> host0 = tb.cluster->GetHost(0);
+        bool installed = false;
+        for (uint32_t i = 0; i < host0->GetNDevices(); ++i)
+        {
+            Ptr<CsmaNetDevice> csma = DynamicCast<CsmaNetDevice>(host0->GetDevice(i));
+            if (csma)
+            {
+                Ptr<ReceiveListErrorModel> em = CreateObject<ReceiveListErrorModel>();
+                em->SetList({20});
+                csma->SetReceiveErrorModel(em);
+                installed = true;
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(installed, true, "host 0 has an underlay CSMA device");
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        Ptr<OncacheRrClient> c = DynamicCast<OncacheRrClient>(client.Get(0));
+        lost = c->GetLostTransactions();
+        uint64_t done = c->GetTransactions();
+        Simulator::Destroy();
+        return done;
+    }
+
+    void DoRun() override
+    {
+        uint64_t lost = 0;
+        NS_TEST_EXPECT_MSG_EQ(Run(MilliSeconds(10), lost), 50u, "the client recovers");
+        NS_TEST_EXPECT_MSG_EQ(lost, 1u, "exactly the dropped transaction is lost");
+        // Negative control: without a timeout the same drop stalls the client.
+        uint64_t stalledLost = 0;
+        NS_TEST_EXPECT_MSG_LT(Run(Time(0), stalledLost), 50u, "no timeout: the client stalls");
+        NS_TEST_EXPECT_MSG_EQ(stalledLost, 0u, "no timeout: nothing counted lost");
+    }
+};
+
+/**
+ * \ingroup oncache-tests
  * \brief With GSO-like super-segments and enough cores, 4 flows fill the 100 Gbit/s link; the
  *        goodput stays below the TSO framing limit (every 1398-byte MSS on the wire carries
  *        its own headers, VXLAN, Ethernet, preamble and gap: 100 x 1398 / 1538 = 90.9 Gbit/s
@@ -1398,6 +1470,45 @@ class OncacheKvTestCase : public TestCase
 
   private:
     /**
+     * \brief Compare the drawn value sizes with the documented distribution (the spec states
+     *        none): Pareto with scale L = 100 B and shape a = 1.5, redrawn above H = 4096 B.
+     *        Expectations from the truncated Pareto's closed form, F(x) = (1 - (L/x)^a) /
+     *        (1 - (L/H)^a): mean 254.1 B (sd 313 B), median 158.3 B, 90th percentile 453.9 B.
+     *        Tolerances are 4 standard errors for the sample size.
+     * \param values the value sizes of the transactions
+     */
+    void CheckValueSizes(const std::vector<uint32_t>& values)
+    {
+        const double L = 100;
+        const double H = 4096;
+        const double a = 1.5;
+        const double norm = 1 - std::pow(L / H, a);
+        const double mean =
+            std::pow(L, a) / norm * a / (a - 1) * (std::pow(L, 1 - a) - std::pow(H, 1 - a));
+        const double second = std::pow(L, a) / norm * a / (2 - a) * (std::pow(H, 2 - a) - L);
+        const double sd = std::sqrt(second - mean * mean);
+        auto quantile = [&](double q) { return L / std::pow(1 - q * norm, 1 / a); };
+        const double n = values.size();
+        NS_TEST_ASSERT_MSG_EQ(values.size(), 300u, "one value per transaction");
+        double sum = 0;
+        for (uint32_t v : values)
+        {
+            sum += v;
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(sum / n, mean, 4 * sd / std::sqrt(n), "mean value size");
+        for (double q : {0.5, 0.9})
+        {
+            const double x = quantile(q);
+            const double below =
+                std::count_if(values.begin(), values.end(), [x](uint32_t v) { return v <= x; }) / n;
+            NS_TEST_EXPECT_MSG_EQ_TOL(below,
+                                      q,
+                                      4 * std::sqrt(q * (1 - q) / n),
+                                      "share of values up to the " << q << " quantile " << x);
+        }
+    }
+
+    /**
      * \param mode data path
      * \return the mean latency
      */
@@ -1413,12 +1524,12 @@ class OncacheKvTestCase : public TestCase
         clients.Start(MicroSeconds(1));
         Ptr<OncacheKvTracker> tracker = CreateObject<OncacheKvTracker>();
         tracker->Install(clients);
-        uint64_t valueBytes = 0;
+        std::vector<uint32_t> values;
         clients.Get(0)->TraceConnectWithoutContext(
             "Transaction",
             MakeBoundCallback(
-                +[](uint64_t* sum, Time, uint32_t v) { *sum += v; },
-                &valueBytes));
+                +[](std::vector<uint32_t>* v, Time, uint32_t size) { v->push_back(size); },
+                &values));
         Simulator::Stop(MilliSeconds(20));
         Simulator::Run();
         Ptr<OncacheKvClient> c = DynamicCast<OncacheKvClient>(clients.Get(0));
@@ -1426,7 +1537,7 @@ class OncacheKvTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(c->GetTransactions(), 300u, "all requests answered");
         NS_TEST_EXPECT_MSG_EQ(s->GetResponses(), 300u, "one response each");
         NS_TEST_EXPECT_MSG_EQ(tracker->GetTransactions(), 300u, "tracked");
-        NS_TEST_EXPECT_MSG_GT(valueBytes, 300u * 100, "Pareto values of at least 100 bytes");
+        CheckValueSizes(values);
         Time p50 = tracker->GetPercentile(50);
         Time p99 = tracker->GetPercentile(99);
         NS_TEST_EXPECT_MSG_GT(p50, Time(0), "positive latency");
@@ -2045,6 +2156,7 @@ class OncacheDatapathTestSuite : public TestSuite
         AddTestCase(new OncacheCpuTestCase, TestCase::QUICK);
         AddTestCase(new OncacheLatencyTestCase, TestCase::QUICK);
         AddTestCase(new OncacheRrTestCase, TestCase::QUICK);
+        AddTestCase(new OncacheRrUdpLossTestCase, TestCase::QUICK);
         AddTestCase(new OncacheUdpStreamTestCase, TestCase::QUICK);
         AddTestCase(new OncacheCalibrationTestCase, TestCase::QUICK);
         AddTestCase(new OncacheKvTestCase, TestCase::QUICK);
