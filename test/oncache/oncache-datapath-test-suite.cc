@@ -754,6 +754,108 @@ class OncachePodReuseTestCase : public TestCase
 
 /**
  * \ingroup oncache-tests
+ * \brief Pod deletion and IP reuse on the same host: a cached UDP echo flow to a pod on host 1;
+ *        the pod is deleted and a new pod with the same IP is added on host 1. Not one packet
+ *        reaches the old pod's devices after the deletion (a stale ingress cache entry would
+ *        redirect the old flow there), and the new pod answers.
+ */
+class OncachePodReuseSameHostTestCase : public TestCase
+{
+  public:
+    OncachePodReuseSameHostTestCase()
+        : TestCase("pod deletion and IP reuse on the same host: nothing for the old pod")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Testbed tb(ONCACHE_MODE_ONCACHE, 2);
+        Ipv4Address server = tb.Pod(1);
+        UdpEchoServerHelper echo(9);
+        echo.Install(tb.cluster->GetPod(server));
+        UdpEchoClientHelper client(server, 9);
+        client.SetAttribute("MaxPackets", UintegerValue(1000000));
+        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+        client.SetAttribute("PacketSize", UintegerValue(64));
+        ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
+        c.Start(MicroSeconds(1));
+        uint32_t repliesAfter = 0;
+        Time mark = MilliSeconds(2);
+        c.Get(0)->TraceConnectWithoutContext("Rx",
+                                             MakeBoundCallback(
+                                                 +[](uint32_t* n, Time* m, Ptr<const Packet>) {
+                                                     *n += Simulator::Now() > *m + MilliSeconds(1)
+                                                               ? 1
+                                                               : 0;
+                                                 },
+                                                 &repliesAfter,
+                                                 &mark));
+        // Every frame the old pod's node receives on any device, after the deletion.
+        Ptr<Node> oldPod = tb.cluster->GetPod(server);
+        uint32_t oldAfter = 0;
+        for (uint32_t i = 0; i < oldPod->GetNDevices(); ++i)
+        {
+            oldPod->GetDevice(i)->TraceConnectWithoutContext(
+                "MacRx",
+                MakeBoundCallback(
+                    +[](uint32_t* n, Time* m, Ptr<const Packet>) {
+                        *n += Simulator::Now() > *m ? 1 : 0;
+                    },
+                    &oldAfter,
+                    &mark));
+        }
+        // Host 1's ingress decisions for packets to the server IP after the reuse.
+        std::vector<OncacheHostDatapath::Path> after;
+        std::pair<Time, uint32_t> window(mark, server.Get());
+        tb.cluster->GetDatapath(1)->TraceConnectWithoutContext(
+            "Path",
+            MakeBoundCallback(
+                +[](std::vector<OncacheHostDatapath::Path>* v,
+                    std::pair<Time, uint32_t>* m,
+                    uint32_t,
+                    const OncacheFlowKey& flow,
+                    OncacheHostDatapath::Direction dir,
+                    OncacheHostDatapath::Path path) {
+                    if (dir == OncacheHostDatapath::INGRESS && flow.dstAddress == m->second &&
+                        Simulator::Now() >= m->first)
+                    {
+                        v->push_back(path);
+                    }
+                },
+                &after,
+                &window));
+        uint64_t fastBefore = 0;
+        Ptr<OncacheTopologyHelper> helper = tb.helper;
+        Ptr<OncacheCluster> cluster = tb.cluster;
+        Ptr<OncacheStatsTracker> stats = tb.stats;
+        Simulator::Schedule(mark, [=, &fastBefore]() {
+            fastBefore =
+                stats->GetPathCount(OncacheHostDatapath::INGRESS, OncacheHostDatapath::PATH_FAST);
+            cluster->DeletePod(server);
+            Ptr<Node> pod = helper->AddPod(cluster, 1, server);
+            UdpEchoServerHelper echo2(9);
+            echo2.Install(pod).Start(Seconds(0));
+        });
+        Simulator::Stop(MilliSeconds(6));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(fastBefore, 10u, "the old pod was reached via the fast path");
+        NS_TEST_EXPECT_MSG_EQ(oldAfter, 0u, "nothing reaches the deleted pod");
+        NS_TEST_ASSERT_MSG_GT(after.size(), 10u, "the old flow goes on after the reuse");
+        NS_TEST_EXPECT_MSG_NE(after.front(),
+                              OncacheHostDatapath::PATH_FAST,
+                              "the old flow's first packet to the new pod is not a cache hit");
+        NS_TEST_EXPECT_MSG_GT(repliesAfter, 10u, "the new pod answers");
+        NS_TEST_EXPECT_MSG_GT(
+            stats->GetPathCount(OncacheHostDatapath::INGRESS, OncacheHostDatapath::PATH_FAST),
+            fastBefore + 10,
+            "the new pod is cached again");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup oncache-tests
  * \brief A pod's own UDP traffic to port 4789 (the VXLAN port) is the pod's, not VXLAN: it is
  *        answered in bare metal (no overlay) and through the overlay's encapsulation.
  */
@@ -2143,6 +2245,7 @@ class OncacheDatapathTestSuite : public TestSuite
             AddTestCase(new OncacheForwardingChangeTestCase(change), TestCase::QUICK);
         }
         AddTestCase(new OncachePodReuseTestCase, TestCase::QUICK);
+        AddTestCase(new OncachePodReuseSameHostTestCase, TestCase::QUICK);
         AddTestCase(new OncacheMigrationTestCase, TestCase::QUICK);
         for (uint8_t tos : {0xb8, 0x28})
         {
