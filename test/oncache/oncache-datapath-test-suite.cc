@@ -692,6 +692,36 @@ class OncacheForwardingChangeTestCase : public TestCase
 
 /**
  * \ingroup oncache-tests
+ * \brief A UDP echo flow from pod 0 to server (64 B every 50 us, from 1 us on); replies that
+ *        arrive more than 1 ms after *mark are counted in *repliesAfter.
+ * \param tb the testbed
+ * \param server the echo server pod
+ * \param mark the time the test changes something (must outlive the run)
+ * \param repliesAfter the count (must outlive the run)
+ */
+void
+StartEchoFlow(Testbed& tb, Ipv4Address server, Time* mark, uint32_t* repliesAfter)
+{
+    UdpEchoServerHelper echo(9);
+    echo.Install(tb.cluster->GetPod(server));
+    UdpEchoClientHelper client(server, 9);
+    client.SetAttribute("MaxPackets", UintegerValue(1000000));
+    client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+    client.SetAttribute("PacketSize", UintegerValue(64));
+    ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
+    c.Start(MicroSeconds(1));
+    c.Get(0)->TraceConnectWithoutContext("Rx",
+                                         MakeBoundCallback(
+                                             +[](uint32_t* n, Time* m, Ptr<const Packet>) {
+                                                 *n += Simulator::Now() > *m + MilliSeconds(1) ? 1
+                                                                                               : 0;
+                                             },
+                                             repliesAfter,
+                                             mark));
+}
+
+/**
+ * \ingroup oncache-tests
  * \brief Pod deletion and IP reuse: a UDP request/response flow is cached; the server pod on
  *        host 1 is deleted and its IP given to a new pod on host 2. After that, host 1 hands
  *        not one packet to anyone for that IP, and the new pod answers.
@@ -709,25 +739,9 @@ class OncachePodReuseTestCase : public TestCase
     {
         Testbed tb(ONCACHE_MODE_ONCACHE, 3);
         Ipv4Address server = tb.Pod(1);
-        UdpEchoServerHelper echo(9);
-        echo.Install(tb.cluster->GetPod(server));
-        UdpEchoClientHelper client(server, 9);
-        client.SetAttribute("MaxPackets", UintegerValue(1000000));
-        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
-        client.SetAttribute("PacketSize", UintegerValue(64));
-        ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
-        c.Start(MicroSeconds(1));
         uint32_t repliesAfter = 0;
         Time mark = MilliSeconds(2);
-        c.Get(0)->TraceConnectWithoutContext("Rx",
-                                             MakeBoundCallback(
-                                                 +[](uint32_t* n, Time* m, Ptr<const Packet>) {
-                                                     *n += Simulator::Now() > *m + MilliSeconds(1)
-                                                               ? 1
-                                                               : 0;
-                                                 },
-                                                 &repliesAfter,
-                                                 &mark));
+        StartEchoFlow(tb, server, &mark, &repliesAfter);
         uint64_t host1Before = 0;
         Ptr<OncacheTopologyHelper> helper = tb.helper;
         Ptr<OncacheCluster> cluster = tb.cluster;
@@ -775,25 +789,9 @@ class OncachePodReuseSameHostTestCase : public TestCase
     {
         Testbed tb(ONCACHE_MODE_ONCACHE, 2);
         Ipv4Address server = tb.Pod(1);
-        UdpEchoServerHelper echo(9);
-        echo.Install(tb.cluster->GetPod(server));
-        UdpEchoClientHelper client(server, 9);
-        client.SetAttribute("MaxPackets", UintegerValue(1000000));
-        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
-        client.SetAttribute("PacketSize", UintegerValue(64));
-        ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
-        c.Start(MicroSeconds(1));
         uint32_t repliesAfter = 0;
         Time mark = MilliSeconds(2);
-        c.Get(0)->TraceConnectWithoutContext("Rx",
-                                             MakeBoundCallback(
-                                                 +[](uint32_t* n, Time* m, Ptr<const Packet>) {
-                                                     *n += Simulator::Now() > *m + MilliSeconds(1)
-                                                               ? 1
-                                                               : 0;
-                                                 },
-                                                 &repliesAfter,
-                                                 &mark));
+        StartEchoFlow(tb, server, &mark, &repliesAfter);
         // Every frame the old pod's node receives on any device, after the deletion.
         Ptr<Node> oldPod = tb.cluster->GetPod(server);
         uint32_t oldAfter = 0;
