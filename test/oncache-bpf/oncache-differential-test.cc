@@ -15,6 +15,7 @@
  */
 #include "oncache-bpf-agent.h"
 #include "oncache-test-frames.h"
+#include "oncache-test-skeleton.h"
 
 #include "ns3/oncache-fast-path.h"
 
@@ -766,21 +767,11 @@ TEST(OncacheDifferential, NegativeControlDetectsADifference)
 int
 main(int argc, char** argv)
 {
-    if (geteuid() != 0)
+    int status = 0;
+    std::unique_ptr<oncache_ebpf::Skeleton> skel = OncacheLoadForTest(&status);
+    if (!skel)
     {
-        std::printf("SKIP: BPF_PROG_TEST_RUN needs root (CAP_BPF and CAP_NET_ADMIN)\n");
-        return 77;
-    }
-    std::unique_ptr<oncache_ebpf::Skeleton> skel;
-    try
-    {
-        skel = std::make_unique<oncache_ebpf::Skeleton>("");
-    }
-    catch (const std::exception& e)
-    {
-        bool denied = std::strstr(e.what(), "Operation not permitted") != nullptr;
-        std::printf("%s: %s\n", denied ? "SKIP" : "FAIL", e.what());
-        return denied ? 77 : 1;
+        return status;
     }
     g_skel = skel.get();
     ::testing::InitGoogleTest(&argc, argv);
