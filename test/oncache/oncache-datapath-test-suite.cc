@@ -176,6 +176,56 @@ ReadEthernetPcap(const std::string& file)
     }
 }
 
+/**
+ * \ingroup oncache-tests
+ * \brief A UDP echo flow from pod 0 to server (64 B every 50 us, from 1 us on); replies that
+ *        arrive more than 1 ms after *mark are counted in *repliesAfter.
+ * \param tb the testbed
+ * \param server the echo server pod
+ * \param mark the time the test changes something (must outlive the run)
+ * \param repliesAfter the count (must outlive the run)
+ */
+void
+StartEchoFlow(Testbed& tb, Ipv4Address server, Time* mark, uint32_t* repliesAfter)
+{
+    UdpEchoServerHelper echo(9);
+    echo.Install(tb.cluster->GetPod(server));
+    UdpEchoClientHelper client(server, 9);
+    client.SetAttribute("MaxPackets", UintegerValue(1000000));
+    client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
+    client.SetAttribute("PacketSize", UintegerValue(64));
+    ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
+    c.Start(MicroSeconds(1));
+    c.Get(0)->TraceConnectWithoutContext("Rx",
+                                         MakeBoundCallback(
+                                             +[](uint32_t* n, Time* m, Ptr<const Packet>) {
+                                                 *n += Simulator::Now() > *m + MilliSeconds(1) ? 1
+                                                                                               : 0;
+                                             },
+                                             repliesAfter,
+                                             mark));
+}
+
+/**
+ * \ingroup oncache-tests
+ * \brief Count the ingress decisions (Path trace) of a host's datapath.
+ * \param datapath the host's datapath
+ * \param count the count (must outlive the run)
+ */
+void
+CountIngressDecisions(Ptr<OncacheHostDatapath> datapath, uint64_t* count)
+{
+    datapath->TraceConnectWithoutContext(
+        "Path",
+        MakeBoundCallback(
+            +[](uint64_t* n,
+                uint32_t,
+                const OncacheFlowKey&,
+                OncacheHostDatapath::Direction d,
+                OncacheHostDatapath::Path) { *n += d == OncacheHostDatapath::INGRESS; },
+            count));
+}
+
 } // namespace
 
 /**
@@ -458,15 +508,7 @@ class OncachePolicyIsolationTestCase : public TestCase
         deny.dstPort = 5001;
         deny.allow = false;
         uint64_t host1Decisions = 0;
-        tb.cluster->GetDatapath(1)->TraceConnectWithoutContext(
-            "Path",
-            MakeBoundCallback(
-                +[](uint64_t* n,
-                    uint32_t,
-                    const OncacheFlowKey&,
-                    OncacheHostDatapath::Direction d,
-                    OncacheHostDatapath::Path) { *n += d == OncacheHostDatapath::INGRESS; },
-                &host1Decisions));
+        CountIngressDecisions(tb.cluster->GetDatapath(1), &host1Decisions);
         OncacheStatsTracker::FlowCounters atChange;
         uint64_t host1DecisionsAtChange = 0;
         OncacheFlowKey flow;
@@ -624,25 +666,13 @@ class OncacheForwardingChangeTestCase : public TestCase
     {
         Testbed tb(ONCACHE_MODE_ONCACHE, 3);
         Ipv4Address server = tb.Pod(1);
-        UdpEchoServerHelper echo(9);
-        echo.Install(tb.cluster->GetPod(server));
-        UdpEchoClientHelper client(server, 9);
-        client.SetAttribute("MaxPackets", UintegerValue(1000000));
-        client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
-        client.SetAttribute("PacketSize", UintegerValue(64));
-        client.Install(tb.cluster->GetPod(tb.Pod(0))).Start(MicroSeconds(1));
+        Time mark = MilliSeconds(2);
+        uint32_t replies = 0;
+        StartEchoFlow(tb, server, &mark, &replies);
         std::vector<uint64_t> ingress(3, 0); // ingress decisions per host
         for (uint32_t h = 1; h < 3; ++h)
         {
-            tb.cluster->GetDatapath(h)->TraceConnectWithoutContext(
-                "Path",
-                MakeBoundCallback(
-                    +[](uint64_t* n,
-                        uint32_t,
-                        const OncacheFlowKey&,
-                        OncacheHostDatapath::Direction d,
-                        OncacheHostDatapath::Path) { *n += d == OncacheHostDatapath::INGRESS; },
-                    &ingress[h]));
+            CountIngressDecisions(tb.cluster->GetDatapath(h), &ingress[h]);
         }
         Ptr<OncacheHostDatapath> dp0 = tb.cluster->GetDatapath(0);
         Ptr<OncacheHostDatapath> dp1 = tb.cluster->GetDatapath(1);
@@ -689,36 +719,6 @@ class OncacheForwardingChangeTestCase : public TestCase
 
     Change m_change; //!< what changes
 };
-
-/**
- * \ingroup oncache-tests
- * \brief A UDP echo flow from pod 0 to server (64 B every 50 us, from 1 us on); replies that
- *        arrive more than 1 ms after *mark are counted in *repliesAfter.
- * \param tb the testbed
- * \param server the echo server pod
- * \param mark the time the test changes something (must outlive the run)
- * \param repliesAfter the count (must outlive the run)
- */
-void
-StartEchoFlow(Testbed& tb, Ipv4Address server, Time* mark, uint32_t* repliesAfter)
-{
-    UdpEchoServerHelper echo(9);
-    echo.Install(tb.cluster->GetPod(server));
-    UdpEchoClientHelper client(server, 9);
-    client.SetAttribute("MaxPackets", UintegerValue(1000000));
-    client.SetAttribute("Interval", TimeValue(MicroSeconds(50)));
-    client.SetAttribute("PacketSize", UintegerValue(64));
-    ApplicationContainer c = client.Install(tb.cluster->GetPod(tb.Pod(0)));
-    c.Start(MicroSeconds(1));
-    c.Get(0)->TraceConnectWithoutContext("Rx",
-                                         MakeBoundCallback(
-                                             +[](uint32_t* n, Time* m, Ptr<const Packet>) {
-                                                 *n += Simulator::Now() > *m + MilliSeconds(1) ? 1
-                                                                                               : 0;
-                                             },
-                                             repliesAfter,
-                                             mark));
-}
 
 /**
  * \ingroup oncache-tests
