@@ -541,14 +541,13 @@ Run(int argc, char* argv[])
                   std::invalid_argument,
                   "scenario: output.prefix: '" << s.output.prefix << "': " << unusable);
     std::vector<VclosJobRequest> jobs = VclosBuildScenarioJobs(s, zoo);
-    Ptr<VclosFabric> shapeFabric = CreateObject<VclosFabricHelper>()->Install();
-    uint32_t gpus = shapeFabric->GetGpuCount();
-    const VclosClusterState shape(shapeFabric->GetLeafCount(),
-                                  shapeFabric->GetServersPerLeaf(),
-                                  shapeFabric->GetGpusPerServer(),
-                                  shapeFabric->GetSpineCount());
-    shapeFabric = nullptr;
-    Simulator::Destroy();
+    // The cluster's shape from its description (no ns-3 fabric is built for it).
+    const VclosTopology topology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    const uint32_t gpus = topology.GetGpus();
+    const VclosClusterState shape(topology.GetLeaves(),
+                                  topology.GetServersPerLeaf(),
+                                  topology.GetGpusPerServer(),
+                                  topology.GetSpines());
     for (const auto& job : jobs)
     {
         VCLOS_REQUIRE(job.gpus <= gpus,

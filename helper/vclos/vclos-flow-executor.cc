@@ -98,6 +98,7 @@ VclosFlowExecutor::DoDispose()
     m_slots.clear();
     m_slotOfJob.clear();
     m_engine.reset();
+    m_scratch.reset();
     VclosJobExecutor::DoDispose();
 }
 
@@ -238,6 +239,13 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
         });
     // The links its paths use (per connection; with PathPerStep paths change per step).
     ++m_epoch;
+    if (!m_pathPerStep)
+    {
+        for (uint32_t t : state.plan->GetConnectionTransfers())
+        {
+            state.paths.push_back(HashedPathOf(state, t));
+        }
+    }
     for (uint32_t t : state.plan->GetConnectionTransfers())
     {
         for (uint32_t l : PathOf(state, t))
@@ -249,6 +257,19 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
             }
         }
     }
+    // Its links are claimed when its first collective begins: a job that computes carries
+    // nothing, so jobs whose collectives do not overlap in time never meet.
+    state.pending = Simulator::Schedule(job.computeTime, [this, slot]() {
+        VclosGuardEvent("flow executor", [&]() { Claim(slot); });
+    });
+    return shape.algorithm;
+}
+
+void
+VclosFlowExecutor::Claim(uint32_t slot)
+{
+    Job& state = *m_slots.at(slot);
+    const VclosJobRequest& job = state.request;
     std::vector<uint32_t> touched;
     for (uint32_t l : state.links)
     {
@@ -263,6 +284,7 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
     {
         Materialize(other);
     }
+    state.claimed = true;
     state.isolated = m_isolatedJobs && !m_pathPerStep;
     for (uint32_t l : state.links)
     {
@@ -276,27 +298,32 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
             m_linkOwner[l] = slot;
         }
     }
-    if (state.isolated)
+    if (!state.isolated)
     {
-        ++m_stats.isolatedJobs;
-        state.alone = AloneOf(state);
-        const double collective =
-            state.alone.secondsPerByte * static_cast<double>(job.messageBytes);
-        state.pending = Simulator::Schedule(
-            (job.computeTime + Seconds(collective)) * job.iterations,
-            [this, slot]() { VclosGuardEvent("flow executor", [&]() { IsolatedDone(slot); }); });
+        BeginCollective(slot);
+        return;
     }
-    else
-    {
-        state.pending = Simulator::Schedule(job.computeTime, [this, slot]() {
-            VclosGuardEvent("flow executor", [&]() { BeginCollective(slot); });
-        });
-    }
-    return shape.algorithm;
+    ++m_stats.isolatedJobs;
+    state.alone = AloneOf(state);
+    const double collective = state.alone.secondsPerByte * static_cast<double>(job.messageBytes);
+    const Time end = state.startedAt + (job.computeTime + Seconds(collective)) * job.iterations;
+    state.pending = Simulator::Schedule(std::max(end - Simulator::Now(), Time(0)), [this, slot]() {
+        VclosGuardEvent("flow executor", [&]() { IsolatedDone(slot); });
+    });
 }
 
 VclosPath
 VclosFlowExecutor::PathOf(const Job& job, uint32_t transfer) const
+{
+    if (!job.paths.empty())
+    {
+        return job.paths[job.plan->GetTransfers()[transfer].connectionId];
+    }
+    return HashedPathOf(job, transfer);
+}
+
+VclosPath
+VclosFlowExecutor::HashedPathOf(const Job& job, uint32_t transfer) const
 {
     const VclosFlowCollectivePlan::Transfer& t = job.plan->GetTransfers()[transfer];
     const VclosTopology& topology = *m_topology;
@@ -340,34 +367,89 @@ VclosFlowExecutor::RunAlone(Job& job,
                             Alone& counts,
                             std::vector<std::pair<uint32_t, double>>& active)
 {
-    VclosFlowEngine engine(Capacities(), EngineSharing());
-    engine.SetWatchedLinks(m_coreLinks);
-    std::map<VclosFlowEngine::FlowId, uint32_t> live;
-    auto run = std::make_unique<VclosFlowCollectiveRun>(*job.plan, [&](uint32_t transfer) {
-        const VclosPath path = PathOf(job, transfer);
-        const double share = job.plan->GetTransfers()[transfer].share;
-        live[engine.StartFlow(path.links.data(),
-                              path.size,
-                              std::max(1.0, std::round(share * bytes)),
-                              transfer)] = transfer;
-    });
-    bool over = false;
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t transfer) {
-        ++counts.flows;
-        bool core = false;
-        const VclosPath path = PathOf(job, static_cast<uint32_t>(transfer));
-        for (uint32_t l : path)
+    if (!m_scratch)
+    {
+        m_scratch = std::make_unique<VclosFlowEngine>(m_capacities, EngineSharing());
+        m_scratch->SetWatchedLinks(m_coreLinks);
+    }
+    VclosFlowEngine& engine = *m_scratch;
+    engine.Reset();
+    const auto& transfers = job.plan->GetTransfers();
+    const auto& firsts = job.plan->GetConnectionTransfers();
+    // A connection whose links no other connection of the job uses (the job is alone) carries
+    // one flow at a time at its path's slowest capacity, under either sharing model: its
+    // transfers run as timers of that length instead of through the rate computation.
+    ++m_epoch;
+    for (uint32_t t : firsts)
+    {
+        for (uint32_t l : PathOf(job, t))
         {
-            core = core || m_coreLinks[l];
+            m_linkName[l] = m_linkMark[l] == m_epoch ? m_linkName[l] + 1 : 1;
+            m_linkMark[l] = m_epoch;
         }
-        if (core)
+    }
+    constexpr uint32_t NONE = VclosFlowCollectivePlan::NONE;
+    std::vector<double> fixedRate(firsts.size(), 0); // bytes/s; 0: through the engine
+    std::vector<uint8_t> crossesCore(firsts.size(), 0);
+    std::vector<uint32_t> inFlight(firsts.size(), NONE); // fixed-rate transfer in flight
+    std::vector<double> sentAt(firsts.size(), 0);
+    for (std::size_t c = 0; c < firsts.size(); ++c)
+    {
+        bool alone = !m_pathPerStep;
+        double rate = std::numeric_limits<double>::infinity();
+        for (uint32_t l : PathOf(job, firsts[c]))
+        {
+            alone = alone && m_linkName[l] == 1;
+            rate = std::min(rate, m_capacities[l] / 8.0);
+            crossesCore[c] = crossesCore[c] || m_coreLinks[l];
+        }
+        fixedRate[c] = alone ? rate : 0;
+    }
+    auto sizeOf = [&](uint32_t transfer) {
+        return std::max(1.0, std::round(transfers[transfer].share * bytes));
+    };
+    std::vector<uint32_t> live; // transfer by engine flow id
+    bool over = false;
+    std::unique_ptr<VclosFlowCollectiveRun> run;
+    auto arrived = [&](uint32_t transfer, bool sharing, bool conflicting) {
+        const uint32_t c = transfers[transfer].connectionId;
+        if (inFlight[c] == transfer)
+        {
+            inFlight[c] = NONE;
+        }
+        ++counts.flows;
+        if (crossesCore[c])
         {
             ++counts.coreFlows;
-            counts.sharingCoreFlows += engine.GetMaxSharing(id) >= 2 ? 1 : 0;
-            counts.conflictingCoreFlows += engine.IsWatchedLimited(id) ? 1 : 0;
+            counts.sharingCoreFlows += sharing ? 1 : 0;
+            counts.conflictingCoreFlows += conflicting ? 1 : 0;
         }
-        live.erase(id);
-        over = run->Arrived(static_cast<uint32_t>(transfer)) || over;
+        over = run->Arrived(transfer) || over;
+    };
+    run = std::make_unique<VclosFlowCollectiveRun>(*job.plan, [&](uint32_t transfer) {
+        const uint32_t c = transfers[transfer].connectionId;
+        if (fixedRate[c] > 0)
+        {
+            inFlight[c] = transfer;
+            sentAt[c] = engine.GetNow();
+            engine.Schedule(sizeOf(transfer) / fixedRate[c],
+                            [&arrived, transfer]() { arrived(transfer, false, false); });
+            return;
+        }
+        const VclosPath path = PathOf(job, transfer);
+        const VclosFlowEngine::FlowId id =
+            engine.StartFlow(path.links.data(), path.size, sizeOf(transfer), transfer);
+        if (id >= live.size())
+        {
+            live.resize(id + 1, NONE);
+        }
+        live[id] = transfer;
+    });
+    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t transfer) {
+        live[id] = NONE;
+        arrived(static_cast<uint32_t>(transfer),
+                engine.GetMaxSharing(id) >= 2,
+                engine.IsWatchedLimited(id));
     });
     run->Begin();
     while (!over && engine.GetNextTime() <= until)
@@ -380,17 +462,109 @@ VclosFlowExecutor::RunAlone(Job& job,
     }
     engine.AdvanceTo(until);
     active.clear();
-    for (const auto& [id, transfer] : live)
+    for (VclosFlowEngine::FlowId id = 0; id < live.size(); ++id)
     {
-        active.emplace_back(transfer, engine.GetRemainingBytes(id));
+        if (live[id] != NONE)
+        {
+            active.emplace_back(live[id], engine.GetRemainingBytes(id));
+        }
+    }
+    for (std::size_t c = 0; c < firsts.size(); ++c)
+    {
+        if (inFlight[c] != NONE)
+        {
+            const double left = sizeOf(inFlight[c]) - fixedRate[c] * (until - sentAt[c]);
+            active.emplace_back(inFlight[c], std::max(0.0, left));
+        }
     }
     job.run = std::move(run);
     return -1;
 }
 
+bool
+VclosFlowExecutor::CoreNeverBinds(const Job& job, Alone& counts)
+{
+    const auto& transfers = job.plan->GetTransfers();
+    const auto& firsts = job.plan->GetConnectionTransfers();
+    // The job's connections on every link of their paths.
+    ++m_epoch;
+    for (uint32_t t : firsts)
+    {
+        for (uint32_t l : PathOf(job, t))
+        {
+            m_linkName[l] = m_linkMark[l] == m_epoch ? m_linkName[l] + 1 : 1;
+            m_linkMark[l] = m_epoch;
+        }
+    }
+    // (a) Every leaf-spine link carries one of its connections and is no slower than the NIC
+    //     the connection leaves by: a connection sends one step at a time, so such a link
+    //     holds at most one flow, which its NIC already limits as much.
+    // (b) Every transfer starts at once, one per connection, with the same bytes; every flow
+    //     through a NIC gets the same share r of its NIC links, and every leaf-spine link's
+    //     share is above r: all of them run at r and end together, so counts never change
+    //     while they run (intra-server flows use links of their own).
+    bool single = true;
+    bool together = job.plan->GetInitial().size() == transfers.size() &&
+                    firsts.size() == transfers.size();
+    double rate = -1;                                       // r
+    double bytes = -1;                                      // their share of the message
+    double coreShare = std::numeric_limits<double>::infinity(); // least leaf-spine share
+    counts = Alone();
+    counts.flows = transfers.size();
+    for (uint32_t t : firsts)
+    {
+        const VclosPath path = PathOf(job, t);
+        uint32_t most = 0;
+        double nicShare = std::numeric_limits<double>::infinity();
+        for (uint32_t l : path)
+        {
+            const double share = m_capacities[l] / m_linkName[l];
+            if (m_coreLinks[l])
+            {
+                most = std::max(most, m_linkName[l]);
+                coreShare = std::min(coreShare, share);
+                single = single && m_linkName[l] == 1 &&
+                         m_capacities[l] >= m_capacities[path.links[0]];
+            }
+            else
+            {
+                nicShare = std::min(nicShare, share);
+            }
+        }
+        if (path.kind == VclosPathKind::SAME_LEAF || path.kind == VclosPathKind::VIA_CORE)
+        {
+            together = together && (rate < 0 || (nicShare == rate && transfers[t].share == bytes));
+            rate = nicShare;
+            bytes = transfers[t].share;
+        }
+        if (most > 0)
+        {
+            uint64_t steps = 0;
+            for (uint32_t s = t; s != VclosFlowCollectivePlan::NONE;
+                 s = transfers[s].nextOnConnection)
+            {
+                ++steps;
+            }
+            counts.coreFlows += steps;
+            counts.sharingCoreFlows += most >= 2 ? steps : 0;
+        }
+    }
+    return single || (together && coreShare > rate);
+}
+
 VclosFlowExecutor::Alone
 VclosFlowExecutor::AloneOf(Job& job)
 {
+    Alone alone;
+    if (CoreNeverBinds(job, alone))
+    {
+        ++m_stats.referenceAlone;
+        // Its time is the contention-free reference, cached by server layout.
+        constexpr double PROBE_BYTES = 1e9;
+        alone.secondsPerByte =
+            GetContentionFreeSeconds(job.request.algorithm, job.gpus, PROBE_BYTES) / PROBE_BYTES;
+        return alone;
+    }
     // Key: the plan, and every connection's path with links renamed in order of first use
     // and their capacities: jobs alike in these run alike, whatever GPUs and spines. The
     // sequence is kept as two independent 64-bit fingerprints.
@@ -430,7 +604,7 @@ VclosFlowExecutor::AloneOf(Job& job)
     if (it == m_alone.end())
     {
         constexpr double PROBE_BYTES = 1e9;
-        Alone alone;
+        alone = Alone();
         std::vector<std::pair<uint32_t, double>> active;
         auto keep = std::move(job.run);
         const double seconds =
@@ -592,8 +766,14 @@ VclosFlowExecutor::Stop(const VclosJobRequest& job, const VclosJobAllocation& al
     VCLOS_REQUIRE(it != m_slotOfJob.end(),
                   std::logic_error,
                   "VclosFlowExecutor::Stop: job " << job.id << " is not running");
-    for (uint32_t l : m_slots[it->second]->links)
+    const Job& state = *m_slots[it->second];
+    Simulator::Cancel(state.pending);
+    for (uint32_t l : state.links)
     {
+        if (!state.claimed)
+        {
+            break;
+        }
         --m_linkUse[l];
         if (m_linkOwner[l] == static_cast<int64_t>(it->second))
         {

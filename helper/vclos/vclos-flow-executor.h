@@ -60,6 +60,7 @@ class VclosFlowExecutor : public VclosJobExecutor
         uint64_t conflictingCoreFlows = 0; //!< of which had their rate set by a shared one
         uint64_t isolatedJobs = 0;         //!< jobs started isolated (IsolatedJobs)
         uint64_t materialized = 0;         //!< of which continued flow by flow
+        uint64_t referenceAlone = 0; //!< of which timed by the contention-free reference
     };
 
     /**
@@ -128,6 +129,8 @@ class VclosFlowExecutor : public VclosJobExecutor
         uint32_t iteration = 0;                              //!< current iteration
         DoneCallback done;                                   //!< the scheduler's
         std::vector<uint32_t> links;                         //!< every link its paths use
+        std::vector<VclosPath> paths; //!< by connection id (empty with PathPerStep)
+        bool claimed = false;  //!< its first collective has begun: its links count as used
         bool isolated = false; //!< no other job uses its links: its times are its alone times
         Alone alone;           //!< isolated: its collective alone
         Time startedAt;        //!< when it started
@@ -159,6 +162,9 @@ class VclosFlowExecutor : public VclosJobExecutor
      */
     VclosCollectiveShape ShapeOf(const std::vector<uint32_t>& gpus,
                                  VclosCollectiveAlgorithm requested) const;
+    /// \param slot a job whose first collective is due: claim its links, run it isolated
+    /// when no other claimed job uses them, else flow by flow
+    void Claim(uint32_t slot);
     /// \param slot a job's slot: begin its next iteration's collective
     void BeginCollective(uint32_t slot);
     /**
@@ -167,6 +173,8 @@ class VclosFlowExecutor : public VclosJobExecutor
      * \return the path it takes (pins, else the ECMP hash of its flow key)
      */
     VclosPath PathOf(const Job& job, uint32_t transfer) const;
+    /// \param job a job \param transfer one of its transfers \return its path, hashed anew
+    VclosPath HashedPathOf(const Job& job, uint32_t transfer) const;
     /**
      * \brief Run a job's collective alone in a private engine from its start, for at most
      *        `until` seconds.
@@ -182,6 +190,14 @@ class VclosFlowExecutor : public VclosJobExecutor
                     double until,
                     Alone& counts,
                     std::vector<std::pair<uint32_t, double>>& active);
+    /**
+     * \brief Whether the job alone runs as if the core were not there (then its time is the
+     *        contention-free reference): see the two cases in the code.
+     * \param job a job
+     * \param counts set to its transfers' counts alone when true
+     * \return true when no leaf-spine link ever limits a flow of the job alone
+     */
+    bool CoreNeverBinds(const Job& job, Alone& counts);
     /// \param job a job \return its collective alone (cached by its paths' structure)
     Alone AloneOf(Job& job);
     /// \param slot an isolated job that another job now touches: continue it in the engine
@@ -217,6 +233,7 @@ class VclosFlowExecutor : public VclosJobExecutor
 
     std::unique_ptr<VclosTopology> m_topology; //!< the cluster
     std::unique_ptr<VclosFlowEngine> m_engine; //!< flows
+    std::unique_ptr<VclosFlowEngine> m_scratch; //!< private replays (RunAlone), reset per use
     std::vector<uint8_t> m_flowCrossesCore;    //!< by engine flow id
     SharingModel m_sharing;                    //!< Sharing attribute
     uint32_t m_salt;                           //!< EcmpSalt attribute

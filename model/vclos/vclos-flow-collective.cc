@@ -34,6 +34,7 @@ VclosFlowCollectivePlan::VclosFlowCollectivePlan(const VclosCollectiveShape& sha
     {
         sendOfStep[r].assign(schedule[r].size(), NONE);
         std::map<uint32_t, uint32_t> connectionOf;
+        std::map<uint32_t, uint32_t> connectionIdOf;
         for (uint32_t s = 0; s < schedule[r].size(); ++s)
         {
             const VclosCollectiveStep& step = schedule[r][s];
@@ -55,8 +56,10 @@ VclosFlowCollectivePlan::VclosFlowCollectivePlan(const VclosCollectiveShape& sha
             sendOfStep[r][s] = static_cast<uint32_t>(m_transfers.size());
             if (sendsTo[r][dst].empty())
             {
+                connectionIdOf[dst] = static_cast<uint32_t>(m_connections.size());
                 m_connections.push_back(static_cast<uint32_t>(m_transfers.size()));
             }
+            t.connectionId = connectionIdOf[dst];
             sendsTo[r][dst].push_back(static_cast<uint32_t>(m_transfers.size()));
             m_transfers.push_back(t);
         }

@@ -42,6 +42,7 @@ class VclosFlowCollectivePlan
         uint32_t src = 0;                 //!< sending rank
         uint32_t dst = 0;                 //!< receiving rank
         uint32_t connection = 0;          //!< index of the (src, dst) connection among src's
+        uint32_t connectionId = 0;        //!< its connection's index in GetConnectionTransfers()
         double share = 0;                 //!< bytes per message byte
         uint32_t waits = 0;               //!< transfers that must arrive first (deps + connection)
         uint32_t nextOnConnection = NONE; //!< the next send on the same connection

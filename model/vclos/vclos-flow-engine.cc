@@ -40,6 +40,36 @@ VclosFlowEngine::VclosFlowEngine(const std::vector<double>& linkCapacityBps, Sha
 }
 
 void
+VclosFlowEngine::Reset()
+{
+    VCLOS_REQUIRE(m_finishing < 0,
+                  std::logic_error,
+                  "VclosFlowEngine::Reset: not from inside a finish handler");
+    for (const Flow& f : m_flows)
+    {
+        for (uint32_t i = 0; f.active && i < f.count; ++i)
+        {
+            m_links[f.links[i]].flows.clear();
+        }
+    }
+    for (uint32_t l : m_dirtyLinks)
+    {
+        m_links[l].dirty = false;
+    }
+    m_dirtyLinks.clear();
+    m_flows.clear();
+    m_freeSlots.clear();
+    m_completions.clear();
+    m_timers = decltype(m_timers)();
+    m_timerCallbacks.clear();
+    m_freeTimerSlots.clear();
+    m_timerSeq = 0;
+    m_now = 0;
+    m_active = 0;
+    m_stats = Stats();
+}
+
+void
 VclosFlowEngine::SetFinishHandler(FinishHandler handler)
 {
     m_onFinish = std::move(handler);

@@ -121,6 +121,13 @@ class VclosFlowEngine
     void Schedule(double delay, std::function<void()> callback);
 
     /**
+     * \brief Back to time 0 with no flow, timer or count, as just constructed with the same
+     *        links, sharing, watched links and finish handler; keeps its memory for reuse.
+     *        Not from inside a finish handler or timer.
+     */
+    void Reset();
+
+    /**
      * \brief Give the flows started since the last instant their rates now, without moving
      *        time (Step does this first anyway); for callers that read rates between events.
      */

@@ -269,11 +269,26 @@ class VclosIsolatedShortcutTestCase : public TestCase
             NS_TEST_EXPECT_MSG_LT_OR_EQ(conflictGap,
                                         0.01 * without.conflictingCoreFlows,
                                         policy << ": conflicts counted");
+            for (const auto& [what, on, off] :
+                 {std::make_tuple("core transfers", with.coreFlows, without.coreFlows),
+                  std::make_tuple("sharing", with.sharingCoreFlows, without.sharingCoreFlows)})
+            {
+                const double gap =
+                    std::abs(static_cast<double>(on) - static_cast<double>(off));
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(gap, 0.01 * off, policy << ": " << what << " counted");
+            }
             NS_TEST_EXPECT_MSG_GT(with.isolatedJobs, 0, policy << ": the shortcut was taken");
+            // Both ways of timing an isolated job were taken: its own replay (flows meet on
+            // the core) and the contention-free reference (they never do).
+            NS_TEST_EXPECT_MSG_GT(with.referenceAlone, 0, policy << ": reference taken");
             std::cout << policy << ": " << with.isolatedJobs << " isolated, " << with.materialized
-                      << " continued flow by flow\n";
+                      << " continued flow by flow, " << with.referenceAlone
+                      << " timed by the reference\n";
             if (policy == "ecmp-first-fit")
             {
+                NS_TEST_EXPECT_MSG_GT(with.isolatedJobs,
+                                      with.referenceAlone,
+                                      "an isolated ECMP job was replayed");
                 NS_TEST_EXPECT_MSG_GT(with.materialized, 0, "colliding ECMP jobs were continued");
             }
         }

@@ -325,6 +325,36 @@ TEST(VclosFlowEngine, AdvanceToMovesTheClock)
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] { engine.AdvanceTo(1.0); }), ""); // the past
 }
 
+// Reset mid-run (flows in flight on a shared link, a timer pending) gives an engine that
+// runs the same flows exactly as a new one: the hand-computed times of AdvanceToMovesTheClock.
+TEST(VclosFlowEngine, ResetForgetsFlowsTimersAndTime)
+{
+    VclosFlowEngine engine({8e9, 8e9}, Sharing::MAX_MIN); // 1e9 B/s each
+    std::vector<double> finished;
+    engine.SetFinishHandler(
+        [&](VclosFlowEngine::FlowId, uint64_t) { finished.push_back(engine.GetNow()); });
+    bool timerRan = false;
+    engine.StartFlow({0, 1}, 4e9, 7);
+    engine.StartFlow({0}, 4e9, 8);
+    engine.Schedule(3.0, [&] { timerRan = true; });
+    engine.AdvanceTo(1.0);
+    ASSERT_EQ(engine.GetLinkFlowCount(0), 2u); // control: mid-run, both in flight
+    engine.Reset();
+    EXPECT_EQ(engine.GetLinkFlowCount(0), 0u);
+    EXPECT_EQ(engine.GetLinkFlowCount(1), 0u);
+    EXPECT_EQ(engine.GetActiveFlowCount(), 0u);
+    EXPECT_DOUBLE_EQ(engine.GetNow(), 0.0);
+    EXPECT_EQ(engine.GetStats().flowsStarted, 0u);
+    engine.StartFlow({0}, 1e9, 1);
+    engine.AdvanceTo(0.5);
+    engine.StartFlow({0}, 0.25e9, 2);
+    engine.Run();
+    EXPECT_FALSE(timerRan); // the pending timer went with the reset
+    ASSERT_EQ(finished.size(), 2u);
+    EXPECT_DOUBLE_EQ(finished[0], 1.0);
+    EXPECT_DOUBLE_EQ(finished[1], 1.25);
+}
+
 TEST(VclosFlowEngine, RecomputesOnlyTheTouchedComponent)
 {
     // Links 0 and 1 each carry 10 flows; no flow crosses both, so they are two components.
