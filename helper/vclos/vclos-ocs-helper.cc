@@ -90,8 +90,8 @@ VclosOcsHelper::SetInterface(const VclosOcs* ocs, uint32_t port, bool up)
     {
         return;
     }
-    NS_LOG_INFO("node " << device->GetNode()->GetId() << " interface " << interface
-                        << (up ? " up" : " down") << " (OCS port " << port << ")");
+    NS_LOG_INFO("node " << device->GetNode()->GetId() << " interface "
+                        << interface << (up ? " up" : " down") << " (OCS port " << port << ")");
     if (up)
     {
         ipv4->SetUp(interface);

@@ -61,9 +61,7 @@ VclosOcsPortChannel::GetAttachedDevice() const
 }
 
 bool
-VclosOcsPortChannel::TransmitStart(Ptr<const Packet> p,
-                                   Ptr<PointToPointNetDevice> src,
-                                   Time txTime)
+VclosOcsPortChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> src, Time txTime)
 {
     NS_LOG_FUNCTION(this << p << src << txTime);
     if (m_ocs)

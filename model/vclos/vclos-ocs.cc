@@ -168,8 +168,7 @@ VclosOcs::CheckPort(uint32_t port) const
         return "";
     }
     std::ostringstream why;
-    why << "port " << port << " is out of range (the switch has " << m_ports.size()
-        << " ports)";
+    why << "port " << port << " is out of range (the switch has " << m_ports.size() << " ports)";
     return why.str();
 }
 
@@ -238,9 +237,7 @@ VclosOcs::Disconnect(uint32_t a, std::string* error)
     }
     if (m_ports[a].state == PORT_DARK)
     {
-        return Refuse(request.str(),
-                      "port " + std::to_string(a) + " is being reconfigured",
-                      error);
+        return Refuse(request.str(), "port " + std::to_string(a) + " is being reconfigured", error);
     }
     TearDown(a);
     return true;
@@ -342,7 +339,8 @@ VclosOcs::StartCircuit(uint32_t a, uint32_t b)
         CircuitUp(a, b);
         return;
     }
-    m_ports[a].upEvent = Simulator::Schedule(m_reconfigurationTime, &VclosOcs::CircuitUp, this, a, b);
+    m_ports[a].upEvent =
+        Simulator::Schedule(m_reconfigurationTime, &VclosOcs::CircuitUp, this, a, b);
 }
 
 void
@@ -363,7 +361,12 @@ VclosOcs::Ingress(uint32_t port, Ptr<const Packet> p, Time txTime)
 {
     NS_LOG_FUNCTION(this << port << p << txTime);
     Time firstBit = Simulator::Now() + m_delay;
-    Simulator::Schedule(m_delay + txTime, &VclosOcs::LastBit, this, port, p->Copy(), firstBit,
+    Simulator::Schedule(m_delay + txTime,
+                        &VclosOcs::LastBit,
+                        this,
+                        port,
+                        p->Copy(),
+                        firstBit,
                         m_delay);
 }
 

@@ -173,9 +173,9 @@ class VclosOcs : public Object
     /// What the switch knows of one port.
     struct Port
     {
-        Ptr<VclosOcsPortChannel> channel; //!< the port's fibre
+        Ptr<VclosOcsPortChannel> channel;  //!< the port's fibre
         Ptr<PointToPointNetDevice> device; //!< the device on it
-        PortState state = PORT_IDLE;            //!< circuit state
+        PortState state = PORT_IDLE;       //!< circuit state
         uint32_t peer = NO_PORT;           //!< the other end (of the up or pending circuit)
         Time lastChange;                   //!< when the state last changed
         EventId upEvent;                   //!< the end of the dark time, while PORT_DARK
@@ -196,19 +196,19 @@ class VclosOcs : public Object
     /// Counts and traces a drop.
     void DropFrame(Ptr<const Packet> frame, uint32_t port, DropReason why);
 
-    std::vector<Port> m_ports;        //!< by port number
-    Time m_delay;                     //!< propagation delay, device <-> switch
-    Time m_reconfigurationTime;       //!< dark time of a circuit set-up
+    std::vector<Port> m_ports;                 //!< by port number
+    Time m_delay;                              //!< propagation delay, device <-> switch
+    Time m_reconfigurationTime;                //!< dark time of a circuit set-up
     std::array<uint64_t, 3> m_droppedFrames{}; //!< by DropReason
     std::array<uint64_t, 3> m_droppedBytes{};  //!< by DropReason
-    uint64_t m_forwardedFrames = 0;   //!< frames forwarded
-    uint64_t m_forwardedBytes = 0;    //!< bytes forwarded
-    uint64_t m_refused = 0;           //!< requests refused
+    uint64_t m_forwardedFrames = 0;            //!< frames forwarded
+    uint64_t m_forwardedBytes = 0;             //!< bytes forwarded
+    uint64_t m_refused = 0;                    //!< requests refused
 
-    TracedCallback<uint32_t, uint32_t> m_circuitUpTrace;   //!< a circuit came up
-    TracedCallback<uint32_t, uint32_t> m_circuitDownTrace; //!< a circuit went down
-    TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;    //!< a drop
-    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace;   //!< a forward
+    TracedCallback<uint32_t, uint32_t> m_circuitUpTrace;                  //!< a circuit came up
+    TracedCallback<uint32_t, uint32_t> m_circuitDownTrace;                //!< a circuit went down
+    TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;  //!< a drop
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< a forward
 };
 
 } // namespace ns3

@@ -34,10 +34,10 @@ using DropCallback = Callback<void, Ptr<const Packet>, uint32_t, VclosOcs::DropR
 /// A switch with one node per port and the times frames were received, by port.
 struct Rig
 {
-    NodeContainer nodes;                           //!< one per port
-    Ptr<VclosOcs> ocs;                             //!< the switch
+    NodeContainer nodes;                            //!< one per port
+    Ptr<VclosOcs> ocs;                              //!< the switch
     std::map<uint32_t, std::vector<Time>> arrivals; //!< port -> receive times
-    std::map<uint32_t, uint64_t> drops;            //!< port -> frames dropped (Drop trace)
+    std::map<uint32_t, uint64_t> drops;             //!< port -> frames dropped (Drop trace)
 };
 
 /// Builds \p ports nodes on a new switch: 1 Gbit/s devices, the given delays; raw frames
@@ -62,9 +62,8 @@ BuildRawRig(Rig& rig, uint32_t ports, Time hopDelay, Time darkTime)
     }
     rig.ocs->TraceConnectWithoutContext(
         "Drop",
-        DropCallback([r](Ptr<const Packet>, uint32_t port, VclosOcs::DropReason) {
-            ++r->drops[port];
-        }));
+        DropCallback(
+            [r](Ptr<const Packet>, uint32_t port, VclosOcs::DropReason) { ++r->drops[port]; }));
 }
 
 /// Sends \p count raw frames of \p payload bytes (+2 bytes of PPP header) from a device.
@@ -266,14 +265,14 @@ struct UdpFlow
 /// and at 0.20505 s set up again (dark until 0.21505 s); with \p alsoSecond, port 2's too.
 struct DarkRun
 {
-    UdpFlow ab;                                 //!< the reconfigured flow
-    UdpFlow xy;                                 //!< the other flow
-    std::map<uint32_t, uint64_t> dropFrames;    //!< port -> frames dropped
-    std::map<uint32_t, uint64_t> dropPayload;   //!< port -> UDP payload bytes dropped
-    uint64_t unmapped = 0;                      //!< frames dropped, by reason
-    uint64_t dark = 0;                          //!< ...
-    uint64_t cut = 0;                           //!< ...
-    std::map<std::string, bool> interfaceUp;    //!< "node@ms" -> IPv4 interface 1 up
+    UdpFlow ab;                               //!< the reconfigured flow
+    UdpFlow xy;                               //!< the other flow
+    std::map<uint32_t, uint64_t> dropFrames;  //!< port -> frames dropped
+    std::map<uint32_t, uint64_t> dropPayload; //!< port -> UDP payload bytes dropped
+    uint64_t unmapped = 0;                    //!< frames dropped, by reason
+    uint64_t dark = 0;                        //!< ...
+    uint64_t cut = 0;                         //!< ...
+    std::map<std::string, bool> interfaceUp;  //!< "node@ms" -> IPv4 interface 1 up
 };
 
 constexpr uint32_t PAYLOAD = 500;
@@ -344,8 +343,7 @@ RunDark(bool alsoSecond, bool follow)
     for (uint32_t port : moved)
     {
         Simulator::Schedule(MicroSeconds(200050), [ocs, port]() { ocs->Disconnect(port); });
-        Simulator::Schedule(MicroSeconds(205050),
-                            [ocs, port]() { ocs->Connect(port, port + 1); });
+        Simulator::Schedule(MicroSeconds(205050), [ocs, port]() { ocs->Connect(port, port + 1); });
     }
     for (uint32_t node : {0u, 1u, 2u})
     {
@@ -429,11 +427,21 @@ class VclosOcsFollowTest : public TestCase
     {
         DarkRun run = RunDark(false, true);
         // Circuits come up at 10 ms; port 0's goes down at 200.05 ms, up at 215.05 ms.
-        const std::map<std::string, bool> expected = {
-            {"0@5", false},   {"0@150", true}, {"0@203", false}, {"0@210", false},
-            {"0@216", true},  {"1@5", false},  {"1@150", true},  {"1@203", false},
-            {"1@210", false}, {"1@216", true}, {"2@5", false},   {"2@150", true},
-            {"2@203", true},  {"2@210", true}, {"2@216", true}};
+        const std::map<std::string, bool> expected = {{"0@5", false},
+                                                      {"0@150", true},
+                                                      {"0@203", false},
+                                                      {"0@210", false},
+                                                      {"0@216", true},
+                                                      {"1@5", false},
+                                                      {"1@150", true},
+                                                      {"1@203", false},
+                                                      {"1@210", false},
+                                                      {"1@216", true},
+                                                      {"2@5", false},
+                                                      {"2@150", true},
+                                                      {"2@203", true},
+                                                      {"2@210", true},
+                                                      {"2@216", true}};
         for (const auto& [when, up] : expected)
         {
             NS_TEST_EXPECT_MSG_EQ(run.interfaceUp.at(when), up, "interface state at " << when);
@@ -499,9 +507,7 @@ class VclosOcsBadRequestTest : public TestCase
         Simulator::Stop(MilliSeconds(2));
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ((ocs->GetCircuits() == C{{0, 1}, {2, 3}}), true, "circuits up");
-        NS_TEST_EXPECT_MSG_EQ(ocs->Reconfigure(C{{0, 2}, {1, 3}}, &error),
-                              true,
-                              "control: a move");
+        NS_TEST_EXPECT_MSG_EQ(ocs->Reconfigure(C{{0, 2}, {1, 3}}, &error), true, "control: a move");
         NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(0), VclosOcs::PORT_DARK, "moved port dark");
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ((ocs->GetCircuits() == C{{0, 2}, {1, 3}}), true, "moved");
