@@ -87,6 +87,8 @@ if(SUITE_ENABLE_EXAMPLES)
                 LIBRARIES ns3-vclos)
   suite_program(vclos-run-scenario examples/vclos/vclos-run-scenario.cc
                 LIBRARIES ns3-vclos ns3::libflow-monitor)
+  suite_program(vclos-ocs-example examples/vclos/vclos-ocs-example.cc
+                LIBRARIES ns3-vclos)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc
