@@ -64,7 +64,7 @@ struct Record
     Time circuitsUp;       //!< when the last new circuit came up
     uint64_t rxBytes = 0;  //!< total at the sink
 
-    Bin& At(Time t)
+    Bin& At(const Time& t)
     {
         auto index = static_cast<std::size_t>(t.GetInteger() / bin.GetInteger());
         if (index >= bins.size())
@@ -77,7 +77,12 @@ struct Record
 
 /// \return an empty string, or the one-line reason the options are refused
 std::string
-CheckOptions(Time darkTime, Time moveAt, Time stopAt, Time bin, Time minRto, Time hopDelay)
+CheckOptions(const Time& darkTime,
+             const Time& moveAt,
+             const Time& stopAt,
+             const Time& bin,
+             const Time& minRto,
+             const Time& hopDelay)
 {
     if (darkTime.IsStrictlyNegative())
     {
@@ -214,13 +219,13 @@ main(int argc, char* argv[])
         }));
     ocs->TraceConnectWithoutContext("Forward",
                                     Callback<void, Ptr<const Packet>, uint32_t, uint32_t>(
-                                        [rec](Ptr<const Packet>, uint32_t, uint32_t) {
+                                        [rec](const Ptr<const Packet>&, uint32_t, uint32_t) {
                                             ++rec->At(Simulator::Now()).forwarded;
                                         }));
     ocs->TraceConnectWithoutContext(
         "Drop",
         Callback<void, Ptr<const Packet>, uint32_t, VclosOcs::DropReason>(
-            [rec](Ptr<const Packet>, uint32_t, VclosOcs::DropReason why) {
+            [rec](const Ptr<const Packet>&, uint32_t, VclosOcs::DropReason why) {
                 ++rec->At(Simulator::Now()).dropped[why];
             }));
     Simulator::Schedule(moveAt, [ocs]() {
@@ -243,7 +248,7 @@ main(int argc, char* argv[])
     sink.Get(0)->TraceConnectWithoutContext(
         "Rx",
         Callback<void, Ptr<const Packet>, const Address&>(
-            [rec](Ptr<const Packet> p, const Address&) {
+            [rec](const Ptr<const Packet>& p, const Address&) {
                 Time now = Simulator::Now();
                 rec->At(now).rxBytes += p->GetSize();
                 rec->rxBytes += p->GetSize();

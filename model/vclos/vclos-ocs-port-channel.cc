@@ -37,7 +37,7 @@ VclosOcsPortChannel::~VclosOcsPortChannel()
 }
 
 void
-VclosOcsPortChannel::SetOcs(Ptr<VclosOcs> ocs, uint32_t port)
+VclosOcsPortChannel::SetOcs(const Ptr<VclosOcs>& ocs, uint32_t port)
 {
     NS_LOG_FUNCTION(this << ocs << port);
     m_ocs = ocs;

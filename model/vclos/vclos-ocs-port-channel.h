@@ -38,7 +38,7 @@ class VclosOcsPortChannel : public PointToPointChannel
      * \param ocs the switch
      * \param port this channel's port number on it
      */
-    void SetOcs(Ptr<VclosOcs> ocs, uint32_t port);
+    void SetOcs(const Ptr<VclosOcs>& ocs, uint32_t port);
 
     /// \return this channel's port number on its switch
     uint32_t GetPort() const;

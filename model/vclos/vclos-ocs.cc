@@ -357,7 +357,7 @@ VclosOcs::CircuitUp(uint32_t a, uint32_t b)
 }
 
 void
-VclosOcs::Ingress(uint32_t port, Ptr<const Packet> p, Time txTime)
+VclosOcs::Ingress(uint32_t port, Ptr<const Packet> p, const Time& txTime)
 {
     NS_LOG_FUNCTION(this << port << p << txTime);
     Time firstBit = Simulator::Now() + m_delay;
@@ -371,7 +371,7 @@ VclosOcs::Ingress(uint32_t port, Ptr<const Packet> p, Time txTime)
 }
 
 void
-VclosOcs::LastBit(uint32_t port, Ptr<Packet> frame, Time firstBit, Time delay)
+VclosOcs::LastBit(uint32_t port, Ptr<Packet> frame, const Time& firstBit, const Time& delay)
 {
     NS_LOG_FUNCTION(this << port << frame);
     if (port >= m_ports.size())

@@ -143,7 +143,7 @@ class VclosOcs : public Object
      * \param p the frame
      * \param txTime its serialisation time at the sender's rate
      */
-    void Ingress(uint32_t port, Ptr<const Packet> p, Time txTime);
+    void Ingress(uint32_t port, Ptr<const Packet> p, const Time& txTime);
 
     /// \param reason a drop reason \return frames dropped for it
     uint64_t GetDroppedFrames(DropReason reason) const;
@@ -192,7 +192,7 @@ class VclosOcs : public Object
     /// The dark time is over: the circuit is up.
     void CircuitUp(uint32_t a, uint32_t b);
     /// A frame's last bit reaches the switch: forward or drop it.
-    void LastBit(uint32_t port, Ptr<Packet> frame, Time firstBit, Time delay);
+    void LastBit(uint32_t port, Ptr<Packet> frame, const Time& firstBit, const Time& delay);
     /// Counts and traces a drop.
     void DropFrame(Ptr<const Packet> frame, uint32_t port, DropReason why);
 

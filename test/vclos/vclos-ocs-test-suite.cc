@@ -43,7 +43,7 @@ struct Rig
 /// Builds \p ports nodes on a new switch: 1 Gbit/s devices, the given delays; raw frames
 /// received by a device are recorded in the rig (no IP stack).
 void
-BuildRawRig(Rig& rig, uint32_t ports, Time hopDelay, Time darkTime)
+BuildRawRig(Rig& rig, uint32_t ports, const Time& hopDelay, const Time& darkTime)
 {
     rig.nodes.Create(ports);
     VclosOcsHelper helper;
@@ -55,15 +55,16 @@ BuildRawRig(Rig& rig, uint32_t ports, Time hopDelay, Time darkTime)
     for (uint32_t port = 0; port < ports; ++port)
     {
         rig.ocs->GetDevice(port)->SetReceiveCallback(
-            [r, port](Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&) {
+            [r, port](const Ptr<NetDevice>&, const Ptr<const Packet>&, uint16_t, const Address&) {
                 r->arrivals[port].push_back(Simulator::Now());
                 return true;
             });
     }
     rig.ocs->TraceConnectWithoutContext(
         "Drop",
-        DropCallback(
-            [r](Ptr<const Packet>, uint32_t port, VclosOcs::DropReason) { ++r->drops[port]; }));
+        DropCallback([r](const Ptr<const Packet>&, uint32_t port, VclosOcs::DropReason) {
+            ++r->drops[port];
+        }));
 }
 
 /// Sends \p count raw frames of \p payload bytes (+2 bytes of PPP header) from a device.
@@ -185,7 +186,7 @@ class VclosOcsTimingTest : public TestCase
         NetDeviceContainer devices = p2p.Install(pair);
         std::vector<Time> wire;
         devices.Get(1)->SetReceiveCallback(
-            [&wire](Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&) {
+            [&wire](const Ptr<NetDevice>&, const Ptr<const Packet>&, uint16_t, const Address&) {
                 wire.push_back(Simulator::Now());
                 return true;
             });
@@ -218,7 +219,7 @@ class VclosOcsCutTest : public TestCase
         uint64_t unmapped;
     };
 
-    static Outcome RunWithDisconnectAt(Time when)
+    static Outcome RunWithDisconnectAt(const Time& when)
     {
         Rig rig;
         BuildRawRig(rig, 2, MicroSeconds(5), Time(0));
@@ -275,11 +276,11 @@ struct DarkRun
     std::map<std::string, bool> interfaceUp;  //!< "node@ms" -> IPv4 interface 1 up
 };
 
-constexpr uint32_t PAYLOAD = 500;
+constexpr uint64_t PAYLOAD = 500;
 constexpr uint32_t FRAME_OVERHEAD = 2 + 20 + 8; // PPP, IPv4, UDP
 
 void
-StartFlow(Ptr<Node> from, Ptr<Node> to, UdpFlow* flow)
+StartFlow(const Ptr<Node>& from, const Ptr<Node>& to, UdpFlow* flow)
 {
     Ipv4Address dst = to->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
     Ptr<Socket> rx = Socket::CreateSocket(to, UdpSocketFactory::GetTypeId());
@@ -296,7 +297,7 @@ StartFlow(Ptr<Node> from, Ptr<Node> to, UdpFlow* flow)
     for (uint32_t k = 0; k < 2000; ++k)
     {
         Simulator::Schedule(Seconds(0.1) + MicroSeconds(100) * k, [tx, flow]() {
-            int sent = tx->Send(Create<Packet>(PAYLOAD));
+            int sent = tx->Send(Create<Packet>(static_cast<uint32_t>(PAYLOAD)));
             if (sent > 0)
             {
                 flow->sentBytes += static_cast<uint64_t>(sent);
@@ -329,7 +330,7 @@ RunDark(bool alsoSecond, bool follow)
     DarkRun* r = &run;
     ocs->TraceConnectWithoutContext(
         "Drop",
-        DropCallback([r](Ptr<const Packet> frame, uint32_t port, VclosOcs::DropReason) {
+        DropCallback([r](const Ptr<const Packet>& frame, uint32_t port, VclosOcs::DropReason) {
             ++r->dropFrames[port];
             r->dropPayload[port] += frame->GetSize() - FRAME_OVERHEAD;
         }));
@@ -345,9 +346,9 @@ RunDark(bool alsoSecond, bool follow)
         Simulator::Schedule(MicroSeconds(200050), [ocs, port]() { ocs->Disconnect(port); });
         Simulator::Schedule(MicroSeconds(205050), [ocs, port]() { ocs->Connect(port, port + 1); });
     }
-    for (uint32_t node : {0u, 1u, 2u})
+    for (uint32_t node : {0U, 1U, 2U})
     {
-        for (uint32_t ms : {5u, 150u, 203u, 210u, 216u})
+        for (uint32_t ms : {5U, 150U, 203U, 210U, 216U})
         {
             Simulator::Schedule(MilliSeconds(ms), [r, node, ms, nodes]() {
                 r->interfaceUp[std::to_string(node) + "@" + std::to_string(ms)] =
