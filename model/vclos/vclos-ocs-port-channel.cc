@@ -78,7 +78,7 @@ VclosOcsPortChannel::GetNDevices() const
     {
         return 0;
     }
-    return m_ocs && m_ocs->GetPeer(m_port) != VclosOcs::NO_PORT ? 2 : 1;
+    return m_ocs && m_ocs->GetRemotePort(m_port) != VclosOcs::NO_PORT ? 2 : 1;
 }
 
 Ptr<NetDevice>
@@ -90,7 +90,7 @@ VclosOcsPortChannel::GetDevice(std::size_t i) const
     }
     if (i == 1 && m_ocs)
     {
-        uint32_t peer = m_ocs->GetPeer(m_port);
+        uint32_t peer = m_ocs->GetRemotePort(m_port);
         if (peer != VclosOcs::NO_PORT)
         {
             return m_ocs->GetDevice(peer);

@@ -20,9 +20,10 @@ class VclosOcs;
  * to transmit is handed to the OCS, which delivers it, layer 1, to the device on the port
  * that this port's circuit joins, or drops it (see VclosOcs). The channel never queues.
  *
- * GetNDevices() and GetDevice() describe the circuit as it is now: the attached device, then
- * the device at the other end of the circuit when there is one (so that
- * PointToPointNetDevice::GetRemote names the real peer).
+ * GetNDevices() and GetDevice() give the attached device, then the device at the other end
+ * of the port's circuit: the up one, or after a tear-down the last one (VclosOcs::
+ * GetRemotePort). PointToPointNetDevice::Receive asks GetRemote for the sender's address of
+ * every frame, and a frame can still be on the fibre after its circuit went down.
  */
 class VclosOcsPortChannel : public PointToPointChannel
 {
@@ -56,11 +57,11 @@ class VclosOcsPortChannel : public PointToPointChannel
      */
     bool TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice> src, Time txTime) override;
 
-    /// \return 2 while the port is in an up circuit, else 1
+    /// \return 2 once the port has been in a circuit, else 1
     std::size_t GetNDevices() const override;
 
     /**
-     * \param i 0 for the attached device, 1 for the circuit peer's device
+     * \param i 0 for the attached device, 1 for the (current or last) circuit peer's device
      * \return that device, or null if there is none
      */
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

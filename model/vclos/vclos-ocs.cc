@@ -146,6 +146,16 @@ VclosOcs::GetPeer(uint32_t port) const
     return m_ports[port].peer;
 }
 
+uint32_t
+VclosOcs::GetRemotePort(uint32_t port) const
+{
+    if (port >= m_ports.size())
+    {
+        return NO_PORT;
+    }
+    return m_ports[port].state == PORT_UP ? m_ports[port].peer : m_ports[port].lastPeer;
+}
+
 std::vector<VclosOcs::Circuit>
 VclosOcs::GetCircuits() const
 {
@@ -351,6 +361,7 @@ VclosOcs::CircuitUp(uint32_t a, uint32_t b)
     for (uint32_t port : {a, b})
     {
         m_ports[port].state = PORT_UP;
+        m_ports[port].lastPeer = m_ports[port].peer;
         m_ports[port].lastChange = now;
     }
     m_circuitUpTrace(std::min(a, b), std::max(a, b));

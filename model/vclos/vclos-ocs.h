@@ -106,6 +106,13 @@ class VclosOcs : public Object
     /// \param port a port \return the port its up circuit joins, or NO_PORT
     uint32_t GetPeer(uint32_t port) const;
 
+    /**
+     * \param port a port
+     * \return the port its up circuit joins; else the port its last circuit joined (frames
+     *         from it may still be on the fibre); else NO_PORT
+     */
+    uint32_t GetRemotePort(uint32_t port) const;
+
     /// \return the up circuits, each as (lower port, higher port), by lower port
     std::vector<Circuit> GetCircuits() const;
 
@@ -177,6 +184,7 @@ class VclosOcs : public Object
         Ptr<PointToPointNetDevice> device; //!< the device on it
         PortState state = PORT_IDLE;       //!< circuit state
         uint32_t peer = NO_PORT;           //!< the other end (of the up or pending circuit)
+        uint32_t lastPeer = NO_PORT;       //!< the other end of its last up circuit
         Time lastChange;                   //!< when the state last changed
         EventId upEvent;                   //!< the end of the dark time, while PORT_DARK
     };

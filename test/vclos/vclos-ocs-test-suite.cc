@@ -34,10 +34,11 @@ using DropCallback = Callback<void, Ptr<const Packet>, uint32_t, VclosOcs::DropR
 /// A switch with one node per port and the times frames were received, by port.
 struct Rig
 {
-    NodeContainer nodes;                            //!< one per port
-    Ptr<VclosOcs> ocs;                              //!< the switch
-    std::map<uint32_t, std::vector<Time>> arrivals; //!< port -> receive times
-    std::map<uint32_t, uint64_t> drops;             //!< port -> frames dropped (Drop trace)
+    NodeContainer nodes;                              //!< one per port
+    Ptr<VclosOcs> ocs;                                //!< the switch
+    std::map<uint32_t, std::vector<Time>> arrivals;   //!< port -> receive times
+    std::map<uint32_t, uint64_t> drops;               //!< port -> frames dropped (Drop trace)
+    std::map<uint32_t, std::vector<Address>> senders; //!< port -> sender address per receipt
 };
 
 /// Builds \p ports nodes on a new switch: 1 Gbit/s devices, the given delays; raw frames
@@ -55,8 +56,10 @@ BuildRawRig(Rig& rig, uint32_t ports, const Time& hopDelay, const Time& darkTime
     for (uint32_t port = 0; port < ports; ++port)
     {
         rig.ocs->GetDevice(port)->SetReceiveCallback(
-            [r, port](const Ptr<NetDevice>&, const Ptr<const Packet>&, uint16_t, const Address&) {
+            [r,
+             port](const Ptr<NetDevice>&, const Ptr<const Packet>&, uint16_t, const Address& from) {
                 r->arrivals[port].push_back(Simulator::Now());
+                r->senders[port].push_back(from);
                 return true;
             });
     }
@@ -202,7 +205,8 @@ class VclosOcsTimingTest : public TestCase
 /// A frame is cut when the circuit changes while its bits pass the switch, by hand: 1000
 /// bytes at 1 Gbit/s, hops 5 us, sent at 1 ms: its bits pass the switch from 1.005 to
 /// 1.013 ms. A disconnect at 1.009 ms cuts it; at 1.004 ms it finds the port unmapped;
-/// at 1.014 ms it has been forwarded (the controls).
+/// at 1.014 ms it has been forwarded (the controls) and, still on the output fibre, arrives
+/// with its sender's address (PointToPointNetDevice::GetRemote).
 class VclosOcsCutTest : public TestCase
 {
   public:
@@ -217,6 +221,7 @@ class VclosOcsCutTest : public TestCase
         uint64_t delivered;
         uint64_t cut;
         uint64_t unmapped;
+        bool senderKnown; //!< every receipt named port 0's device as its sender
     };
 
     static Outcome RunWithDisconnectAt(const Time& when)
@@ -228,9 +233,15 @@ class VclosOcsCutTest : public TestCase
         Simulator::Schedule(MilliSeconds(1), &SendFrames, ocs->GetDevice(0), 1, 998);
         Simulator::Schedule(when, [ocs]() { ocs->Disconnect(0); });
         Simulator::Run();
+        bool senderKnown = true;
+        for (const Address& from : rig.senders[1])
+        {
+            senderKnown = senderKnown && from == ocs->GetDevice(0)->GetAddress();
+        }
         Outcome o{CountOf(rig.arrivals, 1),
                   ocs->GetDroppedFrames(VclosOcs::CUT),
-                  ocs->GetDroppedFrames(VclosOcs::UNMAPPED)};
+                  ocs->GetDroppedFrames(VclosOcs::UNMAPPED),
+                  senderKnown};
         Simulator::Destroy();
         return o;
     }
@@ -247,6 +258,9 @@ class VclosOcsCutTest : public TestCase
         Outcome after = RunWithDisconnectAt(MicroSeconds(1014));
         NS_TEST_EXPECT_MSG_EQ(after.delivered, 1, "a frame that had passed was lost");
         NS_TEST_EXPECT_MSG_EQ(after.cut + after.unmapped, 0, "dropped after it had passed");
+        // It was on the output fibre (received at 1.018 ms) when its circuit went down: the
+        // receiver still sees who sent it.
+        NS_TEST_EXPECT_MSG_EQ(after.senderKnown, true, "sender unknown after tear-down");
     }
 };
 
