@@ -18,6 +18,8 @@ suite_module(
     model/vclos/vclos-flow-engine.cc
     model/vclos/vclos-flow-collective.cc
     model/vclos/vclos-workload.cc
+    model/vclos/vclos-ocs.cc
+    model/vclos/vclos-ocs-port-channel.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -31,6 +33,7 @@ suite_module(
     helper/vclos/vclos-job-scheduler.cc
     helper/vclos/vclos-scheduler-tracker.cc
     helper/vclos/vclos-scenario.cc
+    helper/vclos/vclos-ocs-helper.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -49,6 +52,8 @@ suite_module(
     model/vclos/vclos-flow-engine.h
     model/vclos/vclos-flow-collective.h
     model/vclos/vclos-workload.h
+    model/vclos/vclos-ocs.h
+    model/vclos/vclos-ocs-port-channel.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -62,6 +67,7 @@ suite_module(
     helper/vclos/vclos-job-scheduler.h
     helper/vclos/vclos-scheduler-tracker.h
     helper/vclos/vclos-scenario.h
+    helper/vclos/vclos-ocs-helper.h
   LIBRARIES
     ns3-suite ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
@@ -81,6 +87,8 @@ if(SUITE_ENABLE_EXAMPLES)
                 LIBRARIES ns3-vclos)
   suite_program(vclos-run-scenario examples/vclos/vclos-run-scenario.cc
                 LIBRARIES ns3-vclos ns3::libflow-monitor)
+  suite_program(vclos-ocs-example examples/vclos/vclos-ocs-example.cc
+                LIBRARIES ns3-vclos)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc
