@@ -256,7 +256,29 @@ class OcsClosSearch
     /// \return true when a solution was found (then GetSolution())
     bool Run()
     {
-        return m_suffix[0] >= m_m && LeafDfs(0, m_m);
+        // Leaf-independent necessary condition: n spines with m idle ports each.
+        if (m_suffix[0] < m_m || BestFitSpines(m_ocs, m_m).size() < m_n)
+        {
+            return false;
+        }
+        // Best-fit spines first, with half the budget; when that is cut, the emptiest spines
+        // first with the rest (the search is exhaustive either way when not cut).
+        const uint64_t total = m_budget;
+        m_budget = std::max<uint64_t>(1, total / 2);
+        if (LeafDfs(0, m_m))
+        {
+            return true;
+        }
+        if (!m_cut)
+        {
+            return false; // proven: no solution
+        }
+        m_wasCut = true;
+        m_cut = false;
+        m_budget = total;
+        m_emptiestFirst = true;
+        m_sol = Solution();
+        return LeafDfs(0, m_m);
     }
 
     /// \return the solution
@@ -274,7 +296,7 @@ class OcsClosSearch
     /// \return true when the budget cut the search
     bool WasCut() const
     {
-        return m_cut;
+        return m_cut || m_wasCut;
     }
 
   private:
@@ -322,18 +344,17 @@ class OcsClosSearch
         return false;
     }
 
-    /// Unused idle uplinks of group gi's leaf usable on the current spine (capacity `cap`).
-    VclosOcsSet Options(std::size_t gi, const std::vector<uint32_t>& cap) const
+    /// Idle ports left on the spine being assigned, per OCS, and the OCSs with any.
+    struct Capacity
     {
-        VclosOcsSet out = m_ocs.GetIdleUplinks(m_sol.groups[gi].leaf) & ~m_used[gi];
-        for (uint32_t k = 0; k < m_ocs.GetOcsCount(); ++k)
-        {
-            if (out.test(k) && cap[k] == 0)
-            {
-                out.reset(k);
-            }
-        }
-        return out;
+        std::vector<uint32_t> left; //!< per OCS
+        VclosOcsSet any;            //!< OCSs with left > 0
+    };
+
+    /// Unused idle uplinks of group gi's leaf usable on the spine being assigned.
+    VclosOcsSet Options(std::size_t gi, const Capacity& cap) const
+    {
+        return m_idleUp[gi] & ~m_used[gi] & cap.any;
     }
 
     /// Max flow: can spine j still take every virtual leaf (exact for this spine alone)?
@@ -355,7 +376,7 @@ class OcsClosSearch
         for (uint32_t gi = 0; gi < groups; ++gi)
         {
             net.AddEdge(src, gi, m_sol.groups[gi].count);
-            VclosOcsSet up = m_ocs.GetIdleUplinks(m_sol.groups[gi].leaf) & ~m_used[gi];
+            VclosOcsSet up = m_idleUp[gi] & ~m_used[gi];
             for (uint32_t o = 0; o < k; ++o)
             {
                 if (up.test(o) && m_ocs.GetIdleSpinePorts(spine, o) > 0)
@@ -372,12 +393,46 @@ class OcsClosSearch
     {
         const uint32_t k = m_ocs.GetOcsCount();
         m_used.assign(m_sol.groups.size(), VclosOcsSet());
-        m_cand.clear();
-        for (uint32_t s : BestFitSpines(m_ocs, m_m))
+        m_idleUp.clear();
+        m_reuseSpine.assign(m_sol.groups.size() * k, UINT32_MAX);
+        for (std::size_t gi = 0; gi < m_sol.groups.size(); ++gi)
         {
-            if (SpineFeasible(s))
+            const uint32_t leaf = m_sol.groups[gi].leaf;
+            m_idleUp.push_back(m_ocs.GetIdleUplinks(leaf));
+            for (uint32_t o = 0; o < k; ++o)
             {
-                m_cand.push_back(s);
+                if (m_idleUp.back().test(o))
+                {
+                    auto circuit = m_ocs.GetCircuitAtUplink(leaf, o);
+                    if (circuit && !circuit->toLeaf)
+                    {
+                        m_reuseSpine[gi * k + o] = circuit->peer;
+                    }
+                }
+            }
+        }
+        m_cand.clear();
+        m_candAny.clear();
+        std::vector<uint32_t> order = BestFitSpines(m_ocs, m_m);
+        if (m_emptiestFirst)
+        {
+            std::stable_sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+                return m_ocs.GetIdleSpinePortsOfSpine(a) > m_ocs.GetIdleSpinePortsOfSpine(b);
+            });
+        }
+        for (uint32_t s : order)
+        {
+            VclosOcsSet any;
+            for (uint32_t o = 0; o < k; ++o)
+            {
+                any.set(o, m_ocs.GetIdleSpinePorts(s, o) > 0);
+            }
+            m_cand.push_back(s);
+            m_candAny.push_back(any);
+            if (!CouldServe(m_cand.size() - 1)) // the max flow comes when it is visited
+            {
+                m_cand.pop_back();
+                m_candAny.pop_back();
             }
         }
         if (m_cand.size() < m_n)
@@ -397,6 +452,20 @@ class OcsClosSearch
         return SpineDfs(0);
     }
 
+    /// Cheap necessary test: every group has enough unused uplinks on OCSs where candidate
+    /// c has idle ports.
+    bool CouldServe(std::size_t c) const
+    {
+        for (std::size_t gi = 0; gi < m_sol.groups.size(); ++gi)
+        {
+            if ((m_idleUp[gi] & ~m_used[gi] & m_candAny[c]).count() < m_sol.groups[gi].count)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /// Choose the next spine among candidates from `start`.
     bool SpineDfs(std::size_t start)
     {
@@ -408,27 +477,39 @@ class OcsClosSearch
         for (std::size_t gi = 0; gi < m_sol.groups.size(); ++gi)
         {
             const auto free =
-                (m_ocs.GetIdleUplinks(m_sol.groups[gi].leaf) & ~m_used[gi]).count();
+                (m_idleUp[gi] & ~m_used[gi]).count();
             if (free < uint64_t(m_sol.groups[gi].count) * (m_n - t))
             {
                 return false;
             }
         }
-        for (std::size_t c = start; c + (m_n - t) <= m_cand.size(); ++c)
+        // Candidates left that pass the cheap test: fewer than needed, no solution below.
+        std::vector<std::size_t> usable;
+        for (std::size_t c = start; c < m_cand.size(); ++c)
+        {
+            if (CouldServe(c))
+            {
+                usable.push_back(c);
+            }
+        }
+        for (std::size_t x = 0; x + (m_n - t) <= usable.size(); ++x)
         {
             if (!Tick())
             {
                 return false;
             }
+            const std::size_t c = usable[x];
             const uint32_t spine = m_cand[c];
-            if (t > 0 && !SpineFeasible(spine))
+            if (!SpineFeasible(spine))
             {
                 continue;
             }
-            std::vector<uint32_t> cap(m_ocs.GetOcsCount());
-            for (uint32_t o = 0; o < cap.size(); ++o)
+            Capacity cap;
+            cap.left.resize(m_ocs.GetOcsCount());
+            for (uint32_t o = 0; o < cap.left.size(); ++o)
             {
-                cap[o] = m_ocs.GetIdleSpinePorts(spine, o);
+                cap.left[o] = m_ocs.GetIdleSpinePorts(spine, o);
+                cap.any.set(o, cap.left[o] > 0);
             }
             m_sol.spines.push_back(spine);
             m_sol.ocsOf.emplace_back(m_sol.groups.size());
@@ -447,7 +528,7 @@ class OcsClosSearch
     }
 
     /// Uplinks of group gi (and the groups after it) for spine `spine`.
-    bool AssignDfs(std::size_t c, uint32_t spine, std::size_t gi, std::vector<uint32_t>& cap)
+    bool AssignDfs(std::size_t c, uint32_t spine, std::size_t gi, Capacity& cap)
     {
         if (gi == m_sol.groups.size())
         {
@@ -461,15 +542,13 @@ class OcsClosSearch
                 return false;
             }
         }
-        const uint32_t leaf = m_sol.groups[gi].leaf;
         VclosOcsSet opts = Options(gi, cap);
         std::vector<std::tuple<int, uint32_t, uint32_t>> order; // (not reuse, demand, ocs)
         for (uint32_t o = 0; o < m_ocs.GetOcsCount(); ++o)
         {
             if (opts.test(o))
             {
-                auto circuit = m_ocs.GetCircuitAtUplink(leaf, o);
-                bool reuse = circuit && !circuit->toLeaf && circuit->peer == spine;
+                const bool reuse = m_reuseSpine[gi * m_ocs.GetOcsCount() + o] == spine;
                 order.emplace_back(reuse ? 0 : 1, m_demand[o], o);
             }
         }
@@ -482,7 +561,7 @@ class OcsClosSearch
     bool Combine(std::size_t c,
                  uint32_t spine,
                  std::size_t gi,
-                 std::vector<uint32_t>& cap,
+                 Capacity& cap,
                  const std::vector<std::tuple<int, uint32_t, uint32_t>>& order,
                  std::size_t from,
                  std::vector<uint32_t>& chosen)
@@ -500,11 +579,11 @@ class OcsClosSearch
                 return false;
             }
             const uint32_t o = std::get<2>(order[x]);
-            if (cap[o] == 0)
+            if (cap.left[o] == 0)
             {
                 continue;
             }
-            --cap[o];
+            cap.any.set(o, --cap.left[o] > 0);
             m_used[gi].set(o);
             chosen.push_back(o);
             if (Combine(c, spine, gi, cap, order, x + 1, chosen))
@@ -513,7 +592,8 @@ class OcsClosSearch
             }
             chosen.pop_back();
             m_used[gi].reset(o);
-            ++cap[o];
+            ++cap.left[o];
+            cap.any.set(o);
             if (m_cut)
             {
                 return false;
@@ -530,10 +610,15 @@ class OcsClosSearch
     std::vector<uint32_t> m_cap;        //!< virtual leaves each can hold (<= m)
     std::vector<uint32_t> m_suffix;     //!< suffix sums of m_cap
     std::vector<VclosOcsSet> m_used;    //!< per group: uplinks taken by this job
+    std::vector<VclosOcsSet> m_idleUp;  //!< per group: its leaf's idle uplinks
+    std::vector<uint32_t> m_reuseSpine; //!< per group * K + OCS: spine of its idle circuit
     std::vector<uint32_t> m_cand;       //!< candidate spines, best fit first
+    std::vector<VclosOcsSet> m_candAny; //!< per candidate: OCSs where it has idle ports
     std::vector<uint32_t> m_demand;     //!< per OCS: candidate spines with an idle port on it
     uint64_t m_nodes = 0;               //!< nodes visited
     bool m_cut = false;                 //!< budget spent
+    bool m_wasCut = false;              //!< the best-fit pass was cut
+    bool m_emptiestFirst = false;       //!< spines with most idle ports first (second pass)
     Solution m_sol;                     //!< current / found solution
 };
 

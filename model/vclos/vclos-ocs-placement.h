@@ -121,7 +121,7 @@ class VclosOcsVclosPlacement : public VclosPlacementPolicy
     VclosOcsVclosPlacement(uint32_t ocsCount,
                            uint32_t spines,
                            uint32_t spinePortsPerOcs,
-                           uint64_t maxSearchNodes = 20000);
+                           uint64_t maxSearchNodes = 5000);
 
     /**
      * \brief Find room for a job over the live circuit state.
