@@ -99,8 +99,13 @@ struct VclosOcsSearchStats
  *    virtual leaves against its idle ports and the job's unused uplinks (exact for one
  *    spine), then its circuits, uplinks that reuse an idle circuit to that spine first, then
  *    uplinks whose OCS the fewest other candidate spines can use. The first solution is
- *    taken. A node budget (MaxSearchNodes per shape) bounds the search; when it cuts, the
- *    next shape is tried and provenBest is false (a refusal is then not proven).
+ *    taken. A shape is skipped at once (proven) when fewer than n spines have m idle
+ *    ports. Before its max flow, a spine must pass a bitset test (every virtual leaf has
+ *    an unused idle uplink on an OCS where the spine has an idle port), and a node with
+ *    fewer such spines left than it needs is cut. A node budget (MaxSearchNodes per shape)
+ *    bounds the search: half of it for the best-fit spine order; when that is cut, the
+ *    rest for the emptiest spines first. When the budget cuts, the next shape is tried and
+ *    provenBest / VclosOcsSearchStats::cut say so (a refusal is then not proven).
  *
  * Circuits: a (leaf, spine) pair first takes a spine port whose idle circuit already joins
  * that leaf uplink, then an unconnected idle port, then any idle port (tearing its idle

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
 #include <random>
 #include <set>
@@ -747,6 +748,7 @@ TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
 {
     uint64_t states = 0;
     uint64_t placed = 0;
+    uint64_t circuitRefusals = 0;
     std::map<VclosOcsStage, uint64_t> byStage;
     for (uint32_t seed = 1; seed <= 150; ++seed)
     {
@@ -781,6 +783,7 @@ TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
                     EXPECT_EQ(cause,
                               onIdle.Exists(n) ? VclosPlacementFailure::CIRCUITS
                                                : VclosPlacementFailure::GPU_FRAGMENTATION);
+                    circuitRefusals += cause == VclosPlacementFailure::CIRCUITS ? 1 : 0;
                 }
                 continue;
             }
@@ -811,6 +814,13 @@ TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
         EXPECT_GT(byStage[st], 0u) << VclosOcsStageName(st);
     }
     EXPECT_GT(placed, 200u);
+    EXPECT_GT(circuitRefusals, 0u) << "some refusals are for circuits alone";
+    std::cout << "brute-force comparison: " << placed << " placed (single-leaf "
+              << byStage[VclosOcsStage::SINGLE_LEAF] << ", leaf-pair "
+              << byStage[VclosOcsStage::LEAF_PAIR] << ", one-spine "
+              << byStage[VclosOcsStage::ONE_SPINE] << ", virtual-clos "
+              << byStage[VclosOcsStage::VIRTUAL_CLOS] << "), " << circuitRefusals
+              << " refused for circuits" << std::endl;
 }
 
 TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
@@ -900,6 +910,43 @@ TEST(VclosOcsPlacement, SpecSizeFillsTheClusterWithValidPlacements)
     os.CheckInvariants();
     EXPECT_GT(byStage[VclosOcsStage::VIRTUAL_CLOS], 0u);
     EXPECT_GT(cs.GetGpus() - cs.GetFreeGpus(), 7000u);
+    // Churn: release a random job, place random sizes until one does not fit; every
+    // placement valid, every refusal diagnosed, the circuit state consistent.
+    std::mt19937 rng(5);
+    std::vector<uint64_t> running;
+    for (uint64_t j = 1; j < job; ++j)
+    {
+        running.push_back(j);
+    }
+    uint32_t placements = 0;
+    for (int step = 0; step < 150; ++step)
+    {
+        const std::size_t i = rng() % running.size();
+        cs.Release(running[i]);
+        if (os.HasJob(running[i]))
+        {
+            os.Release(running[i]);
+        }
+        running.erase(running.begin() + i);
+        while (true)
+        {
+            const uint32_t n = sizes[rng() % sizes.size()];
+            auto p = policy.Place(cs, os, job, n);
+            if (!p)
+            {
+                auto cause = policy.Diagnose(cs, os, n);
+                EXPECT_TRUE(cause != VclosPlacementFailure::NETWORK_FRAGMENTATION);
+                break;
+            }
+            ASSERT_EQ(Validate(cs, os, *p, n), "") << "step " << step << " N " << n;
+            os.Book(job, p->circuits);
+            cs.Allocate(job, p->placement.gpus, {});
+            running.push_back(job++);
+            ++placements;
+        }
+    }
+    os.CheckInvariants();
+    EXPECT_GT(placements, 100u);
 }
 
 TEST(VclosOcsPlacement, BadInputIsRefused)
@@ -926,4 +973,34 @@ TEST(VclosOcsPlacement, BadInputIsRefused)
     // The base-class form works over an idle layer (CanEverPlace).
     EXPECT_TRUE(policy.CanEverPlace(cs, 16));
     EXPECT_EQ(policy.GetName(), "ocs-vclos");
+}
+
+TEST(VclosOcsPlacement, BruteForceComparisonCatchesACutSearch)
+{
+    // Negative control of AgreesWithBruteForceOnSmallClusters: with a budget of one node the
+    // stage-4 search is cut at once, and the comparison must see jobs it then refuses
+    // although brute force finds a placement.
+    uint64_t disagreements = 0;
+    for (uint32_t seed = 1; seed <= 150; ++seed)
+    {
+        std::mt19937 rng(seed);
+        const uint32_t spines = 2 + seed % 3;
+        const uint32_t perOcs = 1 + (seed / 3) % 2;
+        VclosClusterState cs(4, 2, 2, 1);
+        VclosOcsState os(4, 4, spines, perOcs);
+        RandomOccupancy(rng, cs, os, (seed % 5) * 0.12);
+        VclosOcsVclosPlacement weak(4, spines, perOcs, 1);
+        for (uint32_t n = 1; n <= 16; ++n)
+        {
+            VclosOcsSearchStats stats;
+            auto p = weak.Place(cs, os, 42, n, &stats);
+            if (!p && BruteForce(cs, os).Exists(n))
+            {
+                ++disagreements;
+                EXPECT_TRUE(stats.cut) << "a refusal that brute force contradicts must be unproven";
+            }
+        }
+    }
+    EXPECT_GT(disagreements, 0u);
+    std::cout << "budget of one node: " << disagreements << " jobs refused that fit" << std::endl;
 }
