@@ -50,30 +50,30 @@ struct Job
 /// The outcome of one placement attempt.
 struct Attempt
 {
-    bool placed = false;                                  //!< it fit
+    bool placed = false;                                       //!< it fit
     VclosPlacementFailure cause = VclosPlacementFailure::GPUS; //!< else why
-    std::string stage;                                    //!< the stage (or "vclos")
-    bool cut = false;                                     //!< a search budget cut it
-    uint32_t circuits = 0;                                //!< circuits booked
-    uint32_t reused = 0;                                  //!< of which reused
+    std::string stage;                                         //!< the stage (or "vclos")
+    bool cut = false;                                          //!< a search budget cut it
+    uint32_t circuits = 0;                                     //!< circuits booked
+    uint32_t reused = 0;                                       //!< of which reused
 };
 
 /// Figures of one policy over the stream.
 struct Result
 {
-    std::string policy;                         //!< name
-    std::vector<double> times;                  //!< every decision, us
-    std::vector<double> placedTimes;            //!< successful decisions, us
-    std::vector<double> failedTimes;            //!< failed decisions, us
-    std::map<std::string, uint64_t> causes;     //!< failed decisions per cause
-    std::map<std::string, uint64_t> stages;     //!< placements per stage
-    uint64_t cuts = 0;                          //!< decisions cut by a budget
-    uint64_t circuits = 0;                      //!< circuits booked
-    uint64_t reused = 0;                        //!< of which reused
-    uint64_t firstTry = 0;                      //!< jobs placed at arrival
-    double busyIntegral = 0;                    //!< integral of busy GPUs over time
-    double end = 0;                             //!< time of the last event
-    std::vector<double> waits;                  //!< per job: start - arrival
+    std::string policy;                     //!< name
+    std::vector<double> times;              //!< every decision, us
+    std::vector<double> placedTimes;        //!< successful decisions, us
+    std::vector<double> failedTimes;        //!< failed decisions, us
+    std::map<std::string, uint64_t> causes; //!< failed decisions per cause
+    std::map<std::string, uint64_t> stages; //!< placements per stage
+    uint64_t cuts = 0;                      //!< decisions cut by a budget
+    uint64_t circuits = 0;                  //!< circuits booked
+    uint64_t reused = 0;                    //!< of which reused
+    uint64_t firstTry = 0;                  //!< jobs placed at arrival
+    double busyIntegral = 0;                //!< integral of busy GPUs over time
+    double end = 0;                         //!< time of the last event
+    std::vector<double> waits;              //!< per job: start - arrival
 };
 
 /**
@@ -307,9 +307,9 @@ main(int argc, char* argv[])
                       << VclosPercentile(r.failedTimes, 0.5) << ","
                       << VclosPercentile(r.failedTimes, 0.99) << "," << std::setprecision(3)
                       << r.busyIntegral / (r.end * gpus) << "," << VclosMean(r.waits) << ","
-                      << r.cuts << "," << cause("gpus") << "," << cause("gpu-fragmentation")
-                      << "," << cause("network-fragmentation") << "," << cause("circuits") << ","
-                      << stages << "," << r.circuits << "," << r.reused << "\n";
+                      << r.cuts << "," << cause("gpus") << "," << cause("gpu-fragmentation") << ","
+                      << cause("network-fragmentation") << "," << cause("circuits") << "," << stages
+                      << "," << r.circuits << "," << r.reused << "\n";
         }
     }
     catch (const std::exception& e)

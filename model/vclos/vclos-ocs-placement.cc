@@ -5,10 +5,9 @@
 
 #include "vclos-check.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/push_relabel_max_flow.hpp>
-
-#include <algorithm>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -139,8 +138,8 @@ BestFitSpines(const VclosOcsState& ocs, uint32_t ports)
 /// One circuit wanted: a leaf uplink to a spine (port chosen later).
 struct LeafSpinePick
 {
-    uint32_t leaf; //!< leaf
-    uint32_t ocs;  //!< its uplink
+    uint32_t leaf;  //!< leaf
+    uint32_t ocs;   //!< its uplink
     uint32_t spine; //!< spine
 };
 
@@ -150,7 +149,9 @@ struct LeafSpinePick
  * \return the circuits, in the order of the picks; `reused` counts the first kind
  */
 std::vector<VclosOcsCircuit>
-ChooseSpinePorts(const VclosOcsState& ocs, const std::vector<LeafSpinePick>& picks, uint32_t& reused)
+ChooseSpinePorts(const VclosOcsState& ocs,
+                 const std::vector<LeafSpinePick>& picks,
+                 uint32_t& reused)
 {
     const uint32_t perOcs = ocs.GetSpinePortsPerOcs();
     std::vector<VclosOcsCircuit> out(picks.size());
@@ -222,9 +223,9 @@ class OcsClosSearch
     /// The solution: groups, and per chosen spine the OCSs of each group.
     struct Solution
     {
-        std::vector<Group> groups;                                //!< leaves used
-        std::vector<uint32_t> spines;                             //!< spines, in search order
-        std::vector<std::vector<std::vector<uint32_t>>> ocsOf;    //!< [spine][group] -> OCSs
+        std::vector<Group> groups;                             //!< leaves used
+        std::vector<uint32_t> spines;                          //!< spines, in search order
+        std::vector<std::vector<std::vector<uint32_t>>> ocsOf; //!< [spine][group] -> OCSs
     };
 
     OcsClosSearch(const VclosClusterState& state,
@@ -476,8 +477,7 @@ class OcsClosSearch
         }
         for (std::size_t gi = 0; gi < m_sol.groups.size(); ++gi)
         {
-            const auto free =
-                (m_idleUp[gi] & ~m_used[gi]).count();
+            const auto free = (m_idleUp[gi] & ~m_used[gi]).count();
             if (free < uint64_t(m_sol.groups[gi].count) * (m_n - t))
             {
                 return false;
@@ -723,7 +723,10 @@ VclosOcsVclosPlacement::Diagnose(const VclosClusterState& state,
     {
         return VclosPlacementFailure::GPUS;
     }
-    VclosOcsState idle(ocs.GetLeaves(), ocs.GetOcsCount(), ocs.GetSpines(), ocs.GetSpinePortsPerOcs());
+    VclosOcsState idle(ocs.GetLeaves(),
+                       ocs.GetOcsCount(),
+                       ocs.GetSpines(),
+                       ocs.GetSpinePortsPerOcs());
     return Place(state, idle, 0, gpus) ? VclosPlacementFailure::CIRCUITS
                                        : VclosPlacementFailure::GPU_FRAGMENTATION;
 }
@@ -738,9 +741,8 @@ VclosOcsVclosPlacement::Place(const VclosClusterState& state,
     CheckJobSize(state, gpus);
     VCLOS_REQUIRE(ocs.GetLeaves() == state.GetLeaves(),
                   std::invalid_argument,
-                  "ocs-vclos placement: the circuit state has " << ocs.GetLeaves()
-                                                                << " leaves, the cluster "
-                                                                << state.GetLeaves());
+                  "ocs-vclos placement: the circuit state has "
+                      << ocs.GetLeaves() << " leaves, the cluster " << state.GetLeaves());
     VCLOS_REQUIRE(ocs.GetOcsCount() == m_ocsCount && ocs.GetSpines() == m_spines &&
                       ocs.GetSpinePortsPerOcs() == m_perOcs,
                   std::invalid_argument,
@@ -890,9 +892,8 @@ VclosOcsVclosPlacement::Place(const VclosClusterState& state,
             }
         }
         // Max flow through spine `spine` from the first `prefix` leaves, capped at N.
-        auto flow = [&](uint32_t spine,
-                        std::size_t prefix,
-                        std::vector<LeafSpinePick>* picks) -> long {
+        auto flow =
+            [&](uint32_t spine, std::size_t prefix, std::vector<LeafSpinePick>* picks) -> long {
             const auto np = static_cast<uint32_t>(prefix);
             FlowNetwork net(np + m_ocsCount + 3);
             const uint32_t top = np + m_ocsCount;
@@ -1020,8 +1021,7 @@ VclosOcsVclosPlacement::Place(const VclosClusterState& state,
                 {
                     const uint32_t spine = spines[a];
                     const std::size_t t =
-                        std::find(sol.spines.begin(), sol.spines.end(), spine) -
-                        sol.spines.begin();
+                        std::find(sol.spines.begin(), sol.spines.end(), spine) - sol.spines.begin();
                     const uint32_t k = sol.ocsOf[t][gi][copy];
                     out.placement.gpus.push_back(g[copy * n + a]);
                     out.placement.uplinkSpine.push_back(static_cast<int32_t>(spine));

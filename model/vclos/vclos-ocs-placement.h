@@ -49,7 +49,7 @@ std::string VclosOcsStageName(VclosOcsStage stage);
  */
 struct VclosOcsPlacement
 {
-    VclosPlacement placement;              //!< GPUs, shape, spines, per-GPU spine
+    VclosPlacement placement;                         //!< GPUs, shape, spines, per-GPU spine
     VclosOcsStage stage = VclosOcsStage::SINGLE_LEAF; //!< the stage that placed the job
     std::vector<int32_t> uplinkOcs;        //!< per GPU: its leaf uplink port (= OCS), or -1
     std::vector<uint32_t> virtualLeaf;     //!< per GPU: its virtual leaf, 0 to m - 1

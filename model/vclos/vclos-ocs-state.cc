@@ -269,8 +269,7 @@ VclosOcsState::Book(uint64_t jobId, const std::vector<VclosOcsCircuit>& circuits
             VCLOS_REQUIRE(c.peer < m_spines,
                           std::out_of_range,
                           "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-spine"
-                                           << c.peer << ": spine is outside 0.."
-                                           << m_spines - 1);
+                                           << c.peer << ": spine is outside 0.." << m_spines - 1);
             VCLOS_REQUIRE(c.peerPort < GetSpinePorts(),
                           std::out_of_range,
                           "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-spine"
@@ -279,9 +278,9 @@ VclosOcsState::Book(uint64_t jobId, const std::vector<VclosOcsCircuit>& circuits
             VCLOS_REQUIRE(c.peerPort / m_perOcs == c.ocs,
                           std::invalid_argument,
                           "ocs book: job " << jobId << " circuit on OCS " << c.ocs << " leaf"
-                                           << c.leaf << "-spine" << c.peer << ": wrong OCS, spine port "
-                                           << c.peerPort << " sits on OCS "
-                                           << c.peerPort / m_perOcs);
+                                           << c.leaf << "-spine" << c.peer
+                                           << ": wrong OCS, spine port " << c.peerPort
+                                           << " sits on OCS " << c.peerPort / m_perOcs);
             peerId = SpinePortId(c.peer, c.peerPort);
         }
         const uint32_t leafId = LeafPortId(c.leaf, c.ocs);
@@ -302,9 +301,8 @@ VclosOcsState::Book(uint64_t jobId, const std::vector<VclosOcsCircuit>& circuits
     VCLOS_REQUIRE(twice == listed.end(),
                   std::logic_error,
                   "ocs book: job " << jobId << " lists a port twice ("
-                                   << (twice != listed.end() && IsLeafPort(*twice)
-                                           ? "a leaf uplink"
-                                           : "a spine port")
+                                   << (twice != listed.end() && IsLeafPort(*twice) ? "a leaf uplink"
+                                                                                   : "a spine port")
                                    << ")");
 
     // Checked: now set up and own.
@@ -344,7 +342,8 @@ VclosOcsState::Release(uint64_t jobId)
     for (const auto& c : it->second)
     {
         const uint32_t a = LeafPortId(c.leaf, c.ocs);
-        const uint32_t b = c.toLeaf ? LeafPortId(c.peer, c.peerPort) : SpinePortId(c.peer, c.peerPort);
+        const uint32_t b =
+            c.toLeaf ? LeafPortId(c.peer, c.peerPort) : SpinePortId(c.peer, c.peerPort);
         VCLOS_REQUIRE(m_owner[a] == jobId && m_owner[b] == jobId && m_peer[a] == b,
                       std::logic_error,
                       "ocs release: job " << jobId << " circuit from leaf " << c.leaf << " OCS "
@@ -386,7 +385,9 @@ VclosOcsState::IsUplinkIdle(uint32_t leaf, uint32_t ocs) const
 const VclosOcsSet&
 VclosOcsState::GetIdleUplinks(uint32_t leaf) const
 {
-    VCLOS_REQUIRE(leaf < m_leaves, std::out_of_range, "ocs state: leaf " << leaf << " is out of range");
+    VCLOS_REQUIRE(leaf < m_leaves,
+                  std::out_of_range,
+                  "ocs state: leaf " << leaf << " is out of range");
     return m_idleUp[leaf];
 }
 
@@ -408,7 +409,9 @@ VclosOcsState::GetIdleSpinePorts(uint32_t spine, uint32_t ocs) const
 uint32_t
 VclosOcsState::GetIdleSpinePortsOfSpine(uint32_t spine) const
 {
-    VCLOS_REQUIRE(spine < m_spines, std::out_of_range, "ocs state: spine " << spine << " is out of range");
+    VCLOS_REQUIRE(spine < m_spines,
+                  std::out_of_range,
+                  "ocs state: spine " << spine << " is out of range");
     return m_idleSpine[spine];
 }
 

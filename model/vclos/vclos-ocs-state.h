@@ -194,17 +194,17 @@ class VclosOcsState
     /// Disconnect the circuit at a port, if any. \param id a port id \return true if one was
     bool Disconnect(uint32_t id);
 
-    uint32_t m_leaves;                     //!< L
-    uint32_t m_ocs;                        //!< K
-    uint32_t m_spines;                     //!< S
-    uint32_t m_perOcs;                     //!< P
-    std::vector<uint32_t> m_peer;          //!< per port id: the port at the other end, or NONE
-    std::vector<uint64_t> m_owner;         //!< per port id: owner, or NO_JOB
-    std::vector<VclosOcsSet> m_idleUp;     //!< per leaf: idle uplinks
-    std::vector<uint32_t> m_idleSpineOcs;  //!< per spine * K + ocs: idle spine ports
-    std::vector<uint32_t> m_idleSpine;     //!< per spine: idle ports
-    uint32_t m_circuits = 0;               //!< circuits set up
-    uint64_t m_ownedPorts = 0;             //!< ports owned by jobs
+    uint32_t m_leaves;                    //!< L
+    uint32_t m_ocs;                       //!< K
+    uint32_t m_spines;                    //!< S
+    uint32_t m_perOcs;                    //!< P
+    std::vector<uint32_t> m_peer;         //!< per port id: the port at the other end, or NONE
+    std::vector<uint64_t> m_owner;        //!< per port id: owner, or NO_JOB
+    std::vector<VclosOcsSet> m_idleUp;    //!< per leaf: idle uplinks
+    std::vector<uint32_t> m_idleSpineOcs; //!< per spine * K + ocs: idle spine ports
+    std::vector<uint32_t> m_idleSpine;    //!< per spine: idle ports
+    uint32_t m_circuits = 0;              //!< circuits set up
+    uint64_t m_ownedPorts = 0;            //!< ports owned by jobs
     std::map<uint64_t, std::vector<VclosOcsCircuit>> m_jobs; //!< circuits per job
 };
 

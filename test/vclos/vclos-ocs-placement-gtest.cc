@@ -303,7 +303,10 @@ class BruteForce
  * spines shared by all, GPU number a of a virtual leaf to spines[a]).
  */
 std::string
-Validate(const VclosClusterState& cs, const VclosOcsState& os, const VclosOcsPlacement& p, uint32_t n)
+Validate(const VclosClusterState& cs,
+         const VclosOcsState& os,
+         const VclosOcsPlacement& p,
+         uint32_t n)
 {
     const auto& pl = p.placement;
     const uint32_t gpl = cs.GetGpusPerLeaf();
@@ -461,8 +464,7 @@ Validate(const VclosClusterState& cs, const VclosOcsState& os, const VclosOcsPla
         for (uint32_t a = 0; a < per; ++a)
         {
             const uint32_t i = idx[a];
-            const auto& ci =
-                p.circuits[atUplink.at({pl.gpus[i] / gpl, uint32_t(p.uplinkOcs[i])})];
+            const auto& ci = p.circuits[atUplink.at({pl.gpus[i] / gpl, uint32_t(p.uplinkOcs[i])})];
             if (ci.toLeaf || int32_t(ci.peer) != pl.uplinkSpine[i])
             {
                 return "GPU's circuit does not reach its spine";
@@ -595,12 +597,14 @@ TEST(VclosOcsState, BadRequestsAreRefusedWithOneLineAndChangeNothing)
     s.Book(2, {{3, 0, false, 1, 0}});
     s.Release(2); // idle circuit leaf3/ocs0 - spine1/port0
     const std::string before = Snapshot(s);
+
     struct Bad
     {
         const char* what;
         std::vector<VclosOcsCircuit> circuits;
         const char* expect;
     };
+
     const std::vector<Bad> bad{
         {"leaf uplink in use", {{0, 1, false, 1, 2}}, "in use by job 1"},
         {"spine port in use", {{3, 1, false, 0, 2}}, "in use by job 1"},
@@ -610,7 +614,9 @@ TEST(VclosOcsState, BadRequestsAreRefusedWithOneLineAndChangeNothing)
         {"spine out of range", {{0, 0, false, 2, 0}}, "spine is outside 0..1"},
         {"spine port out of range", {{0, 0, false, 0, 8}}, "spine port 8 is outside 0..7"},
         {"peer leaf out of range", {{0, 0, true, 9, 0}}, "leaf is outside 0..3"},
-        {"spine port on the wrong OCS", {{0, 0, false, 0, 3}}, "wrong OCS, spine port 3 sits on OCS 1"},
+        {"spine port on the wrong OCS",
+         {{0, 0, false, 0, 3}},
+         "wrong OCS, spine port 3 sits on OCS 1"},
         {"leaf-leaf on the wrong OCS", {{0, 0, true, 2, 3}}, "wrong OCS"},
         {"leaf to itself", {{2, 3, true, 2, 3}}, "to itself"},
         {"port listed twice", {{2, 3, false, 0, 6}, {3, 3, false, 0, 6}}, "twice"},
@@ -624,7 +630,9 @@ TEST(VclosOcsState, BadRequestsAreRefusedWithOneLineAndChangeNothing)
         EXPECT_EQ(e.find('\n'), std::string::npos) << b.what;
         EXPECT_EQ(Snapshot(s), before) << b.what << " changed the state";
     }
-    EXPECT_NE(ErrorOf<std::logic_error>([&] { s.Book(1, {{2, 0, false, 0, 0}}); }).find("already"),
+    EXPECT_NE(ErrorOf<std::logic_error>([&] {
+                  s.Book(1, {{2, 0, false, 0, 0}});
+              }).find("already"),
               std::string::npos);
     EXPECT_NE(ErrorOf<std::logic_error>([&] { s.Release(7); }).find("job 7"), std::string::npos);
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] {
@@ -674,7 +682,10 @@ TEST(VclosOcsState, RandomBookReleaseKeepsInvariants)
                 }
                 else
                 {
-                    req.push_back({uint32_t(rng() % 6), k, false, uint32_t(rng() % 3),
+                    req.push_back({uint32_t(rng() % 6),
+                                   k,
+                                   false,
+                                   uint32_t(rng() % 3),
                                    k * 2 + uint32_t(rng() % 2)});
                 }
             }
@@ -708,7 +719,10 @@ TEST(VclosOcsPlacement, ValidatorAcceptsAHandMadeClosAndRejectsBrokenOnes)
     p.placement.uplinkSpine = {0, 1, 0, 1};
     p.uplinkOcs = {0, 1, 0, 2};
     p.virtualLeaf = {0, 0, 1, 1};
-    p.circuits = {{0, 0, false, 0, 0}, {0, 1, false, 1, 2}, {1, 0, false, 0, 1}, {1, 2, false, 1, 4}};
+    p.circuits = {{0, 0, false, 0, 0},
+                  {0, 1, false, 1, 2},
+                  {1, 0, false, 0, 1},
+                  {1, 2, false, 1, 4}};
     ASSERT_EQ(Validate(cs, os, p, 4), "");
 
     auto shared = p; // GPU 1 takes GPU 0's uplink
@@ -753,8 +767,8 @@ TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
     for (uint32_t seed = 1; seed <= 150; ++seed)
     {
         std::mt19937 rng(seed);
-        const uint32_t spines = 2 + seed % 3;        // 2 to 4
-        const uint32_t perOcs = 1 + (seed / 3) % 2;  // 1 or 2
+        const uint32_t spines = 2 + seed % 3;       // 2 to 4
+        const uint32_t perOcs = 1 + (seed / 3) % 2; // 1 or 2
         VclosClusterState cs(4, 2, 2, 1);
         VclosOcsState os(4, 4, spines, perOcs);
         RandomOccupancy(rng, cs, os, (seed % 5) * 0.12);
@@ -842,6 +856,7 @@ TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
     }
     os.Book(999, wiring);
     os.Release(999); // the static wiring, idle
+
     // Job A: 2 x 2 Clos on leaves 0 (server 1) and 2 (server 0) over spines 2, 3.
     // Job B: 2 x 2 Clos on leaves 1 (server 1) and 3 (server 0) over spines 3, 0.
     // Jobs C, D: the other servers of leaves 2 and 3.
@@ -851,6 +866,7 @@ TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
         std::vector<uint32_t> gpus;
         std::vector<VclosLeafSpineLink> links;
     };
+
     const std::vector<Job> jobs{{1, {2, 3, 8, 9}, {{0, 2}, {0, 3}, {2, 2}, {2, 3}}},
                                 {2, {6, 7, 12, 13}, {{1, 3}, {1, 0}, {3, 3}, {3, 0}}},
                                 {3, {10, 11}, {}},
@@ -862,7 +878,8 @@ TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
         std::vector<VclosOcsCircuit> circuits;
         for (const auto& l : j.links)
         {
-            circuits.push_back({l.leaf, ocsOf(l.leaf, l.spine), false, l.spine, ocsOf(l.leaf, l.spine)});
+            circuits.push_back(
+                {l.leaf, ocsOf(l.leaf, l.spine), false, l.spine, ocsOf(l.leaf, l.spine)});
         }
         if (!circuits.empty())
         {
