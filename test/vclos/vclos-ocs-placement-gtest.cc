@@ -1021,3 +1021,30 @@ TEST(VclosOcsPlacement, BruteForceComparisonCatchesACutSearch)
     EXPECT_GT(disagreements, 0u);
     std::cout << "budget of one node: " << disagreements << " jobs refused that fit" << std::endl;
 }
+
+TEST(VclosOcsPlacement, ReusesIdleCircuitsOfAFinishedJob)
+{
+    // A job finishes; the next job of the same size on the same free resources takes the
+    // circuits it left idle instead of reconfiguring (stage 2: leaf-leaf; stage 4: leaf-spine).
+    VclosClusterState cs(256, 8, 4, 1);
+    VclosOcsVclosPlacement policy(32, 128, 2);
+    for (uint32_t n : {64u, 512u, 256u})
+    {
+        VclosOcsState os(256, 32, 128, 2); // no circuit set up yet
+        auto first = policy.Place(cs, os, 1, n);
+        ASSERT_TRUE(first.has_value());
+        EXPECT_EQ(first->reusedCircuits, 0u);
+        auto booked = os.Book(1, first->circuits);
+        EXPECT_EQ(booked.setUp, first->circuits.size());
+        os.Release(1);
+        auto second = policy.Place(cs, os, 2, n);
+        ASSERT_TRUE(second.has_value());
+        EXPECT_EQ(second->stage, first->stage);
+        EXPECT_EQ(second->reusedCircuits, second->circuits.size()) << "N " << n;
+        auto again = os.Book(2, second->circuits);
+        EXPECT_EQ(again.reused, second->circuits.size());
+        EXPECT_EQ(again.setUp + again.tornDown, 0u);
+        os.Release(2);
+        os.CheckInvariants();
+    }
+}
