@@ -11,6 +11,8 @@ suite_module(
     model/vclos/vclos-model-zoo.cc
     model/vclos/vclos-cluster-state.cc
     model/vclos/vclos-placement.cc
+    model/vclos/vclos-ocs-state.cc
+    model/vclos/vclos-ocs-placement.cc
     model/vclos/vclos-csv-reader.cc
     model/vclos/vclos-job-trace.cc
     model/vclos/vclos-run-status.cc
@@ -45,6 +47,8 @@ suite_module(
     model/vclos/vclos-model-zoo.h
     model/vclos/vclos-cluster-state.h
     model/vclos/vclos-placement.h
+    model/vclos/vclos-ocs-state.h
+    model/vclos/vclos-ocs-placement.h
     model/vclos/vclos-csv-reader.h
     model/vclos/vclos-job-trace.h
     model/vclos/vclos-run-status.h
@@ -96,6 +100,8 @@ if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-placement-benchmark benchmarks/vclos/vclos-placement-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-trace-benchmark benchmarks/vclos/vclos-trace-benchmark.cc
+                LIBRARIES ns3-vclos)
+  suite_program(vclos-ocs-placement-benchmark benchmarks/vclos/vclos-ocs-placement-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-flow-engine-benchmark benchmarks/vclos/vclos-flow-engine-benchmark.cc
                 LIBRARIES ns3-vclos)
