@@ -75,7 +75,7 @@ struct VclosScenario
     /// Scheduling.
     struct Scheduler
     {
-        std::vector<std::string> policies{"ecmp-first-fit", "source-routing-first-fit", "vclos"};
+        std::vector<std::string> policies{"ecmp", "source-routing", "vclos"};
         bool backfill = false;           //!< FIFO without head-of-line blocking
         std::string engine = "packet";   //!< packet (ns-3 nodes, TCP) or flow (fluid flows)
         std::string sharing = "max-min"; //!< flow engine: max-min or equal-share
