@@ -379,15 +379,7 @@ VclosFlowExecutor::RunAlone(Job& job,
     // A connection whose links no other connection of the job uses (the job is alone) carries
     // one flow at a time at its path's slowest capacity, under either sharing model: its
     // transfers run as timers of that length instead of through the rate computation.
-    ++m_epoch;
-    for (uint32_t t : firsts)
-    {
-        for (uint32_t l : PathOf(job, t))
-        {
-            m_linkName[l] = m_linkMark[l] == m_epoch ? m_linkName[l] + 1 : 1;
-            m_linkMark[l] = m_epoch;
-        }
-    }
+    CountConnections(job);
     constexpr uint32_t NONE = VclosFlowCollectivePlan::NONE;
     std::vector<double> fixedRate(firsts.size(), 0); // bytes/s; 0: through the engine
     std::vector<uint8_t> crossesCore(firsts.size(), 0);
@@ -481,14 +473,11 @@ VclosFlowExecutor::RunAlone(Job& job,
     return -1;
 }
 
-bool
-VclosFlowExecutor::CoreNeverBinds(const Job& job, Alone& counts)
+void
+VclosFlowExecutor::CountConnections(const Job& job)
 {
-    const auto& transfers = job.plan->GetTransfers();
-    const auto& firsts = job.plan->GetConnectionTransfers();
-    // The job's connections on every link of their paths.
     ++m_epoch;
-    for (uint32_t t : firsts)
+    for (uint32_t t : job.plan->GetConnectionTransfers())
     {
         for (uint32_t l : PathOf(job, t))
         {
@@ -496,6 +485,14 @@ VclosFlowExecutor::CoreNeverBinds(const Job& job, Alone& counts)
             m_linkMark[l] = m_epoch;
         }
     }
+}
+
+bool
+VclosFlowExecutor::CoreNeverBinds(const Job& job, Alone& counts)
+{
+    const auto& transfers = job.plan->GetTransfers();
+    const auto& firsts = job.plan->GetConnectionTransfers();
+    CountConnections(job);
     // (a) Every leaf-spine link carries one of its connections and is no slower than the NIC
     //     the connection leaves by: a connection sends one step at a time, so such a link
     //     holds at most one flow, which its NIC already limits as much.

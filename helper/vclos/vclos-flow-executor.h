@@ -190,6 +190,9 @@ class VclosFlowExecutor : public VclosJobExecutor
                     double until,
                     Alone& counts,
                     std::vector<std::pair<uint32_t, double>>& active);
+    /// \param job a job: in a new epoch, m_linkName[l] = its connections whose path uses
+    /// link l (for links with m_linkMark[l] == m_epoch)
+    void CountConnections(const Job& job);
     /**
      * \brief Whether the job alone runs as if the core were not there (then its time is the
      *        contention-free reference): see the two cases in the code.
