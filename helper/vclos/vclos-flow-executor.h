@@ -36,6 +36,11 @@ namespace ns3
  * barrier at each iteration's end); the packet level lets a rank start its next compute as
  * soon as its own part is over.
  *
+ * With an OCS layer, a job with circuits of its own (VclosJobAllocation::uplinkPort) takes
+ * them (VclosTopology::GetPathVia); any other job takes the fixed full leaf-spine wiring
+ * (VclosOcsFullWiringUplink) from the spine it was given, and is refused where the layer
+ * has none.
+ *
  * A flow "conflicts" when a leaf-spine link it shared with another flow set its rate
  * (contention in the core, the vClos paper's conflicting-flow proportion over transfers).
  * Flows that merely shared a leaf-spine link (an all-to-all's flows from one GPU share its
@@ -123,6 +128,9 @@ class VclosFlowExecutor : public VclosJobExecutor
         VclosJobRequest request;                             //!< the job
         std::vector<uint32_t> gpus;                          //!< GPUs by rank
         std::vector<int32_t> spine;                          //!< pinned spine by rank, or -1
+        std::vector<int32_t> port; //!< own leaf uplink port by rank (circuits), or empty
+        std::vector<uint32_t> virtualLeaf; //!< virtual leaf by rank (with port)
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> downPort; //!< (virtual leaf, spine)
         std::shared_ptr<const VclosFlowCollectivePlan> plan; //!< its collective
         std::unique_ptr<VclosFlowCollectiveRun> run;         //!< the iteration in progress
         uint32_t iteration = 0;                              //!< current iteration
