@@ -56,7 +56,7 @@ struct PolicyRun
     uint64_t events = 0;                            //!< simulator events
     uint64_t flows = 0;                             //!< flow level: transfers run
     double peakRssMb = 0;                           //!< peak resident memory of the process so far
-    uint32_t reconfigurations = 0;                  //!< OCS: starts that paid the delay
+    uint32_t reconfigurations = 0;                  //!< OCS: starts that set up new circuits
     std::map<uint32_t, std::vector<uint32_t>> gpus; //!< each job's GPUs, in rank order
 };
 
@@ -787,7 +787,7 @@ Run(int argc, char* argv[])
                       << " jobs, " << std::fixed << std::setprecision(2) << fragmentedMs << " ms)";
         circuits << "  " << run.policy << " " << declined[circ] << " (" << circuitJobs
                  << " jobs, " << std::fixed << std::setprecision(2) << circuitMs << " ms; "
-                 << run.reconfigurations << " starts reconfigured)";
+                 << run.reconfigurations << " starts set up new circuits)";
         t.WriteTimeSeries(series, run.policy, &run == &runs.front());
         reductions << "  " << run.policy << " " << std::fixed << std::setprecision(1) << reduction
                    << "%";

@@ -357,12 +357,12 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
     running.allocation = *allocation;
     m_running[job.id] = running;
     m_busyGpus = m_busyGpus + job.gpus;
+    m_reconfigurations += allocation->circuitsSetUp > 0 ? 1 : 0;
     if (allocation->circuitsSetUp > 0 && m_reconfigurationDelay.IsStrictlyPositive())
     {
         // The GPUs and circuits are held from now; the job runs once the OCSs have moved.
         NS_LOG_INFO("job " << job.id << " set up " << allocation->circuitsSetUp
                            << " circuits: starts in " << m_reconfigurationDelay.As(Time::MS));
-        ++m_reconfigurations;
         Ptr<VclosJobScheduler> self(this);
         Simulator::Schedule(m_reconfigurationDelay, [self, id = job.id]() {
             VclosGuardEvent("job scheduler", [&self, id]() { self->Launch(id); });

@@ -131,7 +131,8 @@ class VclosJobScheduler : public Object
     /// \return the circuit state of "ocs-vclos" set by name (null otherwise)
     std::shared_ptr<const VclosOcsState> GetOcsState() const;
 
-    /// \return jobs whose start paid the reconfiguration delay (new circuits set up)
+    /// \return jobs whose booking set up at least one new circuit (each pays
+    /// ReconfigurationDelay)
     uint32_t GetReconfigurations() const;
 
     /**
@@ -206,7 +207,7 @@ class VclosJobScheduler : public Object
     std::shared_ptr<VclosClusterState> m_state;           //!< booked room, with a named policy
     std::shared_ptr<VclosOcsState> m_ocs;                 //!< circuits, with "ocs-vclos"
     Time m_reconfigurationDelay;                          //!< ReconfigurationDelay attribute
-    uint32_t m_reconfigurations;                          //!< starts that paid the delay
+    uint32_t m_reconfigurations;                          //!< starts with new circuits
     PlaceFunction m_place;                                //!< policy
     ReleaseFunction m_release;                            //!< policy
     DiagnoseFunction m_diagnose;                          //!< policy: why a job waits (may be null)
