@@ -259,7 +259,7 @@ RunPolicy(const VclosScenario& s,
     Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
     scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
     scheduler->SetAttribute("ReconfigurationDelay",
-                            TimeValue(MilliSeconds(s.scheduler.reconfigurationMs)));
+                            TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
     g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
     if (flowLevel)
     {
