@@ -785,8 +785,8 @@ Run(int argc, char* argv[])
         saltMeans[run.placement].push_back(mean);
         fragmentation << "  " << run.policy << " " << declined[net] << " (" << fragmentedJobs
                       << " jobs, " << std::fixed << std::setprecision(2) << fragmentedMs << " ms)";
-        circuits << "  " << run.policy << " " << declined[circ] << " (" << circuitJobs
-                 << " jobs, " << std::fixed << std::setprecision(2) << circuitMs << " ms; "
+        circuits << "  " << run.policy << " " << declined[circ] << " (" << circuitJobs << " jobs, "
+                 << std::fixed << std::setprecision(2) << circuitMs << " ms; "
                  << run.reconfigurations << " starts set up new circuits)";
         t.WriteTimeSeries(series, run.policy, &run == &runs.front());
         reductions << "  " << run.policy << " " << std::fixed << std::setprecision(1) << reduction

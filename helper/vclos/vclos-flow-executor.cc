@@ -348,8 +348,7 @@ VclosFlowExecutor::PathOf(const Job& job, uint32_t transfer) const
             VCLOS_REQUIRE(it != job.downPort.end(),
                           std::logic_error,
                           "job " << job.request.id << ": GPU " << dst
-                                 << "'s virtual leaf has no circuit to spine "
-                                 << job.spine[t.src]);
+                                 << "'s virtual leaf has no circuit to spine " << job.spine[t.src]);
             down = it->second;
         }
         return topology.GetPathVia(src, dst, up, down);

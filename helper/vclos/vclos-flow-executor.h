@@ -128,9 +128,6 @@ class VclosFlowExecutor : public VclosJobExecutor
         VclosJobRequest request;                             //!< the job
         std::vector<uint32_t> gpus;                          //!< GPUs by rank
         std::vector<int32_t> spine;                          //!< pinned spine by rank, or -1
-        std::vector<int32_t> port; //!< own leaf uplink port by rank (circuits), or empty
-        std::vector<uint32_t> virtualLeaf; //!< virtual leaf by rank (with port)
-        std::map<std::pair<uint32_t, uint32_t>, uint32_t> downPort; //!< (virtual leaf, spine)
         std::shared_ptr<const VclosFlowCollectivePlan> plan; //!< its collective
         std::unique_ptr<VclosFlowCollectiveRun> run;         //!< the iteration in progress
         uint32_t iteration = 0;                              //!< current iteration
@@ -142,6 +139,11 @@ class VclosFlowExecutor : public VclosJobExecutor
         EventId pending;       //!< isolated: its end
         VclosFlowEngine* engine = nullptr; //!< where Launch starts flows (null: the main one)
         std::map<VclosFlowEngine::FlowId, uint32_t>* live = nullptr; //!< private flows
+
+        // OCS circuits of its own (VclosJobAllocation::uplinkPort; empty without).
+        std::vector<int32_t> port;         //!< own leaf uplink port by rank, or -1
+        std::vector<uint32_t> virtualLeaf; //!< virtual leaf by rank
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> downPort; //!< (virtual leaf, spine)
     };
 
     /// Plan cache key: algorithm, ranks, GPUs per server, servers per leaf.

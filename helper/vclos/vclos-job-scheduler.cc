@@ -4,13 +4,13 @@
 #include "vclos-job-scheduler.h"
 
 #include "ns3/boolean.h"
-#include "ns3/nstime.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-ocs-placement.h"
 #include "ns3/vclos-check.h"
+#include "ns3/vclos-ocs-placement.h"
 #include "ns3/vclos-packet-executor.h"
 #include "ns3/vclos-placement.h"
 #include "ns3/vclos-run-status.h"
@@ -120,8 +120,7 @@ VclosJobScheduler::Setup(Ptr<VclosJobExecutor> executor, const std::string& poli
 {
     VCLOS_REQUIRE(executor, std::invalid_argument, "VclosJobScheduler::Setup needs an executor");
     const VclosTopology& topology = executor->GetTopology();
-    std::shared_ptr<VclosPlacementPolicy> policy =
-        VclosCreatePlacementPolicy(policyName, topology);
+    std::shared_ptr<VclosPlacementPolicy> policy = VclosCreatePlacementPolicy(policyName, topology);
     auto state = std::make_shared<VclosClusterState>(topology.GetLeaves(),
                                                      topology.GetServersPerLeaf(),
                                                      topology.GetGpusPerServer(),
@@ -137,8 +136,10 @@ VclosJobScheduler::Setup(Ptr<VclosJobExecutor> executor, const std::string& poli
         m_ocs = ocs;
         Setup(
             executor,
-            [ocsPolicy, state, ocs](const VclosJobRequest& job) -> std::optional<VclosJobAllocation> {
-                std::optional<VclosOcsPlacement> p = ocsPolicy->Place(*state, *ocs, job.id, job.gpus);
+            [ocsPolicy, state, ocs](
+                const VclosJobRequest& job) -> std::optional<VclosJobAllocation> {
+                std::optional<VclosOcsPlacement> p =
+                    ocsPolicy->Place(*state, *ocs, job.id, job.gpus);
                 if (!p)
                 {
                     return std::nullopt;

@@ -81,8 +81,8 @@ struct VclosScenario
         std::string engine = "packet";   //!< packet (ns-3 nodes, TCP) or flow (fluid flows)
         std::string sharing = "max-min"; //!< flow engine: max-min or equal-share
         bool ecmpPathPerStep = false;    //!< flow engine: hash each transfer, not each connection
-        double reconfigurationMs = 0; //!< OCS: delay of a start that sets up new circuits
-    } scheduler;                      //!< the scheduler
+        double reconfigurationMs = 0;    //!< OCS: delay of a start that sets up new circuits
+    } scheduler;                         //!< the scheduler
 
     /// Seeds.
     struct Seeds

@@ -7,6 +7,7 @@
 // the flow engine (ECMP on the same layer as negative control), and bad input refused.
 
 #include "../suite-error-of.h"
+
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
@@ -98,9 +99,9 @@ CircuitsOf(const VclosOcsState& ocs)
 /// What a run under the scheduler recorded.
 struct Record
 {
-    std::map<uint32_t, Time> placed;   //!< when the policy placed each job
-    std::map<uint32_t, Time> started;  //!< when it started on the executor
-    std::map<uint32_t, Time> finished; //!< when it finished
+    std::map<uint32_t, Time> placed;          //!< when the policy placed each job
+    std::map<uint32_t, Time> started;         //!< when it started on the executor
+    std::map<uint32_t, Time> finished;        //!< when it finished
     std::map<uint32_t, uint32_t> newCircuits; //!< circuits not set up before its booking (recount)
     std::map<uint32_t, std::set<CircuitKey>> held; //!< its circuits, at its placement
     uint32_t violations = 0;                       //!< a running job's circuit not its own
@@ -208,9 +209,8 @@ RunJobs(const VclosTopologyConfig& config,
 // executor uses for (leaf, spine) is that circuit's. Layers without one are refused.
 TEST(VclosOcsScheduler, FullWiringIsALeafSpineClos)
 {
-    for (auto [leaves, spines, perOcs] : {std::make_tuple(16u, 8u, 2u),
-                                          std::make_tuple(4u, 4u, 1u),
-                                          std::make_tuple(12u, 4u, 4u)})
+    for (auto [leaves, spines, perOcs] :
+         {std::make_tuple(16u, 8u, 2u), std::make_tuple(4u, 4u, 1u), std::make_tuple(12u, 4u, 4u)})
     {
         const VclosTopology topology(OcsConfig(leaves, 2, 4, spines, spines, perOcs));
         ASSERT_EQ(VclosOcsFullWiringCheck(topology), "");
@@ -348,12 +348,13 @@ TEST(VclosOcsScheduler, RefusesBadInput)
         Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
         executor->SetTopology(plain);
         Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-        EXPECT_NE(ErrorOf<std::invalid_argument>(
-                      [&]() { scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ocs-vclos"); })
-                      .find("needs an OCS layer"),
+        EXPECT_NE(ErrorOf<std::invalid_argument>([&]() {
+                      scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ocs-vclos");
+                  }).find("needs an OCS layer"),
                   std::string::npos);
-        EXPECT_NE(ErrorOf<std::invalid_argument>([]() { VclosCreatePlacementPolicy("ocs-vclos"); })
-                      .find("needs the topology"),
+        EXPECT_NE(ErrorOf<std::invalid_argument>([]() {
+                      VclosCreatePlacementPolicy("ocs-vclos");
+                  }).find("needs the topology"),
                   std::string::npos);
     }
     // A static policy on an OCS layer without a full wiring (the spec's).
@@ -361,17 +362,17 @@ TEST(VclosOcsScheduler, RefusesBadInput)
         Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
         executor->SetTopology(OcsConfig(256, 8, 4, 32, 128, 2));
         Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-        EXPECT_NE(ErrorOf<std::invalid_argument>(
-                      [&]() { scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ecmp"); })
-                      .find("needs a fixed circuit layout"),
+        EXPECT_NE(ErrorOf<std::invalid_argument>([&]() {
+                      scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ecmp");
+                  }).find("needs a fixed circuit layout"),
                   std::string::npos);
         EXPECT_NO_THROW(scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ocs-vclos"));
     }
     // A negative reconfiguration delay.
     {
         Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-        EXPECT_FALSE(scheduler->SetAttributeFailSafe("ReconfigurationDelay",
-                                                     TimeValue(MilliSeconds(-1))));
+        EXPECT_FALSE(
+            scheduler->SetAttributeFailSafe("ReconfigurationDelay", TimeValue(MilliSeconds(-1))));
     }
     Simulator::Destroy();
 }

@@ -531,7 +531,8 @@ class VclosSchedulerManyJobsTestCase : public TestCase
         const uint32_t jobs = 2000;
         Ptr<VclosFabric> fabric = SmallFabric();
         Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
-        scheduler->GetExecutor()->SetAttribute("BasePort", UintegerValue(64500)); // wraps after 1036 jobs
+        scheduler->GetExecutor()->SetAttribute("BasePort",
+                                               UintegerValue(64500)); // wraps after 1036 jobs
         std::vector<VclosJobRequest> requests;
         for (uint32_t i = 0; i < jobs; ++i)
         {
