@@ -96,6 +96,36 @@ CircuitsOf(const VclosOcsState& ocs)
     return out;
 }
 
+/**
+ * \param ocs a circuit state
+ * \param held each job's circuits as it was given them
+ * \param running the jobs running
+ * \return circuits of running jobs that are no longer theirs (owner, or the circuit, changed)
+ */
+uint32_t
+CountViolations(const VclosOcsState& ocs,
+                const std::map<uint32_t, std::set<CircuitKey>>& held,
+                const std::set<uint32_t>& running)
+{
+    uint32_t violations = 0;
+    for (uint32_t id : running)
+    {
+        auto it = held.find(id);
+        if (it == held.end())
+        {
+            continue; // no circuits
+        }
+        for (const auto& c : it->second)
+        {
+            const uint32_t leaf = std::get<0>(c);
+            const uint32_t k = std::get<1>(c);
+            const auto now = ocs.GetCircuitAtUplink(leaf, k);
+            violations += ocs.GetUplinkOwner(leaf, k) != id || !now || KeyOf(*now) != c ? 1 : 0;
+        }
+    }
+    return violations;
+}
+
 /// What a run under the scheduler recorded.
 struct Record
 {
@@ -136,21 +166,7 @@ RunJobs(const VclosTopologyConfig& config,
             return;
         }
         ocs->CheckInvariants();
-        for (uint32_t id : *running)
-        {
-            auto it = r.held.find(id);
-            if (it == r.held.end())
-            {
-                continue; // no circuits
-            }
-            for (const auto& c : it->second)
-            {
-                const uint32_t leaf = std::get<0>(c);
-                const uint32_t k = std::get<1>(c);
-                const auto now = ocs->GetCircuitAtUplink(leaf, k);
-                r.violations += ocs->GetUplinkOwner(leaf, k) != id || !now || KeyOf(*now) != c;
-            }
-        }
+        r.violations += CountViolations(*ocs, r.held, *running);
     };
     scheduler->TraceConnectWithoutContext(
         "Decision",
@@ -242,6 +258,29 @@ TEST(VclosOcsScheduler, FullWiringIsALeafSpineClos)
     EXPECT_NE(ErrorOf<std::invalid_argument>([&]() { VclosOcsFullWiring(crowded); }), "");
 }
 
+// Negative control of the check above: a job whose circuit was given to another job (its
+// owner released and the port booked again to another spine) is seen.
+TEST(VclosOcsScheduler, ViolationCheckSeesAStolenCircuit)
+{
+    VclosOcsState ocs(4, 4, 4, 2);
+    VclosOcsCircuit a;
+    a.leaf = 0;
+    a.ocs = 1;
+    a.peer = 2;
+    a.peerPort = 2; // spine 2, port 2 on OCS 1
+    ocs.Book(7, {a});
+    const std::map<uint32_t, std::set<CircuitKey>> held{{7, {KeyOf(a)}}};
+    EXPECT_EQ(CountViolations(ocs, held, {7}), 0u);
+    ocs.Release(7); // a bug: the running job loses its circuit...
+    VclosOcsCircuit b = a;
+    b.peer = 3; // ...and the port goes to another job's circuit
+    ocs.Book(8, {b});
+    EXPECT_EQ(CountViolations(ocs, held, {7}), 1u);
+    ocs.Release(8);
+    ocs.Book(9, {a}); // the same circuit, another owner
+    EXPECT_EQ(CountViolations(ocs, held, {7}), 1u);
+}
+
 // Hand-computed: 4 leaves x 2 servers x 2 GPUs, 4 OCSs, 4 spines of 8 ports. Job 0 (8 GPUs)
 // needs two leaves: 4 new leaf-leaf circuits, so it starts exactly the delay (10 ms) after
 // its arrival at 0. Job 1 (8 GPUs) arrives at 1 s, after job 0 ended: the same leaf pair is
@@ -306,6 +345,8 @@ TEST(VclosOcsScheduler, CircuitsBookedReleasedAndDelayCharged)
         delayed += want.IsStrictlyPositive();
         reused += r.held.count(job.id) > 0 && r.newCircuits.at(job.id) == 0 ? 1 : 0;
     }
+    std::cout << jobs.size() << " jobs: " << delayed << " delayed (new circuits), " << reused
+              << " reused every circuit they got\n";
     EXPECT_GT(delayed, 0u);
     EXPECT_GT(reused, 0u); // both cases occur
     EXPECT_EQ(r.violations, 0u);
