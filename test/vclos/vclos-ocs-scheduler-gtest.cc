@@ -355,9 +355,9 @@ TEST(VclosOcsScheduler, CircuitsBookedReleasedAndDelayCharged)
 }
 
 // Contention-freedom in the flow engine: 16 jobs of 16 and 32 GPUs at once on 128 GPUs (16
-// leaves x 8 GPUs, 8 OCSs, 8 spines). OCS-vClos jobs cross the core on their own circuits and
-// no core flow ever has its rate set by another flow; ECMP on the same OCS layer (the fixed
-// full wiring) shows conflicts (negative control).
+// leaves x 8 GPUs, 8 OCSs, 8 spines), ring, halving-doubling and all-to-all in turn. OCS-vClos jobs
+// cross the core on their own circuits and no core flow ever has its rate set by another flow; ECMP
+// on the same OCS layer (the fixed full wiring) shows conflicts (negative control).
 TEST(VclosOcsScheduler, ContentionFreeInTheFlowEngine)
 {
     const auto config = OcsConfig(16, 2, 4, 8, 8, 2);
@@ -365,6 +365,10 @@ TEST(VclosOcsScheduler, ContentionFreeInTheFlowEngine)
     for (uint32_t id = 0; id < 16; ++id)
     {
         jobs.push_back(Job(id, id % 2 == 0 ? 16 : 32, MicroSeconds(id), 20000000));
+        const VclosCollectiveAlgorithm algorithms[] = {VCLOS_RING,
+                                                       VCLOS_HALVING_DOUBLING,
+                                                       VCLOS_ALL_TO_ALL};
+        jobs.back().algorithm = algorithms[id % 3];
     }
     const Record ocs = RunJobs(config, "ocs-vclos", jobs, Seconds(0));
     ASSERT_EQ(ocs.finished.size(), jobs.size());
