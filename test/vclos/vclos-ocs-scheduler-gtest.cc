@@ -126,6 +126,77 @@ CountViolations(const VclosOcsState& ocs,
     return violations;
 }
 
+/**
+ * Whether every cross-leaf transfer of a job can follow its circuits, checked against the
+ * ports: from GPU a, its own uplink's circuit (owned by the job) reaches spine s =
+ * uplinkSpine[a], and b's virtual leaf has a GPU whose uplink's circuit (owned by the job)
+ * reaches s too; with uplinkSpine[a] = -1, a's uplink k is a leaf-leaf circuit to b's leaf
+ * port k.
+ * \param ocs the circuit state \param topology the cluster \param id the job
+ * \param alloc its allocation \return pairs (a, b) with no such path
+ */
+uint32_t
+CountUnreachablePairs(const VclosOcsState& ocs,
+                      const VclosTopology& topology,
+                      uint32_t id,
+                      const VclosJobAllocation& alloc)
+{
+    uint32_t bad = 0;
+    const std::size_t n = alloc.gpus.size();
+    auto spineAt = [&](std::size_t r) -> int64_t {
+        if (alloc.uplinkPort[r] < 0)
+        {
+            return -2;
+        }
+        const uint32_t leaf = topology.GetLeafOfGpu(alloc.gpus[r]);
+        const auto k = static_cast<uint32_t>(alloc.uplinkPort[r]);
+        const auto c = ocs.GetCircuitAtUplink(leaf, k);
+        if (!c || c->toLeaf || ocs.GetUplinkOwner(leaf, k) != id)
+        {
+            return -2;
+        }
+        return c->peer;
+    };
+    for (std::size_t a = 0; a < n; ++a)
+    {
+        for (std::size_t b = 0; b < n; ++b)
+        {
+            const uint32_t la = topology.GetLeafOfGpu(alloc.gpus[a]);
+            const uint32_t lb = topology.GetLeafOfGpu(alloc.gpus[b]);
+            if (la == lb)
+            {
+                continue;
+            }
+            if (alloc.uplinkPort[a] < 0)
+            {
+                ++bad;
+                continue;
+            }
+            const auto k = static_cast<uint32_t>(alloc.uplinkPort[a]);
+            if (alloc.uplinkSpine[a] < 0)
+            {
+                const auto c = ocs.GetCircuitAtUplink(la, k);
+                bad += !c || !c->toLeaf || c->peer != lb || ocs.GetUplinkOwner(la, k) != id ? 1 : 0;
+                continue;
+            }
+            bool found = spineAt(a) == alloc.uplinkSpine[a] ? false : true; // a's own circuit
+            if (found)
+            {
+                ++bad;
+                continue;
+            }
+            for (std::size_t c = 0; c < n && !found; ++c)
+            {
+                found = alloc.virtualLeaf[c] == alloc.virtualLeaf[b] &&
+                        topology.GetLeafOfGpu(alloc.gpus[c]) == lb &&
+                        spineAt(c) == alloc.uplinkSpine[a];
+            }
+            bad += found ? 0 : 1;
+        }
+    }
+    return bad;
+}
+
 /// What a run under the scheduler recorded.
 struct Record
 {
@@ -135,9 +206,11 @@ struct Record
     std::map<uint32_t, uint32_t> newCircuits; //!< circuits not set up before its booking (recount)
     std::map<uint32_t, std::set<CircuitKey>> held; //!< its circuits, at its placement
     uint32_t violations = 0;                       //!< a running job's circuit not its own
-    bool idleAtEnd = false;                        //!< no port owned at the end
-    uint32_t jobsHoldingAtEnd = 0;                 //!< jobs still holding circuits
-    VclosFlowExecutor::Stats stats;                //!< the executor's counts
+    uint32_t unreachable = 0;       //!< cross-leaf GPU pairs without a circuit path (at start)
+    uint64_t crossPairs = 0;        //!< cross-leaf GPU pairs checked
+    bool idleAtEnd = false;         //!< no port owned at the end
+    uint32_t jobsHoldingAtEnd = 0;  //!< jobs still holding circuits
+    VclosFlowExecutor::Stats stats; //!< the executor's counts
 };
 
 /**
@@ -194,9 +267,22 @@ RunJobs(const VclosTopologyConfig& config,
     scheduler->TraceConnectWithoutContext(
         "JobStarted",
         Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-            [&r, check](const VclosJobRequest& j, const VclosJobAllocation&) {
+            [&r, check, ocs, &config](const VclosJobRequest& j, const VclosJobAllocation& a) {
                 r.started[j.id] = Simulator::Now();
                 check();
+                if (ocs && !a.uplinkPort.empty())
+                {
+                    const VclosTopology topology(config);
+                    r.unreachable += CountUnreachablePairs(*ocs, topology, j.id, a);
+                    for (uint32_t x : a.gpus)
+                    {
+                        for (uint32_t y : a.gpus)
+                        {
+                            r.crossPairs +=
+                                topology.GetLeafOfGpu(x) != topology.GetLeafOfGpu(y) ? 1 : 0;
+                        }
+                    }
+                }
             }));
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
@@ -281,6 +367,37 @@ TEST(VclosOcsScheduler, ViolationCheckSeesAStolenCircuit)
     EXPECT_EQ(CountViolations(ocs, held, {7}), 1u);
 }
 
+// The path check: two GPUs on leaves 0 and 1 (4 leaves x 1 server x 2 GPUs), their uplinks 1
+// and 0 to spine 2; the check passes, and fails once the second circuit goes to spine 3, or
+// when a GPU's spine is not the one its circuit reaches.
+TEST(VclosOcsScheduler, PathCheckSeesAMissingCircuit)
+{
+    const VclosTopology topology(OcsConfig(4, 1, 2, 4, 4, 2));
+    VclosOcsState ocs(topology);
+    auto circuit = [](uint32_t leaf, uint32_t k, uint32_t spine) {
+        VclosOcsCircuit c;
+        c.leaf = leaf;
+        c.ocs = k;
+        c.peer = spine;
+        c.peerPort = k * 2 + leaf % 2;
+        return c;
+    };
+    VclosJobAllocation alloc;
+    alloc.gpus = {0, 2}; // leaf 0 and leaf 1
+    alloc.uplinkSpine = {2, 2};
+    alloc.uplinkPort = {1, 0};
+    alloc.virtualLeaf = {0, 1};
+    ocs.Book(5, {circuit(0, 1, 2), circuit(1, 0, 2)});
+    EXPECT_EQ(CountUnreachablePairs(ocs, topology, 5, alloc), 0u);
+    ocs.Release(5);
+    ocs.Book(5, {circuit(0, 1, 2), circuit(1, 0, 3)});
+    EXPECT_EQ(CountUnreachablePairs(ocs, topology, 5, alloc), 2u);
+    ocs.Release(5);
+    ocs.Book(5, {circuit(0, 1, 2), circuit(1, 0, 2)});
+    alloc.uplinkSpine = {2, 3}; // GPU 2's circuit does not go where its spine says
+    EXPECT_EQ(CountUnreachablePairs(ocs, topology, 5, alloc), 1u);
+}
+
 // Hand-computed: 4 leaves x 2 servers x 2 GPUs, 4 OCSs, 4 spines of 8 ports. Job 0 (8 GPUs)
 // needs two leaves: 4 new leaf-leaf circuits, so it starts exactly the delay (10 ms) after
 // its arrival at 0. Job 1 (8 GPUs) arrives at 1 s, after job 0 ended: the same leaf pair is
@@ -350,6 +467,8 @@ TEST(VclosOcsScheduler, CircuitsBookedReleasedAndDelayCharged)
     EXPECT_GT(delayed, 0u);
     EXPECT_GT(reused, 0u); // both cases occur
     EXPECT_EQ(r.violations, 0u);
+    EXPECT_GT(r.crossPairs, 0u);
+    EXPECT_EQ(r.unreachable, 0u); // every cross-leaf transfer follows the job's own circuits
     EXPECT_TRUE(r.idleAtEnd);
     EXPECT_EQ(r.jobsHoldingAtEnd, 0u);
 }
