@@ -56,6 +56,7 @@ struct PolicyRun
     uint64_t events = 0;                            //!< simulator events
     uint64_t flows = 0;                             //!< flow level: transfers run
     double peakRssMb = 0;                           //!< peak resident memory of the process so far
+    uint32_t reconfigurations = 0;                  //!< OCS: starts that set up new circuits
     std::map<uint32_t, std::vector<uint32_t>> gpus; //!< each job's GPUs, in rank order
 };
 
@@ -199,12 +200,14 @@ WriteJobRow(std::ostream& out,
         << ms(r.blocked[cause(F::NETWORK_FRAGMENTATION)]) << ",";
     if (referenceMs > 0)
     {
-        out << referenceMs << "," << jct / referenceMs << "," << ran / referenceMs << "\n";
+        out << referenceMs << "," << jct / referenceMs << "," << ran / referenceMs;
     }
     else
     {
-        out << ",,\n";
+        out << ",,";
     }
+    out << "," << r.failures[cause(F::CIRCUITS)] << "," << ms(r.blocked[cause(F::CIRCUITS)])
+        << "\n";
 }
 
 /// The header of <prefix>-jobs.csv.
@@ -212,7 +215,7 @@ const char* const JOBS_CSV_HEADER =
     "policy,job,gpus,leaves,algorithm,arrival_ms,start_ms,finish_ms,wait_ms,run_ms,"
     "jct_ms,alone_ms,slowdown,run_stretch,declined_gpus,declined_gpu_fragmentation,"
     "declined_network_fragmentation,network_fragmentation_wait_ms,reference_ms,"
-    "reference_slowdown,reference_run_stretch\n";
+    "reference_slowdown,reference_run_stretch,declined_circuits,circuits_wait_ms\n";
 
 /// \return whether a policy leaves paths to the switches' ECMP hash (run over several salts)
 bool
@@ -255,6 +258,8 @@ RunPolicy(const VclosScenario& s,
     Ptr<VclosFlowExecutor> flow;
     Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
     scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
+    scheduler->SetAttribute("ReconfigurationDelay",
+                            TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
     g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
     if (flowLevel)
     {
@@ -372,6 +377,7 @@ RunPolicy(const VclosScenario& s,
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     run.peakRssMb = usage.ru_maxrss / 1024.0;
+    run.reconfigurations = scheduler->GetReconfigurations();
     if (flowLevel)
     {
         run.conflictingShare = flow->GetConflictingFlowShare();
@@ -512,6 +518,9 @@ Run(int argc, char* argv[])
     cmd.AddValue("ecmpPathPerStep",
                  "scheduler.ecmpPathPerStep: hash every transfer (flow)",
                  s.scheduler.ecmpPathPerStep);
+    cmd.AddValue("reconfigurationMs",
+                 "scheduler.reconfigurationMs: OCS reconfiguration delay (ms)",
+                 s.scheduler.reconfigurationMs);
     cmd.AddValue("ecmpRuns", "seeds.ecmpRuns: ECMP salts per ECMP policy", s.seeds.ecmpRuns);
     cmd.AddValue("workloadSeed", "seeds.workload", s.seeds.workload);
     cmd.AddValue("slowdown", "metrics.slowdown: run each job shape alone", s.metrics.slowdown);
@@ -541,8 +550,14 @@ Run(int argc, char* argv[])
                   std::invalid_argument,
                   "scenario: output.prefix: '" << s.output.prefix << "': " << unusable);
     std::vector<VclosJobRequest> jobs = VclosBuildScenarioJobs(s, zoo);
-    // The cluster's shape from its description (no ns-3 fabric is built for it).
+    // The cluster's shape from its description; the packet engine's fabric is built once up
+    // front only to check its own limits.
     const VclosTopology topology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    if (s.scheduler.engine == "packet")
+    {
+        CreateObject<VclosFabricHelper>()->Install(); // the fabric's own limits, up front
+        Simulator::Destroy();
+    }
     const uint32_t gpus = topology.GetGpus();
     const VclosClusterState shape(topology.GetLeaves(),
                                   topology.GetServersPerLeaf(),
@@ -559,7 +574,7 @@ Run(int argc, char* argv[])
     // FIFO queue for ever (the scheduler refuses it at Submit too).
     for (const auto& policy : s.scheduler.policies)
     {
-        auto placement = VclosCreatePlacementPolicy(policy);
+        auto placement = VclosCreatePlacementPolicy(policy, topology);
         std::map<uint32_t, bool> placeable;
         for (const auto& job : jobs)
         {
@@ -656,7 +671,8 @@ Run(int argc, char* argv[])
                "max_queue,mean_gpu_utilisation,decision_p50_us,decision_p99_us,makespan_ms,"
                "wall_s,events,jct_reduction_pct,declined_gpus,declined_gpu_fragmentation,"
                "declined_network_fragmentation,network_fragmented_jobs,"
-               "network_fragmentation_wait_ms,mean_reference_slowdown,engine,flows,peak_rss_mb\n";
+               "network_fragmentation_wait_ms,mean_reference_slowdown,engine,flows,peak_rss_mb,"
+               "declined_circuits,circuit_blocked_jobs,circuits_wait_ms,reconfigurations\n";
     std::ofstream series(s.output.prefix + "-timeseries.csv");
     // The console shows seconds when the runs span trace time (CSV columns stay in ms).
     Time longest;
@@ -679,6 +695,7 @@ Run(int argc, char* argv[])
     double firstMean = 0;
     std::ostringstream reductions;
     std::ostringstream fragmentation;
+    std::ostringstream circuits;
     std::map<std::string, std::vector<double>> saltMeans; // mean JCT per salt run
     auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
     for (const auto& run : runs)
@@ -693,7 +710,10 @@ Run(int argc, char* argv[])
         std::array<uint64_t, VclosSchedulerTracker::CAUSES> declined{};
         uint32_t fragmentedJobs = 0;
         double fragmentedMs = 0;
+        uint32_t circuitJobs = 0;
+        double circuitMs = 0;
         const auto net = static_cast<std::size_t>(VclosPlacementFailure::NETWORK_FRAGMENTATION);
+        const auto circ = static_cast<std::size_t>(VclosPlacementFailure::CIRCUITS);
         for (const auto& job : jobs)
         {
             const auto& r = run.jobs->GetJobs().at(job.id);
@@ -703,6 +723,8 @@ Run(int argc, char* argv[])
             }
             fragmentedJobs += r.failures[net] > 0 ? 1 : 0;
             fragmentedMs += ms(r.blocked[net]);
+            circuitJobs += r.failures[circ] > 0 ? 1 : 0;
+            circuitMs += ms(r.blocked[circ]);
             jct.push_back(ms(r.finish - r.arrival));
             wait.push_back(ms(r.start - r.arrival));
             ran.push_back(ms(r.finish - r.start));
@@ -760,10 +782,14 @@ Run(int argc, char* argv[])
                 << declined[static_cast<std::size_t>(VclosPlacementFailure::GPU_FRAGMENTATION)]
                 << "," << declined[net] << "," << fragmentedJobs << "," << fragmentedMs << ","
                 << VclosMean(referenceSlowdown) << "," << s.scheduler.engine << "," << run.flows
-                << "," << run.peakRssMb << "\n";
+                << "," << run.peakRssMb << "," << declined[circ] << "," << circuitJobs << ","
+                << circuitMs << "," << run.reconfigurations << "\n";
         saltMeans[run.placement].push_back(mean);
         fragmentation << "  " << run.policy << " " << declined[net] << " (" << fragmentedJobs
                       << " jobs, " << std::fixed << std::setprecision(2) << fragmentedMs << " ms)";
+        circuits << "  " << run.policy << " " << declined[circ] << " (" << circuitJobs << " jobs, "
+                 << std::fixed << std::setprecision(2) << circuitMs << " ms; "
+                 << run.reconfigurations << " starts set up new circuits)";
         t.WriteTimeSeries(series, run.policy, &run == &runs.front());
         reductions << "  " << run.policy << " " << std::fixed << std::setprecision(1) << reduction
                    << "%";
@@ -806,6 +832,11 @@ Run(int argc, char* argv[])
     }
     std::cout << "# placements declined for network fragmentation (GPUs free, links not):"
               << fragmentation.str() << "\n";
+    if (topology.HasOcs())
+    {
+        std::cout << "# placements declined for circuits (GPUs free, no circuits):"
+                  << circuits.str() << "\n";
+    }
     std::cout << "# mean JCT reduction against " << runs.front().policy << ":" << reductions.str()
               << "\n# files: " << s.output.prefix << "-{config.json,jobs.csv,"
               << "summary.csv,timeseries.csv}"

@@ -117,6 +117,14 @@ VclosFabricHelper::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&VclosFabricHelper::m_spinePorts),
                           MakeUintegerChecker<uint32_t>(0, MAX_PORTS))
+            .AddAttribute("OcsCount",
+                          "Optical circuit switches between leaves and spines (0: none, the "
+                          "static layer). With K > 0 leaf uplink port k sits on OCS k and each "
+                          "spine has SpinePorts / K ports on every OCS (spec 5.1); flow level "
+                          "only: Install() refuses it (no packet-level OCS device yet).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_ocsCount),
+                          MakeUintegerChecker<uint32_t>(0, MAX_PORTS))
             .AddAttribute("NicDataRate",
                           "Rate of a GPU NIC and of its leaf port (at least 1Mbps).",
                           DataRateValue(DataRate("100Gbps")),
@@ -255,6 +263,11 @@ void
 VclosFabricHelper::Validate() const
 {
     // Attribute checkers bound each value; these are the fabric's own limits.
+    VCLOS_REQUIRE(m_ocsCount == 0,
+                  std::invalid_argument,
+                  "OcsCount=" << m_ocsCount
+                              << ": the packet-level fabric has no OCS device yet (OCS layers "
+                                 "run on the flow engine only)");
     const uint64_t gpus = uint64_t{m_leaves} * m_serversPerLeaf * m_gpusPerServer;
     const uint64_t nodes = gpus + m_leaves + m_spines +
                            (m_gpusPerServer > 1 ? uint64_t{m_leaves} * m_serversPerLeaf : 0);
@@ -372,6 +385,7 @@ VclosFabricHelper::GetTopologyConfig() const
     c.gpusPerServer = m_gpusPerServer;
     c.leafPorts = m_leafPorts;
     c.spinePorts = m_spinePorts;
+    c.ocsCount = m_ocsCount;
     c.nicRateBps = m_nicRate.GetBitRate();
     c.fabricRateBps = m_fabricRate.GetBitRate();
     c.intraServerRateBps = m_intraServerRate.GetBitRate();

@@ -139,6 +139,7 @@ class VclosFabricHelper : public Object
     uint32_t m_gpusPerServer;               //!< GPUs in a server
     uint32_t m_leafPorts;                   //!< leaf radix (0: as needed)
     uint32_t m_spinePorts;                  //!< spine radix (0: as needed)
+    uint32_t m_ocsCount;                    //!< OCSs (0: static layer)
     DataRate m_nicRate;                     //!< GPU NIC rate
     Time m_nicDelay;                        //!< GPU-leaf propagation delay
     DataRate m_fabricRate;                  //!< leaf-spine rate

@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
+#include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-run-status.h"
 
 #include <algorithm>
@@ -220,6 +221,33 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
     state.request = job;
     state.gpus = allocation.gpus;
     state.spine = allocation.uplinkSpine;
+    if (!allocation.uplinkPort.empty())
+    {
+        VCLOS_REQUIRE(topology.HasOcs() && allocation.uplinkPort.size() == job.gpus &&
+                          allocation.virtualLeaf.size() == job.gpus &&
+                          allocation.uplinkSpine.size() == job.gpus,
+                      std::invalid_argument,
+                      "job " << job.id << ": uplink ports need an OCS layer and, per GPU, a "
+                             << "spine and a virtual leaf");
+        state.port = allocation.uplinkPort;
+        state.virtualLeaf = allocation.virtualLeaf;
+        for (uint32_t r = 0; r < job.gpus; ++r)
+        {
+            if (allocation.uplinkPort[r] >= 0 && allocation.uplinkSpine[r] >= 0)
+            {
+                state.downPort[{allocation.virtualLeaf[r],
+                                static_cast<uint32_t>(allocation.uplinkSpine[r])}] =
+                    static_cast<uint32_t>(allocation.uplinkPort[r]);
+            }
+        }
+    }
+    else if (topology.HasOcs())
+    {
+        const std::string bad = VclosOcsFullWiringCheck(topology);
+        VCLOS_REQUIRE(bad.empty(),
+                      std::invalid_argument,
+                      "job " << job.id << " has no circuits of its own and " << bad);
+    }
     state.done = std::move(done);
     state.startedAt = Simulator::Now();
     m_slotOfJob[job.id] = slot;
@@ -330,7 +358,29 @@ VclosFlowExecutor::HashedPathOf(const Job& job, uint32_t transfer) const
     const uint32_t src = job.gpus[t.src];
     const uint32_t dst = job.gpus[t.dst];
     uint32_t spine = 0;
-    if (topology.Classify(src, dst) == VclosPathKind::VIA_CORE)
+    const bool viaCore = topology.Classify(src, dst) == VclosPathKind::VIA_CORE;
+    if (viaCore && !job.port.empty())
+    {
+        // Its own circuits: up the source's port, down the destination virtual leaf's port
+        // to the same spine (leaf-leaf circuit: the same port number).
+        VCLOS_REQUIRE(job.port[t.src] >= 0,
+                      std::logic_error,
+                      "job " << job.request.id << ": GPU " << src << " has no uplink port");
+        const auto up = static_cast<uint32_t>(job.port[t.src]);
+        uint32_t down = up;
+        if (job.spine[t.src] >= 0)
+        {
+            auto it = job.downPort.find(
+                {job.virtualLeaf[t.dst], static_cast<uint32_t>(job.spine[t.src])});
+            VCLOS_REQUIRE(it != job.downPort.end(),
+                          std::logic_error,
+                          "job " << job.request.id << ": GPU " << dst
+                                 << "'s virtual leaf has no circuit to spine " << job.spine[t.src]);
+            down = it->second;
+        }
+        return topology.GetPathVia(src, dst, up, down);
+    }
+    if (viaCore)
     {
         if (job.spine[t.src] >= 0)
         {
@@ -347,6 +397,17 @@ VclosFlowExecutor::HashedPathOf(const Job& job, uint32_t transfer) const
             spine = VclosHashToIndex(VclosHashFiveTuple(key, m_salt, m_hashAlgorithm),
                                      topology.GetSpines());
         }
+    }
+    if (topology.HasOcs())
+    {
+        // The fixed full wiring: the ports whose static circuits reach the spine (unused
+        // off the core).
+        return viaCore ? topology.GetPathVia(
+                             src,
+                             dst,
+                             VclosOcsFullWiringUplink(topology, topology.GetLeafOfGpu(src), spine),
+                             VclosOcsFullWiringUplink(topology, topology.GetLeafOfGpu(dst), spine))
+                       : topology.GetPathVia(src, dst, 0, 0);
     }
     return topology.GetPath(src, dst, spine);
 }
@@ -864,7 +925,7 @@ VclosFlowExecutor::GetContentionFreeSeconds(VclosCollectiveAlgorithm algorithm,
             const auto& t = plan->GetTransfers()[transfer];
             const uint32_t src = rankGpus[t.src];
             const uint32_t dst = rankGpus[t.dst];
-            VclosPath path = topology.GetPath(src, dst, 0);
+            VclosPath path = topology.GetPathVia(src, dst, 0, 0); // the core is not used
             if (path.kind == VclosPathKind::VIA_CORE)
             {
                 path.links = {topology.GetNicUp(src), topology.GetNicDown(dst), 0, 0};

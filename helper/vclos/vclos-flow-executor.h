@@ -36,6 +36,11 @@ namespace ns3
  * barrier at each iteration's end); the packet level lets a rank start its next compute as
  * soon as its own part is over.
  *
+ * With an OCS layer, a job with circuits of its own (VclosJobAllocation::uplinkPort) takes
+ * them (VclosTopology::GetPathVia); any other job takes the fixed full leaf-spine wiring
+ * (VclosOcsFullWiringUplink) from the spine it was given, and is refused where the layer
+ * has none.
+ *
  * A flow "conflicts" when a leaf-spine link it shared with another flow set its rate
  * (contention in the core, the vClos paper's conflicting-flow proportion over transfers).
  * Flows that merely shared a leaf-spine link (an all-to-all's flows from one GPU share its
@@ -137,6 +142,11 @@ class VclosFlowExecutor : public VclosJobExecutor
         EventId pending;       //!< isolated: its end
         VclosFlowEngine* engine = nullptr; //!< where Launch starts flows (null: the main one)
         std::map<VclosFlowEngine::FlowId, uint32_t>* live = nullptr; //!< private flows
+
+        // OCS circuits of its own (VclosJobAllocation::uplinkPort; empty without).
+        std::vector<int32_t> port;         //!< own leaf uplink port by rank, or -1
+        std::vector<uint32_t> virtualLeaf; //!< virtual leaf by rank
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> downPort; //!< (virtual leaf, spine)
     };
 
     /// Plan cache key: algorithm, ranks, GPUs per server, servers per leaf.

@@ -34,11 +34,22 @@ struct VclosJobRequest
  * \ingroup vclos
  * \brief Where a placement policy put a job: its GPUs in rank order and, per GPU, the spine
  *        its traffic leaving the leaf must take (-1: the switches' ECMP hash decides).
+ *
+ * With circuits of its own (OCS-vClos, an OCS layer), `uplinkPort` gives per GPU the leaf
+ * uplink port (= OCS) its traffic leaving the leaf takes, and the path of a transfer from
+ * GPU a to GPU b on another leaf is: up a's port, then down the port of b's virtual leaf
+ * whose circuit reaches a's spine (`uplinkSpine[a]`); when a has no spine (`uplinkSpine[a]`
+ * = -1, a leaf-leaf circuit) down b's leaf port `uplinkPort[a]` (leaf A port k -> leaf B
+ * port k). Empty `uplinkPort`: no circuits of its own (the static layer, or the fixed
+ * full wiring of an OCS layer, VclosOcsFullWiringUplink).
  */
 struct VclosJobAllocation
 {
-    std::vector<uint32_t> gpus;       //!< GPUs, in rank order
-    std::vector<int32_t> uplinkSpine; //!< per GPU, pinned spine or -1
+    std::vector<uint32_t> gpus;        //!< GPUs, in rank order
+    std::vector<int32_t> uplinkSpine;  //!< per GPU, pinned spine or -1
+    std::vector<int32_t> uplinkPort;   //!< per GPU, its own leaf uplink port or -1 (see above)
+    std::vector<uint32_t> virtualLeaf; //!< per GPU, its virtual leaf (with uplinkPort)
+    uint32_t circuitsSetUp = 0; //!< circuits its booking set up (reconfiguration delay if > 0)
 };
 
 /**

@@ -6,9 +6,11 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
+#include "ns3/vclos-ocs-placement.h"
 #include "ns3/vclos-packet-executor.h"
 #include "ns3/vclos-placement.h"
 #include "ns3/vclos-run-status.h"
@@ -36,6 +38,13 @@ VclosJobScheduler::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&VclosJobScheduler::m_backfill),
                           MakeBooleanChecker())
+            .AddAttribute("ReconfigurationDelay",
+                          "How long a job waits, GPUs and circuits held, before it starts when "
+                          "its booking set up at least one new OCS circuit (ocs-vclos; spec "
+                          "5.2). Reused idle circuits cost nothing.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&VclosJobScheduler::m_reconfigurationDelay),
+                          MakeTimeChecker(Seconds(0), Seconds(3600)))
             .AddTraceSource("QueueLength",
                             "Jobs waiting.",
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_queueLength),
@@ -73,7 +82,8 @@ VclosJobScheduler::GetTypeId()
 }
 
 VclosJobScheduler::VclosJobScheduler()
-    : m_backfill(false),
+    : m_reconfigurations(0),
+      m_backfill(false),
       m_finished(0),
       m_queueLength(0),
       m_busyGpus(0)
@@ -109,15 +119,55 @@ void
 VclosJobScheduler::Setup(Ptr<VclosJobExecutor> executor, const std::string& policyName)
 {
     VCLOS_REQUIRE(executor, std::invalid_argument, "VclosJobScheduler::Setup needs an executor");
-    std::shared_ptr<VclosPlacementPolicy> policy = VclosCreatePlacementPolicy(policyName);
     const VclosTopology& topology = executor->GetTopology();
+    std::shared_ptr<VclosPlacementPolicy> policy = VclosCreatePlacementPolicy(policyName, topology);
     auto state = std::make_shared<VclosClusterState>(topology.GetLeaves(),
                                                      topology.GetServersPerLeaf(),
                                                      topology.GetGpusPerServer(),
                                                      topology.GetSpines());
     m_state = state;
     m_policy = policy;
+    m_ocs = nullptr;
     m_everPlaceable.clear();
+    auto ocsPolicy = std::dynamic_pointer_cast<const VclosOcsVclosPlacement>(m_policy);
+    if (ocsPolicy)
+    {
+        auto ocs = std::make_shared<VclosOcsState>(topology);
+        m_ocs = ocs;
+        Setup(
+            executor,
+            [ocsPolicy, state, ocs](
+                const VclosJobRequest& job) -> std::optional<VclosJobAllocation> {
+                std::optional<VclosOcsPlacement> p =
+                    ocsPolicy->Place(*state, *ocs, job.id, job.gpus);
+                if (!p)
+                {
+                    return std::nullopt;
+                }
+                // Book the circuits first: Book checks the whole request and changes nothing
+                // when it refuses, so a bad placement leaves both states as they were.
+                const VclosOcsBookingReport report = ocs->Book(job.id, p->circuits);
+                state->Allocate(job.id, p->placement.gpus, {});
+                VclosJobAllocation allocation;
+                allocation.gpus = p->placement.gpus;
+                allocation.uplinkSpine = p->placement.uplinkSpine;
+                allocation.uplinkPort = p->uplinkOcs;
+                allocation.virtualLeaf = p->virtualLeaf;
+                allocation.circuitsSetUp = report.setUp;
+                return allocation;
+            },
+            [state, ocs](const VclosJobRequest& job) {
+                state->Release(job.id);
+                if (ocs->HasJob(job.id))
+                {
+                    ocs->Release(job.id);
+                }
+            },
+            [ocsPolicy, state, ocs](const VclosJobRequest& job) {
+                return ocsPolicy->Diagnose(*state, *ocs, job.gpus);
+            });
+        return;
+    }
     Setup(
         executor,
         [policy, state](const VclosJobRequest& job) -> std::optional<VclosJobAllocation> {
@@ -127,7 +177,7 @@ VclosJobScheduler::Setup(Ptr<VclosJobExecutor> executor, const std::string& poli
                 return std::nullopt;
             }
             state->Allocate(job.id, p->gpus, p->links);
-            return VclosJobAllocation{p->gpus, p->uplinkSpine};
+            return VclosJobAllocation{p->gpus, p->uplinkSpine, {}, {}, 0};
         },
         [state](const VclosJobRequest& job) { state->Release(job.id); },
         [policy, state](const VclosJobRequest& job) { return policy->Diagnose(*state, job.gpus); });
@@ -165,6 +215,18 @@ std::shared_ptr<const VclosClusterState>
 VclosJobScheduler::GetClusterState() const
 {
     return m_state;
+}
+
+std::shared_ptr<const VclosOcsState>
+VclosJobScheduler::GetOcsState() const
+{
+    return m_ocs;
+}
+
+uint32_t
+VclosJobScheduler::GetReconfigurations() const
+{
+    return m_reconfigurations;
 }
 
 void
@@ -291,17 +353,39 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
                   std::logic_error,
                   "placement gave job " << job.id << " " << allocation->gpus.size() << " GPUs for "
                                         << job.gpus);
-    NS_LOG_INFO("job " << job.id << " starts on " << job.gpus << " GPUs");
     Running running;
     running.request = job;
     running.allocation = *allocation;
-    Ptr<VclosJobScheduler> self(this);
-    running.request.algorithm =
-        m_executor->Start(job, *allocation, [self, id = job.id]() { self->Finish(id); });
     m_running[job.id] = running;
     m_busyGpus = m_busyGpus + job.gpus;
-    m_startedTrace(running.request, *allocation);
+    m_reconfigurations += allocation->circuitsSetUp > 0 ? 1 : 0;
+    if (allocation->circuitsSetUp > 0 && m_reconfigurationDelay.IsStrictlyPositive())
+    {
+        // The GPUs and circuits are held from now; the job runs once the OCSs have moved.
+        NS_LOG_INFO("job " << job.id << " set up " << allocation->circuitsSetUp
+                           << " circuits: starts in " << m_reconfigurationDelay.As(Time::MS));
+        Ptr<VclosJobScheduler> self(this);
+        Simulator::Schedule(m_reconfigurationDelay, [self, id = job.id]() {
+            VclosGuardEvent("job scheduler", [&self, id]() { self->Launch(id); });
+        });
+    }
+    else
+    {
+        Launch(job.id);
+    }
     return true;
+}
+
+void
+VclosJobScheduler::Launch(uint32_t job)
+{
+    Running& running = m_running.at(job);
+    NS_LOG_INFO("job " << job << " starts on " << running.request.gpus << " GPUs");
+    Ptr<VclosJobScheduler> self(this);
+    running.request.algorithm = m_executor->Start(running.request,
+                                                  running.allocation,
+                                                  [self, job]() { self->Finish(job); });
+    m_startedTrace(running.request, running.allocation);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-fabric.h"
 #include "ns3/vclos-job-executor.h"
+#include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-placement.h"
 
 #include <deque>
@@ -46,6 +47,13 @@ namespace ns3
  * of the queue starts at the latest when every running job has finished: no deadlock. Each
  * declined placement fires PlacementFailed with its cause (not enough free GPUs, GPU
  * fragmentation, network fragmentation).
+ *
+ * With an OCS layer (topology OcsCount > 0) and the policy "ocs-vclos", the scheduler also
+ * holds a VclosOcsState: a job's circuits are booked with its GPUs (a running job's circuits
+ * are never given to another job) and released, idle but still set up, when it ends. When
+ * the booking sets up at least one new circuit (VclosJobAllocation::circuitsSetUp > 0), the
+ * job holds its GPUs and circuits from the placement on but starts on the executor
+ * ReconfigurationDelay later (JobStarted fires then); reused idle circuits cost nothing.
  *
  * A job also waits while the executor cannot take it (VclosJobExecutor::CanStart: the
  * packet level's TCP ports). An error inside an event (a placement that breaks its
@@ -120,6 +128,13 @@ class VclosJobScheduler : public Object
     /// \return the cluster state of a policy set by name (null with Setup by functions)
     std::shared_ptr<const VclosClusterState> GetClusterState() const;
 
+    /// \return the circuit state of "ocs-vclos" set by name (null otherwise)
+    std::shared_ptr<const VclosOcsState> GetOcsState() const;
+
+    /// \return jobs whose booking set up at least one new circuit (each pays
+    /// ReconfigurationDelay)
+    uint32_t GetReconfigurations() const;
+
     /**
      * \brief Submit jobs; each arrives at its submit time. Throws std::invalid_argument for
      * a job of 0 GPUs or more than the fabric's, 0 iterations, a submit time in the past,
@@ -182,12 +197,17 @@ class VclosJobScheduler : public Object
      * \return whether it started
      */
     bool TryStart(const VclosJobRequest& job);
+    /// \param job a placed job whose reconfiguration is over: run it on the executor
+    void Launch(uint32_t job);
     /// \param job a job whose ranks all finished
     void Finish(uint32_t job);
     /// \param job a job whose ranks all finished (Finish without the event guard)
     void DoFinish(uint32_t job);
     Ptr<VclosJobExecutor> m_executor;                     //!< how jobs run
     std::shared_ptr<VclosClusterState> m_state;           //!< booked room, with a named policy
+    std::shared_ptr<VclosOcsState> m_ocs;                 //!< circuits, with "ocs-vclos"
+    Time m_reconfigurationDelay;                          //!< ReconfigurationDelay attribute
+    uint32_t m_reconfigurations;                          //!< starts with new circuits
     PlaceFunction m_place;                                //!< policy
     ReleaseFunction m_release;                            //!< policy
     DiagnoseFunction m_diagnose;                          //!< policy: why a job waits (may be null)

@@ -371,6 +371,7 @@ VclosReadScenario(const std::string& path)
     q.Read("engine", s.scheduler.engine);
     q.Read("sharing", s.scheduler.sharing);
     q.Read("ecmpPathPerStep", s.scheduler.ecmpPathPerStep);
+    q.Read("reconfigurationMs", s.scheduler.reconfigurationMs);
     q.RejectUnknown();
     FieldReader r = top.Child("seeds");
     r.Read("workload", s.seeds.workload);
@@ -495,11 +496,32 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
                    "must be 1 to " << VclosScenario::MAX_ITERATIONS << " (got "
                                    << s.scaling.maxIterations << ")");
     SCENARIO_CHECK(!s.scheduler.policies.empty(), "scheduler.policies", "needs a policy");
+    std::unique_ptr<VclosTopology> topology;
+    try
+    {
+        topology =
+            std::make_unique<VclosTopology>(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        SCENARIO_CHECK(false, "fabric", e.what());
+    }
+    SCENARIO_CHECK(!topology->HasOcs() || s.scheduler.engine == "flow",
+                   "fabric.OcsCount",
+                   topology->GetUplinksPerLeaf()
+                       << " OCSs need scheduler.engine flow (the packet level has no OCS device "
+                          "yet)");
+    SCENARIO_CHECK(std::isfinite(s.scheduler.reconfigurationMs) &&
+                       s.scheduler.reconfigurationMs >= 0 &&
+                       s.scheduler.reconfigurationMs <= VclosScenario::MAX_RECONFIGURATION_MS,
+                   "scheduler.reconfigurationMs",
+                   "must be 0 to " << VclosScenario::MAX_RECONFIGURATION_MS << " (got "
+                                   << s.scheduler.reconfigurationMs << ")");
     for (const auto& policy : s.scheduler.policies)
     {
         try
         {
-            VclosCreatePlacementPolicy(policy);
+            VclosCreatePlacementPolicy(policy, *topology);
         }
         catch (const std::invalid_argument& e)
         {
@@ -581,7 +603,8 @@ VclosScenarioToJson(const VclosScenario& s)
                          {"backfill", s.scheduler.backfill},
                          {"engine", s.scheduler.engine},
                          {"sharing", s.scheduler.sharing},
-                         {"ecmpPathPerStep", s.scheduler.ecmpPathPerStep}};
+                         {"ecmpPathPerStep", s.scheduler.ecmpPathPerStep},
+                         {"reconfigurationMs", s.scheduler.reconfigurationMs}};
     root["seeds"] = {{"workload", s.seeds.workload},
                      {"rngRun", s.seeds.rngRun},
                      {"ecmpRuns", s.seeds.ecmpRuns}};

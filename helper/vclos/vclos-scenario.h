@@ -36,6 +36,7 @@ struct VclosScenario
     static constexpr double MAX_WAIT_THRESHOLD_MS = 1e12;    //!< metrics.waitThresholdMs
     static constexpr int MAX_JSON_DEPTH = 64;                //!< nesting of the file
     static constexpr uint32_t MAX_ECMP_RUNS = 100;           //!< seeds.ecmpRuns
+    static constexpr double MAX_RECONFIGURATION_MS = 60000;  //!< scheduler.reconfigurationMs
 
     std::string name = "scenario"; //!< shown in the output
     std::string description;       //!< free text
@@ -80,6 +81,7 @@ struct VclosScenario
         std::string engine = "packet";   //!< packet (ns-3 nodes, TCP) or flow (fluid flows)
         std::string sharing = "max-min"; //!< flow engine: max-min or equal-share
         bool ecmpPathPerStep = false;    //!< flow engine: hash each transfer, not each connection
+        double reconfigurationMs = 0;    //!< OCS: delay of a start that sets up new circuits
     } scheduler;                         //!< the scheduler
 
     /// Seeds.
@@ -132,8 +134,10 @@ void VclosApplyScenarioAttributes(const VclosScenario& scenario);
 /**
  * \ingroup vclos
  * \brief Check every other value (source, policies, models, aliases and algorithms known,
- *        ranges up to the VclosScenario::MAX_* limits). Throws std::invalid_argument with
- *        one line naming the field.
+ *        ranges up to the VclosScenario::MAX_* limits; policies against the fabric the
+ *        VclosFabricHelper defaults describe: "ocs-vclos" needs fabric.OcsCount > 0, an OCS
+ *        layer needs the flow engine). Throws std::invalid_argument with one line naming
+ *        the field.
  * \param scenario the scenario
  * \param zoo the model zoo the workload names models from
  */

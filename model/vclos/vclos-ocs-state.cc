@@ -7,6 +7,7 @@
 #include "vclos-topology.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -548,6 +549,56 @@ VclosOcsState::CheckInvariants() const
     VCLOS_REQUIRE(jobPorts == m_ownedPorts,
                   std::logic_error,
                   "ocs invariant: owned ports outside the jobs' circuits");
+}
+
+std::string
+VclosOcsFullWiringCheck(const VclosTopology& topology)
+{
+    const VclosTopologyConfig& c = OcsConfigOf(topology);
+    const uint32_t perOcs = topology.GetSpinePortsPerOcs();
+    std::ostringstream why;
+    if (c.ocsCount != c.spines)
+    {
+        why << "no full leaf-spine wiring over the OCS layer: it needs OcsCount = Spines (got "
+            << c.ocsCount << " and " << c.spines << ")";
+    }
+    else if (uint64_t(c.leaves) > uint64_t(c.spines) * perOcs)
+    {
+        why << "no full leaf-spine wiring over the OCS layer: it needs Leaves <= SpinePorts ("
+            << c.leaves << " > " << c.spines * perOcs << ")";
+    }
+    return why.str();
+}
+
+uint32_t
+VclosOcsFullWiringUplink(const VclosTopology& topology, uint32_t leaf, uint32_t spine)
+{
+    const uint32_t spines = topology.GetSpines();
+    const uint32_t group = (leaf / topology.GetSpinePortsPerOcs()) % spines;
+    return (spine + spines - group) % spines;
+}
+
+std::vector<VclosOcsCircuit>
+VclosOcsFullWiring(const VclosTopology& topology)
+{
+    const std::string bad = VclosOcsFullWiringCheck(topology);
+    VCLOS_REQUIRE(bad.empty(), std::invalid_argument, bad);
+    const uint32_t perOcs = topology.GetSpinePortsPerOcs();
+    const uint32_t spines = topology.GetSpines();
+    std::vector<VclosOcsCircuit> circuits;
+    for (uint32_t leaf = 0; leaf < topology.GetLeaves(); ++leaf)
+    {
+        for (uint32_t k = 0; k < topology.GetUplinksPerLeaf(); ++k)
+        {
+            VclosOcsCircuit circuit;
+            circuit.leaf = leaf;
+            circuit.ocs = k;
+            circuit.peer = (k + leaf / perOcs) % spines;
+            circuit.peerPort = k * perOcs + leaf % perOcs;
+            circuits.push_back(circuit);
+        }
+    }
+    return circuits;
 }
 
 } // namespace ns3

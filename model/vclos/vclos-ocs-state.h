@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -207,6 +208,36 @@ class VclosOcsState
     uint64_t m_ownedPorts = 0;            //!< ports owned by jobs
     std::map<uint64_t, std::vector<VclosOcsCircuit>> m_jobs; //!< circuits per job
 };
+
+/**
+ * \ingroup vclos
+ * \brief The fixed circuit layout static policies (ecmp, source-routing, vclos) run on over an
+ *        OCS layer: a full leaf-spine wiring, every leaf one circuit to every spine.
+ *
+ * Leaf l's uplink k goes to spine (k + floor(l / P)) mod S, on spine port k * P + l mod P
+ * (OCS k). It exists when K = S (one uplink per spine) and L <= S * P (each spine has P ports
+ * per OCS, and the leaves l with the same floor(l / P) share a spine on every OCS): then every
+ * leaf reaches every spine by exactly one uplink and no spine port is used twice, i.e. the
+ * static two-tier Clos of S spines with L ports each. The specification's 8,192-GPU OCS layer
+ * (K = 32, S = 128) has none.
+ * \param topology a topology with an OCS layer
+ * \return "" when the wiring exists, else one line saying why not
+ */
+std::string VclosOcsFullWiringCheck(const VclosTopology& topology);
+
+/**
+ * \param topology a topology whose full wiring exists (VclosOcsFullWiringCheck)
+ * \param leaf a leaf
+ * \param spine a spine
+ * \return the leaf's uplink port (OCS) whose static circuit reaches the spine
+ */
+uint32_t VclosOcsFullWiringUplink(const VclosTopology& topology, uint32_t leaf, uint32_t spine);
+
+/**
+ * \param topology a topology whose full wiring exists (else std::invalid_argument, one line)
+ * \return every circuit of the full wiring (L * K), for VclosOcsState::Book
+ */
+std::vector<VclosOcsCircuit> VclosOcsFullWiring(const VclosTopology& topology);
 
 } // namespace ns3
 

@@ -4,6 +4,8 @@
 #include "vclos-placement.h"
 
 #include "vclos-check.h"
+#include "vclos-ocs-placement.h"
+#include "vclos-topology.h"
 
 #include <algorithm>
 #include <bitset>
@@ -900,14 +902,41 @@ VclosCreatePlacementPolicy(const std::string& name)
     {
         return std::make_unique<VclosVirtualClosPlacement>();
     }
+    VCLOS_REQUIRE(name != "ocs-vclos",
+                  std::invalid_argument,
+                  "placement: policy 'ocs-vclos' needs the topology (its OCS layer)");
     VCLOS_REQUIRE(false,
                   std::invalid_argument,
                   "placement: unknown policy '" << name
                                                 << "' (ecmp, source-routing, ecmp-first-fit, "
                                                    "ecmp-best-fit, "
                                                    "source-routing-first-fit, "
-                                                   "source-routing-best-fit, vclos)");
+                                                   "source-routing-best-fit, vclos, "
+                                                   "ocs-vclos)");
     return nullptr;
+}
+
+std::unique_ptr<VclosPlacementPolicy>
+VclosCreatePlacementPolicy(const std::string& name, const VclosTopology& topology)
+{
+    if (name == "ocs-vclos")
+    {
+        VCLOS_REQUIRE(topology.HasOcs(),
+                      std::invalid_argument,
+                      "placement: policy 'ocs-vclos' needs an OCS layer (OcsCount > 0)");
+        return std::make_unique<VclosOcsVclosPlacement>(topology.GetUplinksPerLeaf(),
+                                                        topology.GetSpines(),
+                                                        topology.GetSpinePortsPerOcs());
+    }
+    std::unique_ptr<VclosPlacementPolicy> policy = VclosCreatePlacementPolicy(name);
+    if (topology.HasOcs())
+    {
+        const std::string bad = VclosOcsFullWiringCheck(topology);
+        VCLOS_REQUIRE(bad.empty(),
+                      std::invalid_argument,
+                      "placement: policy '" << name << "' needs a fixed circuit layout: " << bad);
+    }
+    return policy;
 }
 
 } // namespace ns3

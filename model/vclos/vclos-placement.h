@@ -342,6 +342,21 @@ class VclosVirtualClosPlacement : public VclosPlacementPolicy
  */
 std::unique_ptr<VclosPlacementPolicy> VclosCreatePlacementPolicy(const std::string& name);
 
+class VclosTopology;
+
+/**
+ * \ingroup vclos
+ * \brief Build a policy by name for a topology: the names above, and "ocs-vclos"
+ * (VclosOcsVclosPlacement, which needs an OCS layer: OcsCount > 0). On an OCS layer the
+ * static policies run on the fixed full leaf-spine wiring (VclosOcsFullWiringCheck); where
+ * the layer has none they are refused. Throws std::invalid_argument with one line.
+ * \param name the name
+ * \param topology the cluster
+ * \return the policy
+ */
+std::unique_ptr<VclosPlacementPolicy> VclosCreatePlacementPolicy(const std::string& name,
+                                                                 const VclosTopology& topology);
+
 } // namespace ns3
 
 #endif /* VCLOS_PLACEMENT_H */

@@ -472,7 +472,7 @@ class VclosSchedulerFragmentationTestCase : public TestCase
                         return std::nullopt;
                     }
                     state->Allocate(j.id, p->gpus, p->links);
-                    return VclosJobAllocation{p->gpus, p->uplinkSpine};
+                    return VclosJobAllocation{p->gpus, p->uplinkSpine, {}, {}, 0};
                 },
                 [state](const VclosJobRequest& j) { state->Release(j.id); },
                 [policy, state](const VclosJobRequest& j) {
@@ -531,7 +531,8 @@ class VclosSchedulerManyJobsTestCase : public TestCase
         const uint32_t jobs = 2000;
         Ptr<VclosFabric> fabric = SmallFabric();
         Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
-        scheduler->GetExecutor()->SetAttribute("BasePort", UintegerValue(64500)); // wraps after 1036 jobs
+        scheduler->GetExecutor()->SetAttribute("BasePort",
+                                               UintegerValue(64500)); // wraps after 1036 jobs
         std::vector<VclosJobRequest> requests;
         for (uint32_t i = 0; i < jobs; ++i)
         {
@@ -619,7 +620,7 @@ class VclosSchedulerInRunErrorsTestCase : public TestCase
         scheduler->Setup(
             fabric,
             [](const VclosJobRequest&) {
-                return std::optional<VclosJobAllocation>(VclosJobAllocation{{0}, {-1}});
+                return std::optional<VclosJobAllocation>(VclosJobAllocation{{0}, {-1}, {}, {}, 0});
             },
             [](const VclosJobRequest&) {});
         scheduler->Submit({TinyJob(5, MicroSeconds(10))});
@@ -639,7 +640,7 @@ class VclosSchedulerInRunErrorsTestCase : public TestCase
             big,
             [](const VclosJobRequest&) {
                 return std::optional<VclosJobAllocation>(
-                    VclosJobAllocation{{0, 1, 2, 4}, {-1, -1, -1, -1}});
+                    VclosJobAllocation{{0, 1, 2, 4}, {-1, -1, -1, -1}, {}, {}, 0});
             },
             [](const VclosJobRequest&) {});
         VclosJobRequest job = TinyJob(6, Seconds(0));
