@@ -18,6 +18,7 @@ suite_module(
     model/vclos/vclos-run-status.cc
     model/vclos/vclos-topology.cc
     model/vclos/vclos-flow-engine.cc
+    model/vclos/vclos-flow-burst.cc
     model/vclos/vclos-flow-collective.cc
     model/vclos/vclos-workload.cc
     model/vclos/vclos-ocs.cc
@@ -54,6 +55,7 @@ suite_module(
     model/vclos/vclos-run-status.h
     model/vclos/vclos-topology.h
     model/vclos/vclos-flow-engine.h
+    model/vclos/vclos-flow-burst.h
     model/vclos/vclos-flow-collective.h
     model/vclos/vclos-workload.h
     model/vclos/vclos-ocs.h

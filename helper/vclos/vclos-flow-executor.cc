@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
+#include "ns3/vclos-flow-burst.h"
 #include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-run-status.h"
 
@@ -421,6 +422,76 @@ VclosFlowExecutor::Count(const Alone& counts, uint64_t times)
     m_stats.conflictingCoreFlows += counts.conflictingCoreFlows * times;
 }
 
+bool
+VclosFlowExecutor::RunBurst(Job& job,
+                            double bytes,
+                            double until,
+                            Alone& counts,
+                            std::vector<std::pair<uint32_t, double>>& active,
+                            double& end)
+{
+    // A collective whose transfers all start at once (an all-to-all) under equal share: few
+    // instants, many flows, so VclosFlowBurst rather than the engine (the same results).
+    const auto& transfers = job.plan->GetTransfers();
+    if (m_sharing != EQUAL_SHARE || job.plan->GetInitial().size() != transfers.size())
+    {
+        return false;
+    }
+    std::vector<uint32_t> order; // transfers in launch order
+    auto run = std::make_unique<VclosFlowCollectiveRun>(
+        *job.plan,
+        [&order](uint32_t transfer) { order.push_back(transfer); });
+    run->Begin();
+    std::vector<VclosPath> paths;
+    std::vector<double> sizes;
+    paths.reserve(order.size());
+    sizes.reserve(order.size());
+    for (uint32_t t : order)
+    {
+        paths.push_back(PathOf(job, t));
+        sizes.push_back(std::max(1.0, std::round(transfers[t].share * bytes)));
+    }
+    constexpr uint32_t MAX_INSTANTS = 64; // beyond, the engine's per-instant work is less
+    const VclosFlowBurst::Result r =
+        VclosFlowBurst::Run(m_capacities, m_coreLinks, paths, sizes, until, MAX_INSTANTS);
+    if (!r.complete)
+    {
+        return false;
+    }
+    ++m_stats.burstReplays;
+    active.clear();
+    bool over = false;
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        if (r.finish[i] > until)
+        {
+            active.emplace_back(order[i], r.remaining[i]);
+            continue;
+        }
+        ++counts.flows;
+        bool core = false;
+        for (uint32_t l : paths[i])
+        {
+            core = core || m_coreLinks[l];
+        }
+        if (core)
+        {
+            ++counts.coreFlows;
+            counts.sharingCoreFlows += r.maxSharing[i] >= 2 ? 1 : 0;
+            counts.conflictingCoreFlows += r.watchedLimited[i] ? 1 : 0;
+        }
+        over = run->Arrived(order[i]) || over;
+    }
+    if (over)
+    {
+        end = r.end;
+        return true;
+    }
+    job.run = std::move(run);
+    end = -1;
+    return true;
+}
+
 double
 VclosFlowExecutor::RunAlone(Job& job,
                             double bytes,
@@ -428,6 +499,11 @@ VclosFlowExecutor::RunAlone(Job& job,
                             Alone& counts,
                             std::vector<std::pair<uint32_t, double>>& active)
 {
+    double end = -1;
+    if (RunBurst(job, bytes, until, counts, active, end))
+    {
+        return end;
+    }
     if (!m_scratch)
     {
         m_scratch = std::make_unique<VclosFlowEngine>(m_capacities, EngineSharing());

@@ -66,6 +66,7 @@ class VclosFlowExecutor : public VclosJobExecutor
         uint64_t isolatedJobs = 0;         //!< jobs started isolated (IsolatedJobs)
         uint64_t materialized = 0;         //!< of which continued flow by flow
         uint64_t referenceAlone = 0; //!< of which timed by the contention-free reference
+        uint64_t burstReplays = 0;   //!< replays whose transfers all start at once (burst)
     };
 
     /**
@@ -211,6 +212,18 @@ class VclosFlowExecutor : public VclosJobExecutor
      * \return true when no leaf-spine link ever limits a flow of the job alone
      */
     bool CoreNeverBinds(const Job& job, Alone& counts);
+    /**
+     * \brief RunAlone's way for a collective whose transfers all start at once, under equal
+     *        share (VclosFlowBurst); arguments as RunAlone's.
+     * \param[out] end the collective's end, or -1 when it runs past `until`
+     * \return false when it does not apply (then RunAlone replays in its engine)
+     */
+    bool RunBurst(Job& job,
+                  double bytes,
+                  double until,
+                  Alone& counts,
+                  std::vector<std::pair<uint32_t, double>>& active,
+                  double& end);
     /// \param job a job \return its collective alone (cached by its paths' structure)
     Alone AloneOf(Job& job);
     /// \param slot an isolated job that another job now touches: continue it in the engine

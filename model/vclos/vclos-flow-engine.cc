@@ -374,20 +374,18 @@ VclosFlowEngine::RecomputeEqualShare()
                 continue;
             }
             f.mark = m_epoch;
-            double rate = INF;
-            double unwatched = INF;
-            for (uint32_t i = 0; i < f.count; ++i)
-            {
-                const Link& link = m_links[f.links[i]];
-                const double share = link.capacity / static_cast<double>(link.flows.size());
-                rate = std::min(rate, share);
-                if (!link.watched || link.flows.size() < 2)
-                {
-                    unwatched = std::min(unwatched, share);
-                }
-            }
-            f.newRate = rate;
-            f.watchedLimited = f.watchedLimited || rate < unwatched;
+            bool limited = false;
+            VclosEqualShare(
+                f.count,
+                [&](uint32_t i) {
+                    const Link& link = m_links[f.links[i]];
+                    return std::make_tuple(link.capacity,
+                                           static_cast<uint32_t>(link.flows.size()),
+                                           link.watched);
+                },
+                f.newRate,
+                limited);
+            f.watchedLimited = f.watchedLimited || limited;
             NoteSharing(f);
             m_compFlows.push_back(id);
         }

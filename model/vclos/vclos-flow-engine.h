@@ -4,14 +4,48 @@
 #ifndef VCLOS_FLOW_ENGINE_H
 #define VCLOS_FLOW_ENGINE_H
 
+#include <algorithm>
 #include <boost/heap/pairing_heap.hpp>
 #include <cstdint>
+#include <limits>
+#include <tuple>
 #include <functional>
 #include <queue>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup vclos
+ * \brief The authors' equal share of one flow: the least capacity / flows over its links.
+ *
+ * The flow is limited by a watched link when that share comes from a watched link it shares
+ * with another flow and every other link would give it more.
+ * \param count links of the flow's path
+ * \param link link(i) gives the i-th link's capacity (bytes/s), flows on it and whether it is
+ *        watched, as std::tuple<double, uint32_t, bool>
+ * \param[out] rate the share, bytes/s
+ * \param[out] watchedLimited true when a shared watched link set it
+ */
+template <typename LinkOf>
+void
+VclosEqualShare(uint32_t count, LinkOf link, double& rate, bool& watchedLimited)
+{
+    rate = std::numeric_limits<double>::infinity();
+    double unwatched = std::numeric_limits<double>::infinity();
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        const auto [capacity, flows, watched] = link(i);
+        const double share = capacity / static_cast<double>(flows);
+        rate = std::min(rate, share);
+        if (!watched || flows < 2)
+        {
+            unwatched = std::min(unwatched, share);
+        }
+    }
+    watchedLimited = rate < unwatched;
+}
 
 /**
  * \ingroup vclos

@@ -29,13 +29,13 @@ struct EngineRun
 /// several GPUs per server the packet level's intra-server TCP runs far below the 1 Tbit/s
 /// links, see doc/vclos/flow-engine.rst: the engines then disagree.)
 Ptr<VclosFabricHelper>
-FabricHelper()
+FabricHelper(uint32_t spines = 8)
 {
     Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(4));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(8));
     helper->SetAttribute("GpusPerServer", UintegerValue(1));
-    helper->SetAttribute("Spines", UintegerValue(8));
+    helper->SetAttribute("Spines", UintegerValue(spines));
     return helper;
 }
 
@@ -73,9 +73,11 @@ RunEngine(bool flowLevel,
           const std::vector<VclosJobRequest>& jobs,
           double flowCapacityScale = 1.0,
           bool shortcut = true,
-          VclosFlowExecutor::Stats* stats = nullptr)
+          VclosFlowExecutor::Stats* stats = nullptr,
+          const std::string& sharing = "MaxMin",
+          uint32_t spines = 8)
 {
-    Ptr<VclosFabricHelper> helper = FabricHelper();
+    Ptr<VclosFabricHelper> helper = FabricHelper(spines);
     Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
     Ptr<VclosFlowExecutor> executor;
     if (flowLevel)
@@ -86,6 +88,7 @@ RunEngine(bool flowLevel,
         executor = CreateObject<VclosFlowExecutor>();
         executor->SetAttribute("WireEfficiency", DoubleValue(1448.0 / 1502.0));
         executor->SetAttribute("IsolatedJobs", BooleanValue(shortcut));
+        executor->SetAttribute("Sharing", StringValue(sharing));
         executor->SetTopology(config);
         scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
     }
@@ -246,14 +249,32 @@ class VclosIsolatedShortcutTestCase : public TestCase
             j.algorithm = algorithms[i % 3];
             jobs.push_back(j);
         }
-        for (const std::string policy : {"ecmp-first-fit", "vclos"})
+        // Max-min on the 1:1 fabric; equal share on a 4:1 one (2 spines), where all-to-alls
+        // overload their uplinks and their replays take VclosFlowBurst's way.
+        for (const auto& [sharing, spines, policy] :
+             {std::make_tuple(std::string("MaxMin"), 8u, std::string("ecmp-first-fit")),
+              std::make_tuple(std::string("MaxMin"), 8u, std::string("vclos")),
+              std::make_tuple(std::string("EqualShare"), 2u, std::string("ecmp-first-fit"))})
         {
+            // Equal share: 12-GPU all-to-alls, some alone, some meeting a later one.
+            std::vector<VclosJobRequest> bursts;
+            for (uint32_t i = 0; i < 8; ++i)
+            {
+                VclosJobRequest j = jobs[2];
+                j.id = i;
+                j.gpus = 12; // 8 + 4 GPUs: consecutive jobs share a leaf's uplinks
+                j.submit = MicroSeconds(300 * i);
+                j.messageBytes = 1000000 + 12345 * i;
+                j.iterations = 1 + i % 2;
+                bursts.push_back(j);
+            }
+            const auto& run = sharing == "EqualShare" ? bursts : jobs;
             VclosFlowExecutor::Stats with;
             VclosFlowExecutor::Stats without;
-            const EngineRun a = RunEngine(true, policy, jobs, 1.0, true, &with);
-            const EngineRun b = RunEngine(true, policy, jobs, 1.0, false, &without);
-            NS_TEST_ASSERT_MSG_EQ(a.finish.size(), jobs.size(), policy << ": every job finished");
-            NS_TEST_ASSERT_MSG_EQ(b.finish.size(), jobs.size(), policy << ": every job finished");
+            const EngineRun a = RunEngine(true, policy, run, 1.0, true, &with, sharing, spines);
+            const EngineRun b = RunEngine(true, policy, run, 1.0, false, &without, sharing, spines);
+            NS_TEST_ASSERT_MSG_EQ(a.finish.size(), run.size(), policy << ": every job finished");
+            NS_TEST_ASSERT_MSG_EQ(b.finish.size(), run.size(), policy << ": every job finished");
             for (const auto& [id, finish] : b.finish)
             {
                 NS_TEST_EXPECT_MSG_EQ((a.gpus.at(id) == b.gpus.at(id)), true, "job " << id);
@@ -280,6 +301,15 @@ class VclosIsolatedShortcutTestCase : public TestCase
             NS_TEST_EXPECT_MSG_GT(with.isolatedJobs, 0, policy << ": the shortcut was taken");
             // Both ways of timing an isolated job were taken: its own replay (flows meet on
             // the core) and the contention-free reference (they never do).
+            if (sharing == "EqualShare")
+            {
+                NS_TEST_EXPECT_MSG_GT(with.burstReplays, 0, "all-to-alls replayed as bursts");
+                NS_TEST_EXPECT_MSG_GT(with.materialized, 0, "one continued from its burst");
+                std::cout << sharing << " " << policy << ": " << with.isolatedJobs
+                          << " isolated, " << with.materialized << " continued flow by flow, "
+                          << with.burstReplays << " replayed as bursts\n";
+                continue;
+            }
             NS_TEST_EXPECT_MSG_GT(with.referenceAlone, 0, policy << ": reference taken");
             std::cout << policy << ": " << with.isolatedJobs << " isolated, " << with.materialized
                       << " continued flow by flow, " << with.referenceAlone
