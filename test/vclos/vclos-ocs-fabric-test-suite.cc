@@ -18,8 +18,13 @@
 #include "ns3/vclos-collective-tracker.h"
 #include "ns3/vclos-ecmp-routing.h"
 #include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-flow-executor.h"
+#include "ns3/vclos-job-scheduler.h"
+#include "ns3/vclos-link-load-tracker.h"
+#include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-ocs.h"
 
+#include <map>
 #include <numeric>
 #include <vector>
 
@@ -31,8 +36,8 @@ namespace
 constexpr uint64_t MESSAGE_BYTES = 1 << 20; //!< all-reduce size of every test job
 
 /// 4 leaves x 2 servers x 2 GPUs, 4 OCSs, the given spines and spine ports.
-Ptr<VclosFabric>
-OcsFabric(uint32_t spines, uint32_t spinePorts)
+Ptr<VclosFabricHelper>
+OcsFabricHelper(uint32_t spines, uint32_t spinePorts)
 {
     Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(4));
@@ -42,6 +47,14 @@ OcsFabric(uint32_t spines, uint32_t spinePorts)
     helper->SetAttribute("SpinePorts", UintegerValue(spinePorts));
     helper->SetAttribute("OcsCount", UintegerValue(4));
     helper->SetAttribute("OcsReconfigurationTime", TimeValue(MicroSeconds(20)));
+    return helper;
+}
+
+/// The fabric of OcsFabricHelper, with fixed hash salts.
+Ptr<VclosFabric>
+OcsFabric(uint32_t spines, uint32_t spinePorts)
+{
+    Ptr<VclosFabricHelper> helper = OcsFabricHelper(spines, spinePorts);
     Ptr<VclosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, 7);
     return fabric;
@@ -408,6 +421,218 @@ class VclosOcsFabricIsolationTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/// The test job list: three jobs that fill the 16 GPUs at 0, three more after all finished
+/// (at 1 s) that can reuse idle circuits. Each engine then places the same sequence.
+std::vector<VclosJobRequest>
+SchedulerJobs()
+{
+    const uint32_t sizes[] = {8, 4, 4, 8, 6, 2};
+    std::vector<VclosJobRequest> jobs;
+    for (uint32_t i = 0; i < 6; ++i)
+    {
+        VclosJobRequest r;
+        r.id = i;
+        r.gpus = sizes[i];
+        r.submit = i < 3 ? Seconds(0) : Seconds(1) + MicroSeconds(i);
+        r.messageBytes = 400000;
+        r.computeTime = MicroSeconds(10);
+        r.iterations = 2;
+        jobs.push_back(r);
+    }
+    return jobs;
+}
+
+/// Where the scheduler put a job, and what its booking set up.
+struct Placed
+{
+    std::vector<uint32_t> gpus;        //!< GPUs in rank order
+    std::vector<int32_t> uplinkSpine;  //!< spines
+    std::vector<int32_t> uplinkPort;   //!< uplink ports
+    std::vector<uint32_t> virtualLeaf; //!< virtual leaves
+    uint32_t circuitsSetUp = 0;        //!< new circuits
+
+    bool operator==(const Placed& o) const
+    {
+        return gpus == o.gpus && uplinkSpine == o.uplinkSpine && uplinkPort == o.uplinkPort &&
+               virtualLeaf == o.virtualLeaf && circuitsSetUp == o.circuitsSetUp;
+    }
+};
+
+/// What one scheduler run gave.
+struct SchedulerRun
+{
+    uint32_t finished = 0;                 //!< jobs finished
+    std::map<uint32_t, Placed> placements; //!< by job id
+    std::vector<std::string> circuits;     //!< the state's circuits at the end, as text
+    uint64_t ocsDrops = 0;                 //!< all OCS drops (packet)
+    double spineConflicts = -1;            //!< conflicting-flow share on leaf-spine links
+    bool mirrored = true;                  //!< the OCSs hold exactly the state's circuits
+    uint32_t reconfigurations = 0;         //!< starts that set up circuits
+};
+
+void
+RecordStart(SchedulerRun* run, const VclosJobRequest& job, const VclosJobAllocation& a)
+{
+    run->placements[job.id] =
+        Placed{a.gpus, a.uplinkSpine, a.uplinkPort, a.virtualLeaf, a.circuitsSetUp};
+}
+
+/// \return the circuits of a state, leaf by leaf and OCS by OCS, as text
+std::vector<std::string>
+StateCircuits(const VclosOcsState& state, uint32_t leaves, uint32_t ocss)
+{
+    std::vector<std::string> out;
+    for (uint32_t leaf = 0; leaf < leaves; ++leaf)
+    {
+        for (uint32_t k = 0; k < ocss; ++k)
+        {
+            auto c = state.GetCircuitAtUplink(leaf, k);
+            out.push_back(!c ? "-"
+                             : std::to_string(c->toLeaf) + ":" + std::to_string(c->peer) + ":" +
+                                   std::to_string(c->peerPort));
+        }
+    }
+    return out;
+}
+
+/// Run the job list with a policy, on the packet fabric (4 spines, full wiring) or the flow
+/// engine over the same topology.
+SchedulerRun
+RunScheduler(const std::string& policy, bool packet)
+{
+    Ptr<VclosFabricHelper> helper = OcsFabricHelper(4, 4);
+    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    scheduler->SetAttribute("ReconfigurationDelay", TimeValue(MicroSeconds(20)));
+    Ptr<VclosFabric> fabric;
+    Ptr<VclosLinkLoadTracker> links;
+    if (packet)
+    {
+        fabric = helper->Install();
+        helper->AssignStreams(fabric, 0);
+        scheduler->Setup(fabric, policy);
+        links = CreateObject<VclosLinkLoadTracker>();
+        links->Install(fabric);
+    }
+    else
+    {
+        Ptr<VclosFlowExecutor> flow = CreateObject<VclosFlowExecutor>();
+        flow->SetTopology(helper->GetTopologyConfig());
+        scheduler->Setup(Ptr<VclosJobExecutor>(flow), policy);
+    }
+    SchedulerRun run;
+    scheduler->TraceConnectWithoutContext("JobStarted", MakeBoundCallback(&RecordStart, &run));
+    scheduler->Submit(SchedulerJobs());
+    Simulator::Stop(Seconds(3));
+    VclosRunUntilStopped();
+    run.finished = scheduler->GetFinishedJobs();
+    run.reconfigurations = scheduler->GetReconfigurations();
+    if (auto state = scheduler->GetOcsState())
+    {
+        run.circuits = StateCircuits(*state, 4, 4);
+        if (packet)
+        {
+            for (uint32_t leaf = 0; leaf < 4; ++leaf)
+            {
+                for (uint32_t k = 0; k < 4; ++k)
+                {
+                    auto c = state->GetCircuitAtUplink(leaf, k);
+                    const uint32_t peer = fabric->GetOcs(k)->GetPeer(leaf);
+                    const uint32_t want =
+                        !c ? VclosOcs::NO_PORT
+                           : (c->toLeaf ? c->peer : fabric->GetSpineOcsPort(c->peer, k, 0));
+                    run.mirrored = run.mirrored && peer == want;
+                }
+            }
+        }
+    }
+    if (packet)
+    {
+        run.ocsDrops = OcsDrops(fabric);
+        run.spineConflicts = links->GetSpineConflictingFlowShare();
+    }
+    Simulator::Destroy();
+    return run;
+}
+
+} // namespace
+
+/**
+ * ocs-vclos through the packet engine: every job finishes, the OCSs hold exactly the
+ * scheduler's circuits (set up for new jobs, kept idle after), no OCS drops a frame and no
+ * flow meets another on a leaf-spine link. Control: ecmp-first-fit on the full wiring, same jobs, does
+ * show conflicting flows.
+ */
+class VclosOcsFabricSchedulerTestCase : public TestCase
+{
+  public:
+    VclosOcsFabricSchedulerTestCase()
+        : TestCase("packet engine, ocs-vclos: jobs finish on their own lit circuits, 0 OCS "
+                   "drops, 0 conflicts (control: ecmp-first-fit on the full wiring conflicts)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SchedulerRun ocs = RunScheduler("ocs-vclos", true);
+        NS_TEST_EXPECT_MSG_EQ(ocs.finished, 6, "every job finished");
+        NS_TEST_EXPECT_MSG_GT(ocs.reconfigurations, 0, "circuits were set up");
+        NS_TEST_EXPECT_MSG_EQ(ocs.mirrored, true, "the OCSs hold the state's circuits");
+        NS_TEST_EXPECT_MSG_EQ(ocs.ocsDrops, 0, "no OCS drop");
+        NS_TEST_EXPECT_MSG_EQ(ocs.spineConflicts, 0.0, "no conflicting flow");
+        uint32_t withPorts = 0;
+        for (const auto& [id, p] : ocs.placements)
+        {
+            withPorts += p.uplinkPort.empty() ? 0 : 1;
+        }
+        NS_TEST_EXPECT_MSG_GT(withPorts, 0, "jobs ran on circuits of their own");
+        SchedulerRun ecmp = RunScheduler("ecmp-first-fit", true);
+        NS_TEST_EXPECT_MSG_EQ(ecmp.finished, 6, "control: every job finished");
+        NS_TEST_EXPECT_MSG_EQ(ecmp.ocsDrops, 0, "control: no OCS drop on the full wiring");
+        NS_TEST_EXPECT_MSG_GT(ecmp.spineConflicts, 0.0, "control: ECMP flows conflict");
+    }
+};
+
+/**
+ * The packet and flow engines give the same placements and circuits for the same job
+ * sequence (the scheduler's allocations and its final circuit state). Control: a different
+ * policy's placements differ from ocs-vclos's.
+ */
+class VclosOcsFabricEnginesAgreeTestCase : public TestCase
+{
+  public:
+    VclosOcsFabricEnginesAgreeTestCase()
+        : TestCase("ocs-vclos: packet and flow engines place the same GPUs, ports and circuits")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SchedulerRun packet = RunScheduler("ocs-vclos", true);
+        SchedulerRun flow = RunScheduler("ocs-vclos", false);
+        NS_TEST_ASSERT_MSG_EQ(packet.placements.size(), 6, "packet: every job placed");
+        NS_TEST_ASSERT_MSG_EQ(flow.placements.size(), 6, "flow: every job placed");
+        for (uint32_t id = 0; id < 6; ++id)
+        {
+            NS_TEST_EXPECT_MSG_EQ((packet.placements[id] == flow.placements[id]),
+                                  true,
+                                  "job " << id << ": same placement");
+        }
+        NS_TEST_EXPECT_MSG_EQ((packet.circuits == flow.circuits), true, "same circuits");
+        SchedulerRun other = RunScheduler("vclos", false);
+        bool anyDiffers = false;
+        for (uint32_t id = 0; id < 6; ++id)
+        {
+            anyDiffers = anyDiffers || !(other.placements[id] == packet.placements[id]);
+        }
+        NS_TEST_EXPECT_MSG_EQ(anyDiffers, true, "control: the comparison sees a difference");
+    }
+};
+
 /// The suite.
 class VclosOcsFabricTestSuite : public TestSuite
 {
@@ -420,6 +645,8 @@ class VclosOcsFabricTestSuite : public TestSuite
         AddTestCase(new VclosOcsFabricRingTestCase(false), TestCase::QUICK);
         AddTestCase(new VclosOcsFabricRingTestCase(true), TestCase::QUICK);
         AddTestCase(new VclosOcsFabricIsolationTestCase, TestCase::QUICK);
+        AddTestCase(new VclosOcsFabricSchedulerTestCase, TestCase::QUICK);
+        AddTestCase(new VclosOcsFabricEnginesAgreeTestCase, TestCase::QUICK);
     }
 };
 
