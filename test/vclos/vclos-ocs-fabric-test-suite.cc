@@ -421,6 +421,77 @@ class VclosOcsFabricIsolationTestCase : public TestCase
     }
 };
 
+/**
+ * A leaf-leaf circuit (stage 2 of OCS-vClos: leaf A port k -> leaf B port k) carries traffic
+ * directly: with only leaf 0 port 2 <-> leaf 1 port 2 lit, a ring over the 8 GPUs of leaves 0
+ * and 1 completes with conserved bytes and 0 drops, every OCS frame goes through OCS 2, and
+ * a flow's path is NIC, leaf uplink, NIC (no spine). Control: without that circuit there is
+ * no route and the job's connections fail.
+ */
+class VclosOcsFabricLeafLeafTestCase : public TestCase
+{
+  public:
+    explicit VclosOcsFabricLeafLeafTestCase(bool control)
+        : TestCase(std::string("OCS fabric: a leaf-leaf circuit carries a ring") +
+                   (control ? " (control: without it, no route)" : "")),
+          m_control(control)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabric> fabric = OcsFabric(2, 8);
+        if (!m_control)
+        {
+            NS_TEST_ASSERT_MSG_EQ(fabric->GetOcs(2)->Connect(fabric->GetLeafOcsPort(0, 2),
+                                                             fabric->GetLeafOcsPort(1, 2)),
+                                  true,
+                                  "connect leaf 0 port 2 to leaf 1 port 2");
+        }
+        Job job = InstallRing(fabric, {0, 1, 2, 3, 4, 5, 6, 7}, 5000);
+        Simulator::Schedule(MicroSeconds(40), [this, fabric]() {
+            VclosFiveTuple t{fabric->GetGpuAddress(0).Get(),
+                             fabric->GetGpuAddress(5).Get(),
+                             49152,
+                             5000,
+                             6};
+            if (!m_control)
+            {
+                std::vector<uint32_t> path = fabric->TraceFlowPath(t);
+                NS_TEST_EXPECT_MSG_EQ(path.size(), 3, "NIC, leaf 0 uplink 2, NIC");
+                const bool viaUplink2 = path.size() == 3 && path[1] == fabric->GetLeafUplinks(0)[2];
+                NS_TEST_EXPECT_MSG_EQ(viaUplink2, true, "leaf 0's uplink 2");
+            }
+        });
+        Simulator::Stop(Seconds(2));
+        VclosStoppedRun run = VclosRunUntilStopped();
+        NS_TEST_EXPECT_MSG_EQ(run.threw, false, "no exception");
+        uint64_t others = 0;
+        for (uint32_t k : {0u, 1u, 3u})
+        {
+            others += fabric->GetOcs(k)->GetForwardedFrames();
+        }
+        if (m_control)
+        {
+            NS_TEST_EXPECT_MSG_EQ(run.failure.has_value(), true, "control: connections fail");
+            NS_TEST_EXPECT_MSG_EQ(job.tracker->IsComplete(0), false, "control: no completion");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(run.failure.value_or(""), "", "no failure");
+            NS_TEST_EXPECT_MSG_EQ(job.tracker->IsComplete(0), true, "the job completes");
+            NS_TEST_EXPECT_MSG_EQ(RingBytesConserved(job), true, "2(N-1)/N M per rank");
+            NS_TEST_EXPECT_MSG_EQ(OcsDrops(fabric), 0, "no OCS drop");
+            NS_TEST_EXPECT_MSG_GT(fabric->GetOcs(2)->GetForwardedFrames(), 200, "over OCS 2");
+            NS_TEST_EXPECT_MSG_EQ(others, 0, "nothing elsewhere");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_control; //!< no leaf-leaf circuit
+};
+
 namespace
 {
 
@@ -562,8 +633,8 @@ RunScheduler(const std::string& policy, bool packet)
 /**
  * ocs-vclos through the packet engine: every job finishes, the OCSs hold exactly the
  * scheduler's circuits (set up for new jobs, kept idle after), no OCS drops a frame and no
- * flow meets another on a leaf-spine link. Control: ecmp-first-fit on the full wiring, same jobs, does
- * show conflicting flows.
+ * flow meets another on a leaf-spine link. Control: ecmp-first-fit on the full wiring, same jobs,
+ * does show conflicting flows.
  */
 class VclosOcsFabricSchedulerTestCase : public TestCase
 {
@@ -645,6 +716,8 @@ class VclosOcsFabricTestSuite : public TestSuite
         AddTestCase(new VclosOcsFabricRingTestCase(false), TestCase::QUICK);
         AddTestCase(new VclosOcsFabricRingTestCase(true), TestCase::QUICK);
         AddTestCase(new VclosOcsFabricIsolationTestCase, TestCase::QUICK);
+        AddTestCase(new VclosOcsFabricLeafLeafTestCase(false), TestCase::QUICK);
+        AddTestCase(new VclosOcsFabricLeafLeafTestCase(true), TestCase::QUICK);
         AddTestCase(new VclosOcsFabricSchedulerTestCase, TestCase::QUICK);
         AddTestCase(new VclosOcsFabricEnginesAgreeTestCase, TestCase::QUICK);
     }
