@@ -296,6 +296,18 @@ VclosFabric::GetPathLatency(uint32_t src, uint32_t dst, uint32_t frameBytes) con
         DataRateValue rate;
         device->GetAttribute("DataRate", rate);
         TimeValue delay;
+        const VclosLink& link = m_links[id];
+        if (!m_ocs.empty() &&
+            (link.kind == VclosLink::LEAF_TO_SPINE || link.kind == VclosLink::SPINE_TO_LEAF))
+        {
+            // Through a circuit: two hops of the OCS's delay (the port channel's own Delay
+            // attribute is not used by the switch).
+            const uint32_t k =
+                link.kind == VclosLink::LEAF_TO_SPINE ? link.to : link.to / m_spinePortsPerOcs;
+            m_ocs[k]->GetAttribute("Delay", delay);
+            latency += delay.Get() * 2 + rate.Get().CalculateBytesTxTime(frameBytes);
+            continue;
+        }
         device->GetChannel()->GetAttribute("Delay", delay);
         latency += delay.Get() + rate.Get().CalculateBytesTxTime(frameBytes);
     }
