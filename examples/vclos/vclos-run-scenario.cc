@@ -269,6 +269,10 @@ RunPolicy(const VclosScenario& s,
     else
     {
         RngSeedManager::SetRun(s.seeds.rngRun + saltRun);
+        // Circuits an OCS-vClos booking sets up are lit when the scheduler starts the job.
+        fabricHelper->SetAttribute(
+            "OcsReconfigurationTime",
+            TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
         fabric = fabricHelper->Install();
         fabricHelper->AssignStreams(fabric, 0);
         if (outputs && s.output.pcap)

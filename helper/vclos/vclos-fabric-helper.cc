@@ -9,6 +9,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/red-queue-disc.h"
 #include "ns3/string.h"
@@ -17,6 +18,8 @@
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-ecmp-routing.h"
+#include "ns3/vclos-ocs-helper.h"
+#include "ns3/vclos-ocs-state.h"
 
 namespace ns3
 {
@@ -74,6 +77,16 @@ GpuNetwork(uint32_t leaf, uint32_t server)
 {
     return Ipv4Address((10u << 24) | (leaf << 16) | (server << 8));
 }
+
+/**
+ * \brief CircuitUp / CircuitDown sink: the switches' routes follow the circuits.
+ * \param fabric the fabric
+ */
+void
+OnOcsCircuit(VclosFabric* fabric, uint32_t, uint32_t)
+{
+    fabric->UpdateOcsRoutes();
+}
 } // namespace
 
 TypeId
@@ -120,11 +133,18 @@ VclosFabricHelper::GetTypeId()
             .AddAttribute("OcsCount",
                           "Optical circuit switches between leaves and spines (0: none, the "
                           "static layer). With K > 0 leaf uplink port k sits on OCS k and each "
-                          "spine has SpinePorts / K ports on every OCS (spec 5.1); flow level "
-                          "only: Install() refuses it (no packet-level OCS device yet).",
+                          "spine has SpinePorts / K ports on every OCS (spec 5.1). Install() "
+                          "builds one VclosOcs per k and starts with the fixed full leaf-spine "
+                          "wiring where one exists (OcsCount = Spines), else no circuit.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&VclosFabricHelper::m_ocsCount),
                           MakeUintegerChecker<uint32_t>(0, MAX_PORTS))
+            .AddAttribute("OcsReconfigurationTime",
+                          "Dark time of an OCS circuit set-up (VclosOcs::ReconfigurationTime "
+                          "of every OCS; the initial wiring is up at time 0).",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&VclosFabricHelper::m_ocsReconfigurationTime),
+                          MakeTimeChecker(Time(0), Seconds(60)))
             .AddAttribute("NicDataRate",
                           "Rate of a GPU NIC and of its leaf port (at least 1Mbps).",
                           DataRateValue(DataRate("100Gbps")),
@@ -263,16 +283,16 @@ void
 VclosFabricHelper::Validate() const
 {
     // Attribute checkers bound each value; these are the fabric's own limits.
-    VCLOS_REQUIRE(m_ocsCount == 0,
-                  std::invalid_argument,
-                  "OcsCount=" << m_ocsCount
-                              << ": the packet-level fabric has no OCS device yet (OCS layers "
-                                 "run on the flow engine only)");
+    if (m_ocsCount > 0)
+    {
+        GetTopologyConfig(); // throws, one line, where the OCS layer does not fit
+    }
     const uint64_t gpus = uint64_t{m_leaves} * m_serversPerLeaf * m_gpusPerServer;
     const uint64_t nodes = gpus + m_leaves + m_spines +
                            (m_gpusPerServer > 1 ? uint64_t{m_leaves} * m_serversPerLeaf : 0);
-    const uint64_t links =
-        2 * (gpus + uint64_t{m_leaves} * m_spines + (m_gpusPerServer > 1 ? gpus : 0));
+    const uint64_t core = m_ocsCount > 0 ? uint64_t{m_leaves} * m_ocsCount + m_spinePorts * m_spines
+                                         : uint64_t{m_leaves} * m_spines;
+    const uint64_t links = 2 * (gpus + core + (m_gpusPerServer > 1 ? gpus : 0));
     VCLOS_REQUIRE(nodes <= MAX_NODES && links <= MAX_LINKS,
                   std::invalid_argument,
                   "Leaves=" << m_leaves << ", Spines=" << m_spines << ", ServersPerLeaf="
@@ -281,11 +301,12 @@ VclosFabricHelper::Validate() const
                             << " directed links; the packet-level fabric holds at most "
                             << MAX_NODES << " and " << MAX_LINKS);
     uint32_t downlinks = m_serversPerLeaf * m_gpusPerServer;
-    VCLOS_REQUIRE(m_leafPorts == 0 || m_leafPorts >= downlinks + m_spines,
+    const uint32_t uplinks = m_ocsCount > 0 ? m_ocsCount : m_spines;
+    VCLOS_REQUIRE(m_leafPorts == 0 || m_leafPorts >= downlinks + uplinks,
                   std::invalid_argument,
                   "LeafPorts=" << m_leafPorts << " cannot hold the " << downlinks
-                               << " GPU downlinks plus " << m_spines << " spine uplinks");
-    VCLOS_REQUIRE(m_spinePorts == 0 || m_spinePorts >= m_leaves,
+                               << " GPU downlinks plus " << uplinks << " uplinks");
+    VCLOS_REQUIRE(m_ocsCount > 0 || m_spinePorts == 0 || m_spinePorts >= m_leaves,
                   std::invalid_argument,
                   "SpinePorts=" << m_spinePorts << " cannot hold one downlink to each of the "
                                 << m_leaves << " leaves");
@@ -465,25 +486,35 @@ VclosFabricHelper::Install()
         fabric->m_gpuDownlink[gpu] = fabric->AddLink(VclosLink::LEAF_TO_GPU, leaf, gpu, d.Get(1));
     }
 
-    // Leaves to spines: one link per pair.
-    fabric->m_leafUplinks.assign(m_leaves, std::vector<uint32_t>(m_spines));
-    fabric->m_leafUplinkIf.assign(m_leaves, std::vector<uint32_t>(m_spines));
-    fabric->m_spineDownlinks.assign(m_spines, std::vector<uint32_t>(m_leaves));
-    std::vector<std::vector<uint32_t>> spineDownIf(m_spines, std::vector<uint32_t>(m_leaves));
-    for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+    // Leaves to spines: one link per pair, or through the OCS layer.
+    if (m_ocsCount > 0)
     {
-        for (uint32_t spine = 0; spine < m_spines; ++spine)
+        InstallOcsLayer(fabric, allDevices, [&switchAddresses]() {
+            return switchAddresses.Next();
+        });
+    }
+    else
+    {
+        fabric->m_leafUplinks.assign(m_leaves, std::vector<uint32_t>(m_spines));
+        fabric->m_leafUplinkIf.assign(m_leaves, std::vector<uint32_t>(m_spines));
+        fabric->m_spineDownlinks.assign(m_spines, std::vector<uint32_t>(m_leaves));
+        fabric->m_spinePortIf.assign(m_spines, std::vector<uint32_t>(m_leaves));
+        for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
         {
-            NetDeviceContainer d = connect(fabric->m_leaves.Get(leaf),
-                                           fabric->m_spines.Get(spine),
-                                           m_fabricRate,
-                                           m_fabricDelay);
-            fabric->m_leafUplinkIf[leaf][spine] = AddInterface(d.Get(0), switchAddresses.Next());
-            spineDownIf[spine][leaf] = AddInterface(d.Get(1), switchAddresses.Next());
-            fabric->m_leafUplinks[leaf][spine] =
-                fabric->AddLink(VclosLink::LEAF_TO_SPINE, leaf, spine, d.Get(0));
-            fabric->m_spineDownlinks[spine][leaf] =
-                fabric->AddLink(VclosLink::SPINE_TO_LEAF, spine, leaf, d.Get(1));
+            for (uint32_t spine = 0; spine < m_spines; ++spine)
+            {
+                NetDeviceContainer d = connect(fabric->m_leaves.Get(leaf),
+                                               fabric->m_spines.Get(spine),
+                                               m_fabricRate,
+                                               m_fabricDelay);
+                fabric->m_leafUplinkIf[leaf][spine] =
+                    AddInterface(d.Get(0), switchAddresses.Next());
+                fabric->m_spinePortIf[spine][leaf] = AddInterface(d.Get(1), switchAddresses.Next());
+                fabric->m_leafUplinks[leaf][spine] =
+                    fabric->AddLink(VclosLink::LEAF_TO_SPINE, leaf, spine, d.Get(0));
+                fabric->m_spineDownlinks[spine][leaf] =
+                    fabric->AddLink(VclosLink::SPINE_TO_LEAF, spine, leaf, d.Get(1));
+            }
         }
     }
 
@@ -534,23 +565,119 @@ VclosFabricHelper::Install()
         // The rest of the leaf's own range (intra-server addresses) is not reachable through
         // the fabric: drop it here rather than bounce it off a spine until its TTL runs out.
         routing->AddRoute(GpuNetwork(leaf, 0), Ipv4Mask("/16"), {});
-        routing->AddRoute(Ipv4Address::GetAny(), Ipv4Mask::GetZero(), fabric->m_leafUplinkIf[leaf]);
+        if (m_ocsCount == 0)
+        {
+            routing->AddRoute(Ipv4Address::GetAny(),
+                              Ipv4Mask::GetZero(),
+                              fabric->m_leafUplinkIf[leaf]);
+        }
         fabric->m_leafRouting.push_back(routing);
     }
     for (uint32_t spine = 0; spine < m_spines; ++spine)
     {
         Ptr<VclosEcmpRouting> routing = DynamicCast<VclosEcmpRouting>(
             fabric->m_spines.Get(spine)->GetObject<Ipv4>()->GetRoutingProtocol());
-        for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+        for (uint32_t leaf = 0; m_ocsCount == 0 && leaf < m_leaves; ++leaf)
         {
-            routing->AddRoute(GpuNetwork(leaf, 0), Ipv4Mask("/16"), {spineDownIf[spine][leaf]});
+            routing->AddRoute(GpuNetwork(leaf, 0),
+                              Ipv4Mask("/16"),
+                              {fabric->m_spinePortIf[spine][leaf]});
         }
         fabric->m_spineRouting.push_back(routing);
+    }
+    if (m_ocsCount > 0)
+    {
+        StartOcsLayer(fabric);
     }
     DrawSalts(fabric);
     NS_LOG_INFO("fabric: " << gpuCount << " GPUs, " << m_leaves << " leaves, " << m_spines
                            << " spines, " << fabric->GetLinks().size() << " directed links");
     return fabric;
+}
+
+void
+VclosFabricHelper::InstallOcsLayer(Ptr<VclosFabric> fabric,
+                                   NetDeviceContainer& devices,
+                                   const std::function<Ipv4Address()>& nextAddress) const
+{
+    const VclosTopology topology(GetTopologyConfig());
+    const uint32_t perOcs = topology.GetSpinePortsPerOcs();
+    fabric->m_spinePortsPerOcs = perOcs;
+    VclosOcsHelper ocsHelper;
+    ocsHelper.SetDeviceAttribute("DataRate", DataRateValue(m_fabricRate));
+    ocsHelper.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    ocsHelper.SetQueueAttribute("MaxSize", QueueSizeValue(QueueSize("2p")));
+    // Two hops of half the fabric delay: a circuit has the delay of a static link.
+    ocsHelper.SetOcsAttribute("Delay", TimeValue(m_fabricDelay / 2));
+    // The initial wiring is up at once; StartOcsLayer sets the real dark time afterwards.
+    ocsHelper.SetOcsAttribute("ReconfigurationTime", TimeValue(Time(0)));
+    fabric->m_leafUplinks.assign(m_leaves, std::vector<uint32_t>(m_ocsCount));
+    fabric->m_leafUplinkIf.assign(m_leaves, std::vector<uint32_t>(m_ocsCount));
+    fabric->m_spineDownlinks.assign(m_spines, std::vector<uint32_t>(m_ocsCount * perOcs));
+    fabric->m_spinePortIf.assign(m_spines, std::vector<uint32_t>(m_ocsCount * perOcs));
+    for (uint32_t k = 0; k < m_ocsCount; ++k)
+    {
+        // Ports: leaf l is port l; spine j's q-th port is Leaves + j * perOcs + q.
+        NodeContainer nodes(fabric->m_leaves);
+        for (uint32_t spine = 0; spine < m_spines; ++spine)
+        {
+            for (uint32_t q = 0; q < perOcs; ++q)
+            {
+                nodes.Add(fabric->m_spines.Get(spine));
+            }
+        }
+        Ptr<VclosOcs> ocs = ocsHelper.Install(nodes);
+        devices.Add(VclosOcsHelper::GetDevices(ocs));
+        for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+        {
+            Ptr<NetDevice> device = ocs->GetDevice(leaf);
+            fabric->m_leafUplinkIf[leaf][k] = AddInterface(device, nextAddress());
+            fabric->m_leafUplinks[leaf][k] =
+                fabric->AddLink(VclosLink::LEAF_TO_SPINE, leaf, k, device);
+        }
+        for (uint32_t spine = 0; spine < m_spines; ++spine)
+        {
+            for (uint32_t q = 0; q < perOcs; ++q)
+            {
+                const uint32_t p = k * perOcs + q;
+                Ptr<NetDevice> device = ocs->GetDevice(m_leaves + spine * perOcs + q);
+                fabric->m_spinePortIf[spine][p] = AddInterface(device, nextAddress());
+                fabric->m_spineDownlinks[spine][p] =
+                    fabric->AddLink(VclosLink::SPINE_TO_LEAF, spine, p, device);
+            }
+        }
+        fabric->m_ocs.push_back(ocs);
+    }
+}
+
+void
+VclosFabricHelper::StartOcsLayer(Ptr<VclosFabric> fabric) const
+{
+    const VclosTopology topology(GetTopologyConfig());
+    const uint32_t perOcs = fabric->m_spinePortsPerOcs;
+    if (VclosOcsFullWiringCheck(topology).empty())
+    {
+        for (const VclosOcsCircuit& c : VclosOcsFullWiring(topology))
+        {
+            std::string error;
+            const bool ok = fabric->m_ocs[c.ocs]->Connect(
+                fabric->GetLeafOcsPort(c.leaf, c.ocs),
+                fabric->GetSpineOcsPort(c.peer, c.ocs, c.peerPort % perOcs),
+                &error);
+            VCLOS_REQUIRE(ok && c.peerPort / perOcs == c.ocs,
+                          std::logic_error,
+                          "full OCS wiring: " << error);
+        }
+    }
+    VclosFabric* raw = PeekPointer(fabric); // owns the switches, so it outlives their traces
+    for (const auto& ocs : fabric->m_ocs)
+    {
+        ocs->SetAttribute("ReconfigurationTime", TimeValue(m_ocsReconfigurationTime));
+        VclosOcsHelper::FollowCircuits(ocs);
+        ocs->TraceConnectWithoutContext("CircuitUp", MakeBoundCallback(&OnOcsCircuit, raw));
+        ocs->TraceConnectWithoutContext("CircuitDown", MakeBoundCallback(&OnOcsCircuit, raw));
+    }
+    fabric->UpdateOcsRoutes();
 }
 
 void

@@ -16,6 +16,7 @@
 #include "ns3/vclos-fabric.h"
 #include "ns3/vclos-topology.h"
 
+#include <functional>
 #include <string>
 
 namespace ns3
@@ -125,6 +126,22 @@ class VclosFabricHelper : public Object
     TrafficControlHelper GetQueueDiscHelper() const;
 
   private:
+    /**
+     * \brief Build the OCS layer: one VclosOcs per uplink port k, leaf l on its port l and
+     *        spine j's q-th port on its port Leaves + j * SpinePorts / OcsCount + q.
+     * \param fabric the fabric being built
+     * \param devices receives the new devices
+     * \param nextAddress hands out switch-side addresses
+     */
+    void InstallOcsLayer(Ptr<VclosFabric> fabric,
+                         NetDeviceContainer& devices,
+                         const std::function<Ipv4Address()>& nextAddress) const;
+    /**
+     * \brief Light the initial circuits (full wiring where it exists), make the interfaces
+     *        and routes follow the circuits from now on.
+     * \param fabric the fabric
+     */
+    void StartOcsLayer(Ptr<VclosFabric> fabric) const;
     /// Throw std::invalid_argument for the first inconsistent attribute.
     void Validate() const;
     /**
@@ -140,6 +157,7 @@ class VclosFabricHelper : public Object
     uint32_t m_leafPorts;                   //!< leaf radix (0: as needed)
     uint32_t m_spinePorts;                  //!< spine radix (0: as needed)
     uint32_t m_ocsCount;                    //!< OCSs (0: static layer)
+    Time m_ocsReconfigurationTime;          //!< OCS dark time
     DataRate m_nicRate;                     //!< GPU NIC rate
     Time m_nicDelay;                        //!< GPU-leaf propagation delay
     DataRate m_fabricRate;                  //!< leaf-spine rate

@@ -22,6 +22,13 @@ VclosJobExecutor::CanStart(const VclosJobRequest& job)
 }
 
 void
+VclosJobExecutor::Placed(const VclosJobRequest& job,
+                         const VclosJobAllocation& allocation,
+                         const VclosOcsState* ocs)
+{
+}
+
+void
 VclosJobExecutor::Stop(const VclosJobRequest& job, const VclosJobAllocation& allocation)
 {
 }

@@ -15,6 +15,8 @@
 namespace ns3
 {
 
+class VclosOcsState;
+
 /**
  * \ingroup vclos
  * \brief A training job submitted to the scheduler.
@@ -83,6 +85,19 @@ class VclosJobExecutor : public Object
      * \return whether the executor can take it now (the packet level: a free TCP port)
      */
     virtual bool CanStart(const VclosJobRequest& job);
+
+    /**
+     * \brief A job was just placed (before any reconfiguration delay): an executor with real
+     *        OCSs programs the circuits now so they are lit when the job starts. Default:
+     *        nothing.
+     * \param job the job
+     * \param allocation where it goes
+     * \param ocs the scheduler's circuit state after the job's booking (null without
+     *        OCS-vClos)
+     */
+    virtual void Placed(const VclosJobRequest& job,
+                        const VclosJobAllocation& allocation,
+                        const VclosOcsState* ocs);
 
     /**
      * \brief Run a placed job. Never calls done before returning.

@@ -359,6 +359,7 @@ VclosJobScheduler::TryStart(const VclosJobRequest& job)
     m_running[job.id] = running;
     m_busyGpus = m_busyGpus + job.gpus;
     m_reconfigurations += allocation->circuitsSetUp > 0 ? 1 : 0;
+    m_executor->Placed(job, *allocation, m_ocs.get());
     if (allocation->circuitsSetUp > 0 && m_reconfigurationDelay.IsStrictlyPositive())
     {
         // The GPUs and circuits are held from now; the job runs once the OCSs have moved.

@@ -9,6 +9,8 @@
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-helper.h"
+#include "ns3/vclos-ocs-state.h"
+#include "ns3/vclos-ocs.h"
 #include "ns3/vclos-run-status.h"
 
 namespace ns3
@@ -61,6 +63,8 @@ VclosPacketExecutor::SetFabric(Ptr<VclosFabric> fabric)
     config.spines = fabric->GetSpineCount();
     config.serversPerLeaf = fabric->GetServersPerLeaf();
     config.gpusPerServer = fabric->GetGpusPerServer();
+    config.ocsCount = fabric->GetOcsCount();
+    config.spinePorts = fabric->GetOcsCount() * fabric->GetSpinePortsPerOcs();
     m_topology = std::make_unique<VclosTopology>(config);
 }
 
@@ -106,19 +110,142 @@ VclosPacketExecutor::CanStart(const VclosJobRequest& job)
     return true;
 }
 
+void
+VclosPacketExecutor::Placed(const VclosJobRequest& job,
+                            const VclosJobAllocation& allocation,
+                            const VclosOcsState* ocs)
+{
+    VCLOS_REQUIRE(m_fabric, std::logic_error, "VclosPacketExecutor: SetFabric() first");
+    if (ocs != nullptr && m_fabric->GetOcsCount() > 0)
+    {
+        MirrorCircuits(*ocs);
+    }
+}
+
+void
+VclosPacketExecutor::MirrorCircuits(const VclosOcsState& state)
+{
+    const uint32_t leaves = m_fabric->GetLeafCount();
+    const uint32_t perOcs = m_fabric->GetSpinePortsPerOcs();
+    for (uint32_t k = 0; k < m_fabric->GetOcsCount(); ++k)
+    {
+        Ptr<VclosOcs> ocs = m_fabric->GetOcs(k);
+        // The circuits the state holds on OCS k, as (leaf port, other port).
+        std::set<VclosOcs::Circuit> wanted;
+        for (uint32_t leaf = 0; leaf < leaves; ++leaf)
+        {
+            std::optional<VclosOcsCircuit> c = state.GetCircuitAtUplink(leaf, k);
+            if (!c)
+            {
+                continue;
+            }
+            const uint32_t a = m_fabric->GetLeafOcsPort(leaf, k);
+            const uint32_t b = c->toLeaf
+                                   ? m_fabric->GetLeafOcsPort(c->peer, k)
+                                   : m_fabric->GetSpineOcsPort(c->peer, k, c->peerPort % perOcs);
+            wanted.insert({std::min(a, b), std::max(a, b)});
+        }
+        // Tear down what the state no longer holds (idle circuits its booking reused the
+        // ports of), then request the new ones in one batch.
+        for (const VclosOcs::Circuit& up : ocs->GetCircuits())
+        {
+            if (wanted.count(up) == 0)
+            {
+                std::string error;
+                VCLOS_REQUIRE(ocs->Disconnect(up.first, &error),
+                              std::logic_error,
+                              "VclosPacketExecutor: OCS " << k << ": " << error);
+            }
+        }
+        std::vector<VclosOcs::Circuit> batch;
+        for (const VclosOcs::Circuit& c : wanted)
+        {
+            const bool settingUp = ocs->GetPortState(c.first) == VclosOcs::PORT_DARK;
+            if (ocs->GetPeer(c.first) != c.second && !settingUp)
+            {
+                batch.push_back(c);
+            }
+        }
+        if (!batch.empty())
+        {
+            NS_LOG_INFO("OCS " << k << ": " << batch.size() << " circuits requested");
+            std::string error;
+            VCLOS_REQUIRE(ocs->Reconfigure(batch, &error),
+                          std::logic_error,
+                          "VclosPacketExecutor: OCS " << k << ": " << error);
+        }
+    }
+}
+
+void
+VclosPacketExecutor::PinSpinePairs(const VclosJobAllocation& allocation, bool pin)
+{
+    // The flow executor's path: up the source's port to its spine, down the port of the
+    // destination's virtual leaf whose circuit reaches that spine.
+    const uint32_t n = static_cast<uint32_t>(allocation.gpus.size());
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> downPort; // (virtual leaf, spine) -> k
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        if (allocation.uplinkPort[r] >= 0 && allocation.uplinkSpine[r] >= 0)
+        {
+            downPort[{allocation.virtualLeaf[r],
+                      static_cast<uint32_t>(allocation.uplinkSpine[r])}] =
+                static_cast<uint32_t>(allocation.uplinkPort[r]);
+        }
+    }
+    for (uint32_t a = 0; a < n; ++a)
+    {
+        if (allocation.uplinkSpine[a] < 0)
+        {
+            continue; // a leaf-leaf circuit: the leaf's source pin is the whole path
+        }
+        const auto spine = static_cast<uint32_t>(allocation.uplinkSpine[a]);
+        for (uint32_t b = 0; b < n; ++b)
+        {
+            const uint32_t src = allocation.gpus[a];
+            const uint32_t dst = allocation.gpus[b];
+            if (m_fabric->GetLeafOfGpu(src) == m_fabric->GetLeafOfGpu(dst))
+            {
+                continue;
+            }
+            if (!pin)
+            {
+                m_fabric->UnpinPairAtSpine(src, dst, spine);
+                continue;
+            }
+            auto it = downPort.find({allocation.virtualLeaf[b], spine});
+            VCLOS_REQUIRE(it != downPort.end() &&
+                              m_fabric->PinPairAtSpine(src, dst, spine, it->second),
+                          std::logic_error,
+                          "VclosPacketExecutor: GPU " << dst << "'s virtual leaf has no lit "
+                                                      << "circuit to spine " << spine);
+        }
+    }
+}
+
 VclosCollectiveAlgorithm
 VclosPacketExecutor::Start(const VclosJobRequest& job,
                            const VclosJobAllocation& allocation,
                            DoneCallback done)
 {
     VCLOS_REQUIRE(m_fabric, std::logic_error, "VclosPacketExecutor: SetFabric() first");
+    const bool ownCircuits = !allocation.uplinkPort.empty();
     for (uint32_t r = 0; r < job.gpus; ++r)
     {
-        if (allocation.uplinkSpine[r] >= 0)
+        if (ownCircuits && allocation.uplinkPort[r] >= 0)
+        {
+            m_fabric->PinSourceToUplink(allocation.gpus[r],
+                                        static_cast<uint32_t>(allocation.uplinkPort[r]));
+        }
+        else if (!ownCircuits && allocation.uplinkSpine[r] >= 0)
         {
             m_fabric->PinSourceToSpine(allocation.gpus[r],
                                        static_cast<uint32_t>(allocation.uplinkSpine[r]));
         }
+    }
+    if (ownCircuits)
+    {
+        PinSpinePairs(allocation, true);
     }
     Running& running = m_running[job.id];
     running.iterations = job.iterations;
@@ -184,12 +311,18 @@ VclosPacketExecutor::Stop(const VclosJobRequest& job, const VclosJobAllocation& 
         m_portsInUse.erase(*it->second.port);
     }
     m_running.erase(it);
+    const bool ownCircuits = !allocation.uplinkPort.empty();
     for (uint32_t r = 0; r < job.gpus; ++r)
     {
-        if (allocation.uplinkSpine[r] >= 0)
+        if (ownCircuits ? allocation.uplinkPort[r] >= 0 : allocation.uplinkSpine[r] >= 0)
         {
             m_fabric->UnpinSource(allocation.gpus[r]);
         }
+    }
+    if (ownCircuits)
+    {
+        // Its circuits stay up, idle, as the scheduler's state keeps them for reuse.
+        PinSpinePairs(allocation, false);
     }
 }
 

@@ -21,6 +21,14 @@ namespace ns3
  *        VclosCollectiveHelper job (TCP applications on its GPUs' nodes), its pinned spines
  *        become source pins on the leaves while it runs, and a one-GPU job only computes.
  *
+ * With an OCS layer and OCS-vClos (VclosJobAllocation::uplinkPort), Placed() makes the
+ * fabric's OCSs mirror the scheduler's VclosOcsState (circuits the booking set up are
+ * requested at once, so they are lit after the OCSs' ReconfigurationTime, which should not
+ * exceed the scheduler's ReconfigurationDelay; idle circuits the booking tore down are torn
+ * down; a finished job's circuits stay up, idle, as in the state). While the job runs each
+ * GPU is pinned to its own uplink port on its leaf and, through a spine, each cross-leaf pair
+ * to the spine port of the destination's virtual leaf (the flow executor's path).
+ *
  * Each job of 2 or more GPUs holds a TCP port (BasePort, BasePort + 1, ...) while it runs;
  * after 65535 the ports of finished jobs are reused in the same cyclic order, never 0, and
  * CanStart says no while every port is held (the job waits rather than share a port).
@@ -43,6 +51,9 @@ class VclosPacketExecutor : public VclosJobExecutor
 
     const VclosTopology& GetTopology() const override;
     bool CanStart(const VclosJobRequest& job) override;
+    void Placed(const VclosJobRequest& job,
+                const VclosJobAllocation& allocation,
+                const VclosOcsState* ocs) override;
     VclosCollectiveAlgorithm Start(const VclosJobRequest& job,
                                    const VclosJobAllocation& allocation,
                                    DoneCallback done) override;
@@ -82,6 +93,18 @@ class VclosPacketExecutor : public VclosJobExecutor
     uint32_t m_nextPort;                       //!< where the search for a port starts
     std::set<uint16_t> m_portsInUse;           //!< ports of running jobs
     std::map<uint32_t, Running> m_running;     //!< by job id
+
+    /**
+     * \brief Program the OCSs to hold exactly the circuits of a state.
+     * \param ocs the scheduler's circuit state
+     */
+    void MirrorCircuits(const VclosOcsState& ocs);
+    /**
+     * \brief Pin (or unpin) the spine hop of every cross-leaf pair of an OCS-vClos job.
+     * \param allocation the job's allocation
+     * \param pin true to pin, false to remove the pins
+     */
+    void PinSpinePairs(const VclosJobAllocation& allocation, bool pin);
 };
 
 } // namespace ns3

@@ -506,11 +506,6 @@ VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
     {
         SCENARIO_CHECK(false, "fabric", e.what());
     }
-    SCENARIO_CHECK(!topology->HasOcs() || s.scheduler.engine == "flow",
-                   "fabric.OcsCount",
-                   topology->GetUplinksPerLeaf()
-                       << " OCSs need scheduler.engine flow (the packet level has no OCS device "
-                          "yet)");
     SCENARIO_CHECK(std::isfinite(s.scheduler.reconfigurationMs) &&
                        s.scheduler.reconfigurationMs >= 0 &&
                        s.scheduler.reconfigurationMs <= VclosScenario::MAX_RECONFIGURATION_MS,

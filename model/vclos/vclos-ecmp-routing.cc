@@ -149,6 +149,13 @@ VclosEcmpRouting::UnpinSource(Ipv4Address source)
 }
 
 void
+VclosEcmpRouting::UnpinPair(Ipv4Address source, Ipv4Address destination)
+{
+    NS_LOG_FUNCTION(this << source << destination);
+    m_pairPins.erase(PairKey(source.Get(), destination.Get()));
+}
+
+void
 VclosEcmpRouting::ClearPins()
 {
     NS_LOG_FUNCTION(this);

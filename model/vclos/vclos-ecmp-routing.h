@@ -81,6 +81,13 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      */
     void UnpinSource(Ipv4Address source);
 
+    /**
+     * \brief Remove the pin of a source-destination pair.
+     * \param source the source address
+     * \param destination the destination address
+     */
+    void UnpinPair(Ipv4Address source, Ipv4Address destination);
+
     /// Remove every pin.
     void ClearPins();
 

@@ -5,12 +5,16 @@
 
 #include "vclos-check.h"
 #include "vclos-ecmp-routing.h"
+#include "vclos-ocs.h"
 
 #include "ns3/abort.h"
 #include "ns3/channel.h"
 #include "ns3/data-rate.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/point-to-point-net-device.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -42,6 +46,7 @@ VclosFabric::DoDispose()
     m_linkOfDevice.clear();
     m_leafRouting.clear();
     m_spineRouting.clear();
+    m_ocs.clear();
     m_gpus = NodeContainer();
     m_serverSwitches = NodeContainer();
     m_leaves = NodeContainer();
@@ -251,6 +256,30 @@ VclosFabric::GetPathLinks(uint32_t src, uint32_t dst, uint32_t spine) const
     VCLOS_REQUIRE(spine < m_spineCount,
                   std::out_of_range,
                   "VclosFabric::GetPathLinks: no spine " << spine);
+    if (!m_ocs.empty())
+    {
+        const int32_t port = FindUplinkToSpine(srcLeaf, spine);
+        VCLOS_REQUIRE(port >= 0,
+                      std::out_of_range,
+                      "VclosFabric::GetPathLinks: no circuit from leaf " << srcLeaf << " to spine "
+                                                                         << spine);
+        const auto& ports = m_spinePortIf[spine];
+        for (uint32_t p = 0; p < ports.size(); ++p)
+        {
+            const uint32_t k = p / m_spinePortsPerOcs;
+            if (m_ocs[k]->GetPeer(GetSpineOcsPort(spine, k, p % m_spinePortsPerOcs)) == dstLeaf)
+            {
+                return {m_gpuUplink[src],
+                        m_leafUplinks[srcLeaf][port],
+                        m_spineDownlinks[spine][p],
+                        m_gpuDownlink[dst]};
+            }
+        }
+        VCLOS_REQUIRE(false,
+                      std::out_of_range,
+                      "VclosFabric::GetPathLinks: no circuit from spine " << spine << " to leaf "
+                                                                          << dstLeaf);
+    }
     return {m_gpuUplink[src],
             m_leafUplinks[srcLeaf][spine],
             m_spineDownlinks[spine][dstLeaf],
@@ -267,6 +296,18 @@ VclosFabric::GetPathLatency(uint32_t src, uint32_t dst, uint32_t frameBytes) con
         DataRateValue rate;
         device->GetAttribute("DataRate", rate);
         TimeValue delay;
+        const VclosLink& link = m_links[id];
+        if (!m_ocs.empty() &&
+            (link.kind == VclosLink::LEAF_TO_SPINE || link.kind == VclosLink::SPINE_TO_LEAF))
+        {
+            // Through a circuit: two hops of the OCS's delay (the port channel's own Delay
+            // attribute is not used by the switch).
+            const uint32_t k =
+                link.kind == VclosLink::LEAF_TO_SPINE ? link.to : link.to / m_spinePortsPerOcs;
+            m_ocs[k]->GetAttribute("Delay", delay);
+            latency += delay.Get() * 2 + rate.Get().CalculateBytesTxTime(frameBytes);
+            continue;
+        }
         device->GetChannel()->GetAttribute("Delay", delay);
         latency += delay.Get() + rate.Get().CalculateBytesTxTime(frameBytes);
     }
@@ -292,6 +333,10 @@ VclosFabric::TraceFlowPath(const VclosFiveTuple& tuple) const
                   std::out_of_range,
                   "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " has no route");
     const auto& interfaces = m_leafUplinkIf[srcLeaf];
+    if (!m_ocs.empty())
+    {
+        return TraceOcsPath(tuple, src, dst, static_cast<uint32_t>(uplinkIf));
+    }
     for (uint32_t spine = 0; spine < m_spineCount; ++spine)
     {
         if (interfaces[spine] == static_cast<uint32_t>(uplinkIf))
@@ -303,6 +348,201 @@ VclosFabric::TraceFlowPath(const VclosFiveTuple& tuple) const
                   std::logic_error,
                   "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " sent the flow down");
     return {};
+}
+
+std::vector<uint32_t>
+VclosFabric::TraceOcsPath(const VclosFiveTuple& tuple,
+                          uint32_t src,
+                          uint32_t dst,
+                          uint32_t uplinkIf) const
+{
+    const uint32_t srcLeaf = GetLeafOfGpu(src);
+    const uint32_t dstLeaf = GetLeafOfGpu(dst);
+    const auto& interfaces = m_leafUplinkIf[srcLeaf];
+    const auto it = std::find(interfaces.begin(), interfaces.end(), uplinkIf);
+    VCLOS_REQUIRE(it != interfaces.end(),
+                  std::logic_error,
+                  "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " sent the flow down");
+    const auto k = static_cast<uint32_t>(it - interfaces.begin());
+    std::vector<uint32_t> path{m_gpuUplink[src], m_leafUplinks[srcLeaf][k]};
+    const uint32_t peer = m_ocs[k]->GetPeer(GetLeafOcsPort(srcLeaf, k));
+    VCLOS_REQUIRE(peer != VclosOcs::NO_PORT,
+                  std::logic_error,
+                  "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " uplink " << k
+                                                      << " has no circuit");
+    if (peer < m_leafCount)
+    {
+        VCLOS_REQUIRE(peer == dstLeaf,
+                      std::logic_error,
+                      "VclosFabric::TraceFlowPath: leaf " << srcLeaf << " uplink " << k
+                                                          << " leads to leaf " << peer);
+        path.push_back(m_gpuDownlink[dst]);
+        return path;
+    }
+    const uint32_t spine = (peer - m_leafCount) / m_spinePortsPerOcs;
+    const int32_t downIf = m_spineRouting[spine]->SelectInterface(tuple);
+    const auto& spineIfs = m_spinePortIf[spine];
+    const auto down = std::find(spineIfs.begin(), spineIfs.end(), static_cast<uint32_t>(downIf));
+    VCLOS_REQUIRE(downIf >= 0 && down != spineIfs.end(),
+                  std::logic_error,
+                  "VclosFabric::TraceFlowPath: spine " << spine << " has no route");
+    path.push_back(m_spineDownlinks[spine][down - spineIfs.begin()]);
+    path.push_back(m_gpuDownlink[dst]);
+    return path;
+}
+
+uint32_t
+VclosFabric::GetOcsCount() const
+{
+    return static_cast<uint32_t>(m_ocs.size());
+}
+
+uint32_t
+VclosFabric::GetSpinePortsPerOcs() const
+{
+    return m_spinePortsPerOcs;
+}
+
+Ptr<VclosOcs>
+VclosFabric::GetOcs(uint32_t k) const
+{
+    VCLOS_REQUIRE(k < m_ocs.size(), std::out_of_range, "VclosFabric::GetOcs: no OCS " << k);
+    return m_ocs[k];
+}
+
+uint32_t
+VclosFabric::GetLeafOcsPort(uint32_t leaf, uint32_t k) const
+{
+    VCLOS_REQUIRE(leaf < m_leafCount && k < m_ocs.size(),
+                  std::out_of_range,
+                  "VclosFabric::GetLeafOcsPort: no leaf " << leaf << " on OCS " << k);
+    return leaf;
+}
+
+uint32_t
+VclosFabric::GetSpineOcsPort(uint32_t spine, uint32_t k, uint32_t q) const
+{
+    VCLOS_REQUIRE(spine < m_spineCount && k < m_ocs.size() && q < m_spinePortsPerOcs,
+                  std::out_of_range,
+                  "VclosFabric::GetSpineOcsPort: no port " << q << " of spine " << spine
+                                                           << " on OCS " << k);
+    return m_leafCount + spine * m_spinePortsPerOcs + q;
+}
+
+int32_t
+VclosFabric::FindUplinkToSpine(uint32_t leaf, uint32_t spine) const
+{
+    for (uint32_t k = 0; k < m_ocs.size(); ++k)
+    {
+        const uint32_t peer = m_ocs[k]->GetPeer(GetLeafOcsPort(leaf, k));
+        if (peer != VclosOcs::NO_PORT && peer >= m_leafCount &&
+            (peer - m_leafCount) / m_spinePortsPerOcs == spine)
+        {
+            return static_cast<int32_t>(k);
+        }
+    }
+    return -1;
+}
+
+void
+VclosFabric::UpdateOcsRoutes()
+{
+    NS_LOG_FUNCTION(this);
+    // Leaves: uplinks to spines, and direct leaf-leaf uplinks by far leaf.
+    for (uint32_t leaf = 0; leaf < m_leafCount; ++leaf)
+    {
+        std::vector<uint32_t> toSpines;
+        std::vector<std::vector<uint32_t>> direct(m_leafCount);
+        for (uint32_t k = 0; k < m_ocs.size(); ++k)
+        {
+            const uint32_t peer = m_ocs[k]->GetPeer(GetLeafOcsPort(leaf, k));
+            if (peer == VclosOcs::NO_PORT)
+            {
+                continue;
+            }
+            (peer < m_leafCount ? direct[peer] : toSpines).push_back(m_leafUplinkIf[leaf][k]);
+        }
+        m_leafRouting[leaf]->AddRoute(Ipv4Address::GetAny(), Ipv4Mask::GetZero(), toSpines);
+        for (uint32_t other = 0; other < m_leafCount; ++other)
+        {
+            if (other == leaf)
+            {
+                continue;
+            }
+            std::vector<uint32_t> group = direct[other];
+            group.insert(group.end(), toSpines.begin(), toSpines.end());
+            m_leafRouting[leaf]->AddRoute(Ipv4Address((10u << 24) | (other << 16)),
+                                          Ipv4Mask("/16"),
+                                          group);
+        }
+    }
+    // Spines: each leaf through the spine ports whose circuit reaches it.
+    for (uint32_t spine = 0; spine < m_spineCount; ++spine)
+    {
+        std::vector<std::vector<uint32_t>> toLeaf(m_leafCount);
+        for (uint32_t p = 0; p < m_spinePortIf[spine].size(); ++p)
+        {
+            const uint32_t k = p / m_spinePortsPerOcs;
+            const uint32_t peer =
+                m_ocs[k]->GetPeer(GetSpineOcsPort(spine, k, p % m_spinePortsPerOcs));
+            if (peer < m_leafCount)
+            {
+                toLeaf[peer].push_back(m_spinePortIf[spine][p]);
+            }
+        }
+        for (uint32_t leaf = 0; leaf < m_leafCount; ++leaf)
+        {
+            m_spineRouting[spine]->AddRoute(Ipv4Address((10u << 24) | (leaf << 16)),
+                                            Ipv4Mask("/16"),
+                                            toLeaf[leaf]);
+        }
+    }
+}
+
+void
+VclosFabric::PinSourceToUplink(uint32_t gpu, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << gpu << port);
+    CheckGpu(gpu, "PinSourceToUplink");
+    VCLOS_REQUIRE(port < m_ocs.size(),
+                  std::out_of_range,
+                  "VclosFabric::PinSourceToUplink: no uplink port " << port);
+    uint32_t leaf = GetLeafOfGpu(gpu);
+    m_leafRouting[leaf]->PinSource(GetGpuAddress(gpu), m_leafUplinkIf[leaf][port]);
+}
+
+bool
+VclosFabric::PinPairAtSpine(uint32_t src, uint32_t dst, uint32_t spine, uint32_t k)
+{
+    NS_LOG_FUNCTION(this << src << dst << spine << k);
+    CheckGpu(src, "PinPairAtSpine");
+    CheckGpu(dst, "PinPairAtSpine");
+    VCLOS_REQUIRE(spine < m_spineCount && k < m_ocs.size(),
+                  std::out_of_range,
+                  "VclosFabric::PinPairAtSpine: no spine " << spine << " on OCS " << k);
+    for (uint32_t q = 0; q < m_spinePortsPerOcs; ++q)
+    {
+        if (m_ocs[k]->GetPeer(GetSpineOcsPort(spine, k, q)) == GetLeafOfGpu(dst))
+        {
+            m_spineRouting[spine]->PinPair(GetGpuAddress(src),
+                                           GetGpuAddress(dst),
+                                           m_spinePortIf[spine][k * m_spinePortsPerOcs + q]);
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+VclosFabric::UnpinPairAtSpine(uint32_t src, uint32_t dst, uint32_t spine)
+{
+    NS_LOG_FUNCTION(this << src << dst << spine);
+    CheckGpu(src, "UnpinPairAtSpine");
+    CheckGpu(dst, "UnpinPairAtSpine");
+    VCLOS_REQUIRE(spine < m_spineCount,
+                  std::out_of_range,
+                  "VclosFabric::UnpinPairAtSpine: no spine " << spine);
+    m_spineRouting[spine]->UnpinPair(GetGpuAddress(src), GetGpuAddress(dst));
 }
 
 Ptr<VclosEcmpRouting>
@@ -332,7 +572,7 @@ VclosFabric::PinSourceToSpine(uint32_t gpu, uint32_t spine)
                   std::out_of_range,
                   "VclosFabric::PinSourceToSpine: no spine " << spine);
     uint32_t leaf = GetLeafOfGpu(gpu);
-    m_leafRouting[leaf]->PinSource(GetGpuAddress(gpu), m_leafUplinkIf[leaf][spine]);
+    m_leafRouting[leaf]->PinSource(GetGpuAddress(gpu), UplinkIfToSpine(leaf, spine));
 }
 
 void
@@ -347,7 +587,21 @@ VclosFabric::PinPairToSpine(uint32_t src, uint32_t dst, uint32_t spine)
     uint32_t leaf = GetLeafOfGpu(src);
     m_leafRouting[leaf]->PinPair(GetGpuAddress(src),
                                  GetGpuAddress(dst),
-                                 m_leafUplinkIf[leaf][spine]);
+                                 UplinkIfToSpine(leaf, spine));
+}
+
+uint32_t
+VclosFabric::UplinkIfToSpine(uint32_t leaf, uint32_t spine) const
+{
+    if (m_ocs.empty())
+    {
+        return m_leafUplinkIf[leaf][spine];
+    }
+    const int32_t port = FindUplinkToSpine(leaf, spine);
+    VCLOS_REQUIRE(port >= 0,
+                  std::out_of_range,
+                  "VclosFabric: no circuit from leaf " << leaf << " to spine " << spine);
+    return m_leafUplinkIf[leaf][port];
 }
 
 void

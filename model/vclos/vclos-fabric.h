@@ -20,6 +20,7 @@ namespace ns3
 {
 
 class VclosEcmpRouting;
+class VclosOcs;
 
 /**
  * \ingroup vclos
@@ -40,7 +41,9 @@ struct VclosLink
 
     Kind kind;             //!< where the link sits
     uint32_t from;         //!< index of the sending node in its role (GPU id, leaf, spine, server)
-    uint32_t to;           //!< index of the receiving node in its role
+    uint32_t to;           //!< index of the receiving node in its role; with an OCS layer,
+                           //!< LEAF_TO_SPINE: the leaf's uplink port (= its OCS), SPINE_TO_LEAF:
+                           //!< the spine's port (k * SpinePorts / OcsCount + q)
     Ptr<NetDevice> device; //!< the transmitting device
     std::string name;      //!< readable name, e.g. "leaf0->spine3"
 };
@@ -114,10 +117,69 @@ class VclosFabric : public Object
     const std::vector<VclosLink>& GetLinks() const;
     /// \param device a transmitting device \return its link id, or -1 if not in the fabric
     int32_t GetLinkOfDevice(Ptr<const NetDevice> device) const;
-    /// \param leaf a leaf \return its uplink ids, indexed by spine
+    /// \param leaf a leaf \return its uplink ids, indexed by spine (with an OCS layer: by
+    ///        uplink port, i.e. OCS)
     const std::vector<uint32_t>& GetLeafUplinks(uint32_t leaf) const;
-    /// \param spine a spine \return its downlink ids, indexed by leaf
+    /// \param spine a spine \return its downlink ids, indexed by leaf (with an OCS layer: by
+    ///        spine port, k * SpinePorts / OcsCount + q for its q-th port on OCS k)
     const std::vector<uint32_t>& GetSpineDownlinks(uint32_t spine) const;
+
+    /// \return the number of OCSs (0: static leaf-spine links)
+    uint32_t GetOcsCount() const;
+    /// \return each spine's ports on each OCS (0 without an OCS layer)
+    uint32_t GetSpinePortsPerOcs() const;
+    /// \param k an OCS \return the switch
+    Ptr<VclosOcs> GetOcs(uint32_t k) const;
+    /// \param leaf a leaf \param k an OCS \return the OCS port of the leaf's uplink k (= leaf)
+    uint32_t GetLeafOcsPort(uint32_t leaf, uint32_t k) const;
+    /**
+     * \param spine a spine
+     * \param k an OCS
+     * \param q the spine's port on it, 0 to GetSpinePortsPerOcs() - 1
+     * \return the OCS port (Leaves + spine * GetSpinePortsPerOcs() + q)
+     */
+    uint32_t GetSpineOcsPort(uint32_t spine, uint32_t k, uint32_t q) const;
+    /**
+     * \brief With an OCS layer: the uplink port of a leaf whose up circuit now reaches a
+     *        spine (the lowest such port), or -1.
+     * \param leaf a leaf
+     * \param spine a spine
+     * \return the port, or -1
+     */
+    int32_t FindUplinkToSpine(uint32_t leaf, uint32_t spine) const;
+    /**
+     * \brief Install the switches' routes from the OCSs' up circuits (the helper calls it on
+     *        every circuit change). Leaves: the default route over the uplinks whose circuit
+     *        reaches a spine; a /16 route per other leaf over those uplinks plus the uplinks
+     *        with a direct (leaf-leaf) circuit to it. Spines: each leaf's /16 over the spine
+     *        ports whose circuit reaches that leaf. A prefix with no such port is unreachable
+     *        (dropped at the switch, never sent into a dark or unmapped port).
+     */
+    void UpdateOcsRoutes();
+
+    /**
+     * \brief With an OCS layer: send every packet of a GPU that leaves its leaf through one
+     *        of its leaf's uplink ports (while that port's circuit leads towards the
+     *        destination; otherwise ECMP decides).
+     * \param gpu the source GPU
+     * \param port the uplink port (OCS)
+     */
+    void PinSourceToUplink(uint32_t gpu, uint32_t port);
+    /**
+     * \brief With an OCS layer: on a spine, send the packets from one GPU to another down the
+     *        spine's port on OCS k whose circuit reaches the destination's leaf.
+     * \param src the source GPU
+     * \param dst the destination GPU
+     * \param spine the spine
+     * \param k the OCS
+     * \return false (nothing pinned) when no such circuit is up
+     */
+    bool PinPairAtSpine(uint32_t src, uint32_t dst, uint32_t spine, uint32_t k);
+    /**
+     * \param src the source GPU \param dst the destination GPU \param spine the spine whose
+     *        pair pin is removed
+     */
+    void UnpinPairAtSpine(uint32_t src, uint32_t dst, uint32_t spine);
 
     /**
      * \brief The links a packet crosses from one GPU to another through a given spine.
@@ -188,6 +250,20 @@ class VclosFabric : public Object
      * \param what the caller, for the error message
      */
     void CheckGpu(uint32_t gpu, const char* what) const;
+    /// \param leaf a leaf \param spine a spine \return the leaf's interface towards it
+    uint32_t UplinkIfToSpine(uint32_t leaf, uint32_t spine) const;
+    /**
+     * \brief TraceFlowPath across the OCS layer.
+     * \param tuple the flow
+     * \param src source GPU
+     * \param dst destination GPU (on another leaf)
+     * \param uplinkIf the interface the source leaf chose
+     * \return link ids in path order
+     */
+    std::vector<uint32_t> TraceOcsPath(const VclosFiveTuple& tuple,
+                                       uint32_t src,
+                                       uint32_t dst,
+                                       uint32_t uplinkIf) const;
 
     uint32_t m_leafCount = 0;                                      //!< leaves
     uint32_t m_spineCount = 0;                                     //!< spines
@@ -208,6 +284,9 @@ class VclosFabric : public Object
     std::vector<std::vector<uint32_t>> m_leafUplinkIf;   //!< [leaf][spine] interface
     std::vector<Ptr<VclosEcmpRouting>> m_leafRouting;    //!< per leaf
     std::vector<Ptr<VclosEcmpRouting>> m_spineRouting;   //!< per spine
+    std::vector<Ptr<VclosOcs>> m_ocs;                    //!< OCS k (empty: static layer)
+    uint32_t m_spinePortsPerOcs = 0;                     //!< each spine's ports on each OCS
+    std::vector<std::vector<uint32_t>> m_spinePortIf;    //!< [spine][spine port] interface
 };
 
 } // namespace ns3
