@@ -260,6 +260,7 @@ RunPolicy(const VclosScenario& s,
     scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
     scheduler->SetAttribute("ReconfigurationDelay",
                             TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
+    scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(s.scheduler.keepIdleCircuits));
     g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
     if (flowLevel)
     {
@@ -525,6 +526,9 @@ Run(int argc, char* argv[])
     cmd.AddValue("reconfigurationMs",
                  "scheduler.reconfigurationMs: OCS reconfiguration delay (ms)",
                  s.scheduler.reconfigurationMs);
+    cmd.AddValue("keepIdleCircuits",
+                 "scheduler.keepIdleCircuits: finished jobs' OCS circuits stay, reusable",
+                 s.scheduler.keepIdleCircuits);
     cmd.AddValue("ecmpRuns", "seeds.ecmpRuns: ECMP salts per ECMP policy", s.seeds.ecmpRuns);
     cmd.AddValue("workloadSeed", "seeds.workload", s.seeds.workload);
     cmd.AddValue("slowdown", "metrics.slowdown: run each job shape alone", s.metrics.slowdown);

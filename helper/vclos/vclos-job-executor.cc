@@ -29,6 +29,11 @@ VclosJobExecutor::Placed(const VclosJobRequest& job,
 }
 
 void
+VclosJobExecutor::Released(const VclosJobRequest& job, const VclosOcsState* ocs)
+{
+}
+
+void
 VclosJobExecutor::Stop(const VclosJobRequest& job, const VclosJobAllocation& allocation)
 {
 }

@@ -100,6 +100,14 @@ class VclosJobExecutor : public Object
                         const VclosOcsState* ocs);
 
     /**
+     * \brief A stopped job's resources were just released: an executor with real OCSs
+     *        follows the circuit state (circuits torn down go dark). Default: nothing.
+     * \param job the job
+     * \param ocs the scheduler's circuit state after the release (null without OCS-vClos)
+     */
+    virtual void Released(const VclosJobRequest& job, const VclosOcsState* ocs);
+
+    /**
      * \brief Run a placed job. Never calls done before returning.
      * \param job the job
      * \param allocation its GPUs in rank order and pinned spines

@@ -45,6 +45,14 @@ VclosJobScheduler::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&VclosJobScheduler::m_reconfigurationDelay),
                           MakeTimeChecker(Seconds(0), Seconds(3600)))
+            .AddAttribute("KeepIdleCircuits",
+                          "ocs-vclos: a finished job's circuits stay connected, idle, and a "
+                          "later job that needs the same ones reuses them without a "
+                          "reconfiguration (true), or they are torn down when it ends, as in "
+                          "the spec (false). Set before Setup.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VclosJobScheduler::m_keepIdleCircuits),
+                          MakeBooleanChecker())
             .AddTraceSource("QueueLength",
                             "Jobs waiting.",
                             MakeTraceSourceAccessor(&VclosJobScheduler::m_queueLength),
@@ -156,11 +164,11 @@ VclosJobScheduler::Setup(Ptr<VclosJobExecutor> executor, const std::string& poli
                 allocation.circuitsSetUp = report.setUp;
                 return allocation;
             },
-            [state, ocs](const VclosJobRequest& job) {
+            [state, ocs, keep = m_keepIdleCircuits](const VclosJobRequest& job) {
                 state->Release(job.id);
                 if (ocs->HasJob(job.id))
                 {
-                    ocs->Release(job.id);
+                    ocs->Release(job.id, keep);
                 }
             },
             [ocsPolicy, state, ocs](const VclosJobRequest& job) {
@@ -403,6 +411,7 @@ VclosJobScheduler::DoFinish(uint32_t job)
     m_running.erase(job);
     m_executor->Stop(running.request, running.allocation);
     m_release(running.request);
+    m_executor->Released(running.request, m_ocs.get());
     m_busyGpus = m_busyGpus - running.request.gpus;
     ++m_finished;
     m_finishedTrace(running.request);

@@ -207,6 +207,7 @@ class VclosJobScheduler : public Object
     std::shared_ptr<VclosClusterState> m_state;           //!< booked room, with a named policy
     std::shared_ptr<VclosOcsState> m_ocs;                 //!< circuits, with "ocs-vclos"
     Time m_reconfigurationDelay;                          //!< ReconfigurationDelay attribute
+    bool m_keepIdleCircuits = false;                      //!< KeepIdleCircuits attribute
     uint32_t m_reconfigurations;                          //!< starts with new circuits
     PlaceFunction m_place;                                //!< policy
     ReleaseFunction m_release;                            //!< policy

@@ -115,6 +115,18 @@ VclosPacketExecutor::Placed(const VclosJobRequest& job,
                             const VclosJobAllocation& allocation,
                             const VclosOcsState* ocs)
 {
+    FollowCircuits(ocs);
+}
+
+void
+VclosPacketExecutor::Released(const VclosJobRequest& job, const VclosOcsState* ocs)
+{
+    FollowCircuits(ocs);
+}
+
+void
+VclosPacketExecutor::FollowCircuits(const VclosOcsState* ocs)
+{
     VCLOS_REQUIRE(m_fabric, std::logic_error, "VclosPacketExecutor: SetFabric() first");
     if (ocs != nullptr && m_fabric->GetOcsCount() > 0)
     {

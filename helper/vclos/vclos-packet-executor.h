@@ -54,6 +54,7 @@ class VclosPacketExecutor : public VclosJobExecutor
     void Placed(const VclosJobRequest& job,
                 const VclosJobAllocation& allocation,
                 const VclosOcsState* ocs) override;
+    void Released(const VclosJobRequest& job, const VclosOcsState* ocs) override;
     VclosCollectiveAlgorithm Start(const VclosJobRequest& job,
                                    const VclosJobAllocation& allocation,
                                    DoneCallback done) override;
@@ -99,6 +100,8 @@ class VclosPacketExecutor : public VclosJobExecutor
      * \param ocs the scheduler's circuit state
      */
     void MirrorCircuits(const VclosOcsState& ocs);
+    /// \param ocs the scheduler's circuit state, or null: mirror it when the fabric has OCSs
+    void FollowCircuits(const VclosOcsState* ocs);
     /**
      * \brief Pin (or unpin) the spine hop of every cross-leaf pair of an OCS-vClos job.
      * \param allocation the job's allocation

@@ -372,6 +372,7 @@ VclosReadScenario(const std::string& path)
     q.Read("sharing", s.scheduler.sharing);
     q.Read("ecmpPathPerStep", s.scheduler.ecmpPathPerStep);
     q.Read("reconfigurationMs", s.scheduler.reconfigurationMs);
+    q.Read("keepIdleCircuits", s.scheduler.keepIdleCircuits);
     q.RejectUnknown();
     FieldReader r = top.Child("seeds");
     r.Read("workload", s.seeds.workload);
@@ -599,7 +600,8 @@ VclosScenarioToJson(const VclosScenario& s)
                          {"engine", s.scheduler.engine},
                          {"sharing", s.scheduler.sharing},
                          {"ecmpPathPerStep", s.scheduler.ecmpPathPerStep},
-                         {"reconfigurationMs", s.scheduler.reconfigurationMs}};
+                         {"reconfigurationMs", s.scheduler.reconfigurationMs},
+                         {"keepIdleCircuits", s.scheduler.keepIdleCircuits}};
     root["seeds"] = {{"workload", s.seeds.workload},
                      {"rngRun", s.seeds.rngRun},
                      {"ecmpRuns", s.seeds.ecmpRuns}};

@@ -82,6 +82,7 @@ struct VclosScenario
         std::string sharing = "max-min"; //!< flow engine: max-min or equal-share
         bool ecmpPathPerStep = false;    //!< flow engine: hash each transfer, not each connection
         double reconfigurationMs = 0;    //!< OCS: delay of a start that sets up new circuits
+        bool keepIdleCircuits = false;   //!< OCS: finished jobs' circuits stay, reusable
     } scheduler;                         //!< the scheduler
 
     /// Seeds.

@@ -334,7 +334,7 @@ VclosOcsState::Book(uint64_t jobId, const std::vector<VclosOcsCircuit>& circuits
 }
 
 void
-VclosOcsState::Release(uint64_t jobId)
+VclosOcsState::Release(uint64_t jobId, bool keepCircuits)
 {
     auto it = m_jobs.find(jobId);
     VCLOS_REQUIRE(it != m_jobs.end(),
@@ -351,6 +351,10 @@ VclosOcsState::Release(uint64_t jobId)
                                           << c.ocs << " is not held by it");
         SetOwner(a, NO_JOB);
         SetOwner(b, NO_JOB);
+        if (!keepCircuits)
+        {
+            Disconnect(a);
+        }
     }
     m_jobs.erase(it);
 }

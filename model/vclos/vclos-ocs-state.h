@@ -129,11 +129,13 @@ class VclosOcsState
     VclosOcsBookingReport Book(uint64_t jobId, const std::vector<VclosOcsCircuit>& circuits);
 
     /**
-     * \brief The job's circuits become idle (still connected, reusable); throws
-     * std::logic_error for a job holding none.
+     * \brief Free the job's ports; throws std::logic_error for a job holding none.
      * \param jobId the job
+     * \param keepCircuits true: its circuits stay connected, idle and reusable without a
+     *        reconfiguration; false: they are torn down (the spec's GpuPlacementer sets them
+     *        to -1 when a job ends)
      */
-    void Release(uint64_t jobId);
+    void Release(uint64_t jobId, bool keepCircuits = true);
 
     /// \param jobId a job \return true when it holds circuits
     bool HasJob(uint64_t jobId) const;

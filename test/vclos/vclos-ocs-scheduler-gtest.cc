@@ -221,13 +221,15 @@ Record
 RunJobs(const VclosTopologyConfig& config,
         const std::string& policy,
         const std::vector<VclosJobRequest>& jobs,
-        Time delay)
+        Time delay,
+        bool keepIdleCircuits = true)
 {
     Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
     executor->SetAttribute("Sharing", StringValue("EqualShare"));
     executor->SetTopology(config);
     Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
     scheduler->SetAttribute("ReconfigurationDelay", TimeValue(delay));
+    scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(keepIdleCircuits));
     scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
     auto ocs = scheduler->GetOcsState();
     Record r;
@@ -438,6 +440,43 @@ TEST(VclosOcsScheduler, ReconfigurationDelayHandComputed)
 // the invariants hold and every running job still owns exactly the circuits it was given;
 // every job starts exactly 25 ms after its placement when its booking needed a circuit that
 // was not set up before (recounted from the ports), else at its placement; idle at the end.
+// The default, as the spec: a job's circuits are torn down when it ends. The jobs of
+// ReconfigurationDelayHandComputed: job 1 now sets up its 4 circuits anew and starts 10 ms
+// after its arrival at 1 s, and no circuit is left at the end (control: KeepIdleCircuits
+// leaves job 1's 4).
+TEST(VclosOcsScheduler, CircuitsTornDownWhenJobsEndByDefault)
+{
+    const auto config = OcsConfig(4, 2, 2, 4, 4, 2);
+    const std::vector<VclosJobRequest> jobs{Job(0, 8, Seconds(0)), Job(1, 8, Seconds(1))};
+    for (const bool keep : {false, true})
+    {
+        Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
+        executor->SetTopology(config);
+        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        scheduler->SetAttribute("ReconfigurationDelay", TimeValue(MilliSeconds(10)));
+        if (keep)
+        {
+            scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(true));
+        }
+        scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ocs-vclos");
+        std::map<uint64_t, Time> started;
+        scheduler->TraceConnectWithoutContext(
+            "JobStarted",
+            Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
+                [&started](const VclosJobRequest& j, const VclosJobAllocation&) {
+                    started[j.id] = Simulator::Now();
+                }));
+        scheduler->Submit(jobs);
+        Simulator::Run();
+        ASSERT_EQ(scheduler->GetFinishedJobs(), 2u);
+        EXPECT_EQ(started.at(0), MilliSeconds(10));
+        EXPECT_EQ(started.at(1), keep ? Seconds(1) : Seconds(1) + MilliSeconds(10));
+        EXPECT_EQ(scheduler->GetOcsState()->GetCircuitCount(), keep ? 4u : 0u);
+        EXPECT_EQ(scheduler->GetReconfigurations(), keep ? 1u : 2u);
+        Simulator::Destroy();
+    }
+}
+
 TEST(VclosOcsScheduler, CircuitsBookedReleasedAndDelayCharged)
 {
     const auto config = OcsConfig(16, 2, 4, 8, 8, 2);
