@@ -58,6 +58,7 @@ suite_module(
     model/vclos/vclos-flow-burst.h
     model/vclos/vclos-flow-collective.h
     model/vclos/vclos-workload.h
+    model/vclos/vclos-rdma-rate-control.h
     model/vclos/vclos-ocs.h
     model/vclos/vclos-ocs-port-channel.h
     helper/vclos/vclos-ecmp-routing-helper.h
