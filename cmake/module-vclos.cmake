@@ -23,6 +23,7 @@ suite_module(
     model/vclos/vclos-workload.cc
     model/vclos/vclos-ocs.cc
     model/vclos/vclos-ocs-port-channel.cc
+    model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -59,6 +60,7 @@ suite_module(
     model/vclos/vclos-flow-collective.h
     model/vclos/vclos-workload.h
     model/vclos/vclos-rdma-rate-control.h
+    model/vclos/vclos-dcqcn.h
     model/vclos/vclos-ocs.h
     model/vclos/vclos-ocs-port-channel.h
     helper/vclos/vclos-ecmp-routing-helper.h
