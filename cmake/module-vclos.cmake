@@ -98,6 +98,8 @@ if(SUITE_ENABLE_EXAMPLES)
                 LIBRARIES ns3-vclos ns3::libflow-monitor)
   suite_program(vclos-ocs-example examples/vclos/vclos-ocs-example.cc
                 LIBRARIES ns3-vclos)
+  suite_program(vclos-dcqcn-trace examples/vclos/vclos-dcqcn-trace.cc
+                LIBRARIES ns3-vclos)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-allreduce-benchmark benchmarks/vclos/vclos-allreduce-benchmark.cc
