@@ -426,7 +426,7 @@ VclosDcqcn::AdvanceAlpha()
 }
 
 EventId
-VclosDcqcn::ScheduleAt(Time time)
+VclosDcqcn::ScheduleAt(const Time& time)
 {
     return Simulator::Schedule(time - Simulator::Now(), &VclosDcqcn::Wake, this);
 }

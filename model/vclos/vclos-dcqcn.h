@@ -115,7 +115,7 @@ class VclosDcqcn : public VclosRdmaRateControl
     /// (Re)start the increase timer one period from now.
     void RestartIncreaseTimer();
     /// \param time when a timer falls due: schedule the wake-up event for it
-    EventId ScheduleAt(Time time);
+    EventId ScheduleAt(const Time& time);
 
     // Attributes
     Variant m_variant;       //!< the model

@@ -494,7 +494,7 @@ TEST(VclosDcqcnTest, PaperTargetDivideBy8)
         }(),
         G100,
         s);
-    ASSERT_EQ(with.size(), 2u);
+    ASSERT_EQ(with.size(), 2U);
     EXPECT_EQ(with[0].rc, 6250000000ULL);
     EXPECT_EQ(with[0].rt, G100);
     // 54 us, first increase: R_T <- 100G / 8 = 12.5G, R_C <- (12.5G + 6.25G)/2 = 9.375G.
@@ -628,7 +628,7 @@ TEST(VclosDcqcnTest, TracesFollowTheRates)
         {G100, 50000000000, 51000000000, 44250000000, 45250000000, 46250000000};
     EXPECT_EQ(rt, wantRt);
     // α: InitialAlpha at Start, decayed to 0.5 and raised to 0.75 at the third CNP.
-    ASSERT_GE(alpha.size(), 2u);
+    ASSERT_GE(alpha.size(), 2U);
     EXPECT_DOUBLE_EQ(alpha.back(), 0.75);
 }
 
@@ -648,11 +648,14 @@ TEST(VclosDcqcnTest, NoCnpNoEventLineRate)
         EXPECT_TRUE(Simulator::IsFinished()) << "Start scheduled an event";
         for (int i = 1; i <= 100; ++i)
         {
-            Simulator::Schedule(MicroSeconds(10 * i), &VclosDcqcn::NotifyBytesSent, rp, 4096);
+            Simulator::Schedule(MicroSeconds(int64_t{10} * i),
+                                &VclosDcqcn::NotifyBytesSent,
+                                rp,
+                                4096);
         }
         Simulator::Run();
         // The 100 scripted calls are the only events: the RP scheduled none.
-        EXPECT_EQ(Simulator::GetEventCount(), 100u) << (mellanox ? "Mellanox" : "Paper");
+        EXPECT_EQ(Simulator::GetEventCount(), 100U) << (mellanox ? "Mellanox" : "Paper");
         EXPECT_EQ(rp->GetRate().GetBitRate(), G100);
         EXPECT_EQ(rp->GetTargetRate().GetBitRate(), G100);
         EXPECT_TRUE(Simulator::IsFinished());
@@ -700,7 +703,7 @@ TEST(VclosDcqcnTest, TimersStopBackAtLineRate)
         // Two CNPs and one event per increase (plus the Mellanox decrease checks).
         std::cout << (mellanox ? "Mellanox" : "Paper") << ": line rate again at "
                   << stopped / 1000.0 << " us after " << events << " events" << std::endl;
-        EXPECT_LT(events, 2u + (stopped - 100000) / p.increaseInterval + 8);
+        EXPECT_LT(events, 2U + (stopped - 100000) / p.increaseInterval + 8);
     }
 }
 
@@ -809,7 +812,7 @@ TEST(VclosDcqcnTest, EventLightEqualsPeriodicTimersBitExact)
 {
     for (const auto& p : ReferenceParameterSets())
     {
-        EXPECT_EQ(Mismatches(p, p, true, 6), 0u)
+        EXPECT_EQ(Mismatches(p, p, true, 6), 0U)
             << (p.mellanox ? "Mellanox" : "Paper") << " F=" << p.f << " clamp=" << p.clamp;
     }
 }
@@ -819,7 +822,7 @@ TEST(VclosDcqcnTest, EventLightEqualsPeriodicTimersClosedForm)
     // α by (1 - g)^k: rates still identical and α within 1e-12 on these scripts.
     for (const auto& p : ReferenceParameterSets())
     {
-        EXPECT_EQ(Mismatches(p, p, false, 6), 0u)
+        EXPECT_EQ(Mismatches(p, p, false, 6), 0U)
             << (p.mellanox ? "Mellanox" : "Paper") << " F=" << p.f << " clamp=" << p.clamp;
     }
 }
@@ -831,13 +834,13 @@ TEST(VclosDcqcnTest, PerturbedReferenceDisagrees)
     {
         RefParams timer = p;
         timer.increaseInterval += 1000;
-        EXPECT_GT(Mismatches(p, timer, true, 1), 0u) << "IncreaseTimer + 1 us";
+        EXPECT_GT(Mismatches(p, timer, true, 1), 0U) << "IncreaseTimer + 1 us";
         RefParams gain = p;
         gain.g *= 1.01;
-        EXPECT_GT(Mismatches(p, gain, true, 1), 0u) << "G * 1.01";
+        EXPECT_GT(Mismatches(p, gain, true, 1), 0U) << "G * 1.01";
         RefParams alphaWindow = p;
         alphaWindow.alphaInterval += 1;
-        EXPECT_GT(Mismatches(p, alphaWindow, true, 1), 0u) << "AlphaInterval + 1 ns";
+        EXPECT_GT(Mismatches(p, alphaWindow, true, 1), 0U) << "AlphaInterval + 1 ns";
     }
 }
 
