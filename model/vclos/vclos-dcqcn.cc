@@ -150,6 +150,14 @@ VclosDcqcn::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&VclosDcqcn::m_bitExactAlpha),
                           MakeBooleanChecker())
+            .AddAttribute("Midpoint",
+                          "Rounding of R_C <- (R_C + R_T)/2 in integer bps. RoundUp: "
+                          "ceil((R_C + R_T)/2), so R_C reaches R_T exactly. TruncatedHalves: "
+                          "floor(R_C/2) + floor(R_T/2), as HPCC's simulator computes it (R_C "
+                          "may then stay 1 bps below R_T).",
+                          EnumValue(ROUND_UP),
+                          MakeEnumAccessor(&VclosDcqcn::m_midpoint),
+                          MakeEnumChecker(ROUND_UP, "RoundUp", TRUNCATED_HALVES, "TruncatedHalves"))
             .AddTraceSource("CurrentRate",
                             "R_C in bps, at every change.",
                             MakeTraceSourceAccessor(&VclosDcqcn::m_rc),
@@ -208,11 +216,13 @@ VclosDcqcn::GetProfile(const std::string& name, DataRate nicRate)
                 {"RateOnFirstCnp", "1"},
                 {"ClampTargetRate", "true"},
                 {"AlphaBeforeCut", "false"},
-                {"TargetDivideBy8", "false"}};
+                {"TargetDivideBy8", "false"},
+                {"Midpoint", "RoundUp"}};
     }
     if (name == "hpcc")
     {
-        // [HPCC:run.py] dcqcn at bw Gb/s: R_AI = 5 bw/25 Mb/s, R_HAI = 50 bw/25 Mb/s.
+        // [HPCC:run.py] dcqcn at bw Gb/s: R_AI = 5 bw/25 Mb/s, R_HAI = 50 bw/25 Mb/s; the
+        // midpoint as HPCC's rdma-hw.cc computes it (rate/2 + target/2 in integer bps).
         const uint64_t nic = nicRate.GetBitRate();
         return {{"Variant", "Mellanox"},
                 {"G", "0.00390625"},
@@ -228,7 +238,8 @@ VclosDcqcn::GetProfile(const std::string& name, DataRate nicRate)
                 {"RateOnFirstCnp", "1"},
                 {"ClampTargetRate", "false"},
                 {"AlphaBeforeCut", "false"},
-                {"TargetDivideBy8", "false"}};
+                {"TargetDivideBy8", "false"},
+                {"Midpoint", "TruncatedHalves"}};
     }
     if (name == "simai")
     {
@@ -247,7 +258,8 @@ VclosDcqcn::GetProfile(const std::string& name, DataRate nicRate)
                 {"RateOnFirstCnp", "1"},
                 {"ClampTargetRate", "false"},
                 {"AlphaBeforeCut", "false"},
-                {"TargetDivideBy8", "false"}};
+                {"TargetDivideBy8", "false"},
+                {"Midpoint", "TruncatedHalves"}};
     }
     if (name == "nvidia")
     {
@@ -268,7 +280,8 @@ VclosDcqcn::GetProfile(const std::string& name, DataRate nicRate)
                 {"RateOnFirstCnp", "1"},
                 {"ClampTargetRate", "false"},
                 {"AlphaBeforeCut", "false"},
-                {"TargetDivideBy8", "false"}};
+                {"TargetDivideBy8", "false"},
+                {"Midpoint", "RoundUp"}};
     }
     VCLOS_REQUIRE(false,
                   std::invalid_argument,
@@ -286,6 +299,10 @@ VclosDcqcn::ApplyProfile(const std::string& name, DataRate nicRate)
         if (attribute == "Variant")
         {
             SetAttribute(attribute, EnumValue(value == "Paper" ? PAPER : MELLANOX));
+        }
+        else if (attribute == "Midpoint")
+        {
+            SetAttribute(attribute, EnumValue(value == "RoundUp" ? ROUND_UP : TRUNCATED_HALVES));
         }
         else
         {
@@ -348,12 +365,17 @@ VclosDcqcn::Start(DataRate lineRate)
     m_alphaCnp = false;
     m_seenCnp = false;
     m_decreaseCnp = false;
-    // Paper: the increase timer would only count stages at line rate before the first cut.
     m_increaseOn = false;
     m_timerStage = 0;
     m_byteStage = 0;
     m_bytes = 0;
     m_firstIncrease = false;
+    // Paper: before the first cut the increase timer only counts stages at line rate, unless
+    // the midpoint moves R_C off line rate (truncated halves of an odd line rate).
+    if (m_variant == PAPER && Mid(m_line, m_line) != m_line)
+    {
+        RestartIncreaseTimer();
+    }
 }
 
 DataRate
@@ -546,16 +568,24 @@ VclosDcqcn::Increase(bool timer)
             m_rt = AddCapped(m_rt.Get(), add, m_line);
         }
     }
-    // (R_C + R_T) / 2 rounded up: R_C reaches R_T exactly (R_T >= R_C always holds).
-    const uint64_t rc = m_rc.Get();
-    const uint64_t rt = m_rt.Get();
-    m_rc = rc / 2 + rt / 2 + ((rc % 2) + (rt % 2) + 1) / 2;
-    if (m_rc.Get() == m_line && m_rt.Get() == m_line)
+    m_rc = Mid(m_rc.Get(), m_rt.Get());
+    if (m_rt.Get() == m_line && Mid(m_rc.Get(), m_line) == m_rc.Get())
     {
-        // At line rate no increase event changes a rate: the timer stops until the next cut.
+        // R_T at line rate and R_C a fixed point of the midpoint (line rate itself when
+        // rounding up): no increase event changes a rate; the timer stops until the next cut.
         m_increaseOn = false;
         m_increaseEvent.Cancel();
     }
+}
+
+uint64_t
+VclosDcqcn::Mid(uint64_t rc, uint64_t rt) const
+{
+    if (m_midpoint == TRUNCATED_HALVES)
+    {
+        return rc / 2 + rt / 2;
+    }
+    return rc / 2 + rt / 2 + ((rc % 2) + (rt % 2) + 1) / 2;
 }
 
 void

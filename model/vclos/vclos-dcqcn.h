@@ -41,7 +41,8 @@ namespace ns3
  * at that instant. See doc/vclos/dcqcn.rst.
  *
  * Rates are integer bits per second: a cut is floor(R_C·(1 − α/2)), a midpoint is
- * (R_C + R_T) rounded up, so R_C reaches R_T exactly.
+ * (R_C + R_T)/2 rounded up, so R_C reaches R_T exactly (attribute Midpoint: or HPCC's
+ * truncated halves, with which R_C may stay 1 bps below R_T; the timer then stops there).
  */
 class VclosDcqcn : public VclosRdmaRateControl
 {
@@ -51,6 +52,13 @@ class VclosDcqcn : public VclosRdmaRateControl
     {
         PAPER,   //!< the DCQCN equations (cut on each CNP, timer + byte counter)
         MELLANOX //!< HPCC/SimAI cc_mode 1 (periodic α and decrease check, timer only)
+    };
+
+    /// How (R_C + R_T)/2 becomes an integer rate.
+    enum Midpoint
+    {
+        ROUND_UP,        //!< ceil((R_C + R_T)/2): R_C reaches R_T exactly
+        TRUNCATED_HALVES //!< floor(R_C/2) + floor(R_T/2), as HPCC's DataRate division
     };
 
     /**
@@ -112,6 +120,8 @@ class VclosDcqcn : public VclosRdmaRateControl
     void Cut();
     /// One increase event. \param timer true for the timer, false for the byte counter
     void Increase(bool timer);
+    /// \param rc R_C \param rt R_T \return their midpoint, rounded as m_midpoint says
+    uint64_t Mid(uint64_t rc, uint64_t rt) const;
     /// (Re)start the increase timer one period from now.
     void RestartIncreaseTimer();
     /// \param time when a timer falls due: schedule the wake-up event for it
@@ -134,6 +144,7 @@ class VclosDcqcn : public VclosRdmaRateControl
     bool m_alphaBeforeCut;   //!< paper: update α before the cut
     bool m_targetDivideBy8;  //!< QCN: first increase after a cut, R_T > 10 R_C → R_T/8
     bool m_bitExactAlpha;    //!< decay α by k multiplies instead of (1 − g)^k
+    Midpoint m_midpoint;     //!< rounding of (R_C + R_T)/2
 
     // State
     bool m_running = false;       //!< between Start and Stop

@@ -98,6 +98,7 @@ struct RefParams
     bool clamp = true;
     bool alphaBeforeCut = false;
     bool divide8 = false;
+    bool truncate = false; // HPCC's truncated halves for the midpoint
 };
 
 /// A VclosDcqcn with the reference's parameters.
@@ -120,6 +121,8 @@ MakeRp(const RefParams& p, bool bitExact = false)
     rp->SetAttribute("AlphaBeforeCut", BooleanValue(p.alphaBeforeCut));
     rp->SetAttribute("TargetDivideBy8", BooleanValue(p.divide8));
     rp->SetAttribute("BitExactAlpha", BooleanValue(bitExact));
+    rp->SetAttribute("Midpoint",
+                     EnumValue(p.truncate ? VclosDcqcn::TRUNCATED_HALVES : VclosDcqcn::ROUND_UP));
     return rp;
 }
 
@@ -288,8 +291,15 @@ class PeriodicReference
 
     void Average()
     {
-        uint64_t sum = m_rc + m_rt; // < 2^64 for the rates used here
-        m_rc = sum / 2 + sum % 2;
+        if (m_p.truncate)
+        {
+            m_rc = m_rc / 2 + m_rt / 2;
+        }
+        else
+        {
+            uint64_t sum = m_rc + m_rt; // < 2^64 for the rates used here
+            m_rc = sum / 2 + sum % 2;
+        }
         m_rc = std::min(m_rc, m_line);
     }
 
@@ -707,6 +717,31 @@ TEST(VclosDcqcnTest, TimersStopBackAtLineRate)
     }
 }
 
+TEST(VclosDcqcnTest, TruncatedHalvesStopOneBelowLineRate)
+{
+    // HPCC's midpoint floor(R_C/2) + floor(R_T/2) leaves R_C at line - 1 for ever (the gap
+    // d becomes ceil(d/2), and ceil(1/2) = 1): the timer stops there.
+    RefParams p = MellanoxHand();
+    p.truncate = true;
+    auto rp = MakeRp(p);
+    rp->Start(DataRate(G100));
+    Simulator::Schedule(MicroSeconds(100), &VclosDcqcn::NotifyCnp, rp);
+    Simulator::Schedule(MicroSeconds(125), &VclosDcqcn::NotifyCnp, rp);
+    Simulator::Run();
+    const int64_t stopped = Simulator::Now().GetNanoSeconds();
+    EXPECT_EQ(rp->GetRate().GetBitRate(), G100 - 1);
+    EXPECT_EQ(rp->GetTargetRate().GetBitRate(), G100);
+    Simulator::Destroy();
+    Script s;
+    s.cnps = {100000, 125000};
+    s.queries = {stopped - 1, stopped, stopped + 100 * p.increaseInterval};
+    auto samples = PeriodicReference(p, G100).Run(s, s.queries.back());
+    EXPECT_NE(samples[0].rc, G100 - 1);
+    EXPECT_EQ(samples[1].rc, G100 - 1);
+    EXPECT_EQ(samples[2].rc, G100 - 1);
+    EXPECT_EQ(samples[2].rt, G100);
+}
+
 // -------------------------------------- against the brute-force periodic reference -----
 
 /// A random script: bursts of CNPs on a 1 us grid (half of them 1 ns late, to tie with the
@@ -756,6 +791,7 @@ ReferenceParameterSets()
     paper.divide8 = true;
     paper.f = 1;
     paper.increaseInterval = 20000;
+    paper.truncate = true;
     sets.push_back(paper);
     RefParams mlx;
     mlx.mellanox = true;
@@ -768,7 +804,9 @@ ReferenceParameterSets()
     mlx.hai = 200000000;
     mlx.minRate = 1000000000;
     mlx.clamp = false;
+    mlx.truncate = true;
     sets.push_back(mlx);
+    mlx.truncate = false;
     mlx.clamp = true;
     mlx.f = 3;
     mlx.g = 1.0 / 16;
@@ -783,15 +821,19 @@ ReferenceParameterSets()
 /// Compare the model with the reference on `seeds` random scripts. \return the number of
 /// readings that differ (rates exactly, α within 1e-12 relative; with `bitExact` α exactly)
 uint64_t
-Mismatches(const RefParams& model, const RefParams& reference, bool bitExact, uint32_t seeds)
+Mismatches(const RefParams& model,
+           const RefParams& reference,
+           bool bitExact,
+           uint32_t seeds,
+           uint64_t line = G100)
 {
     uint64_t bad = 0;
     for (uint32_t seed = 1; seed <= seeds; ++seed)
     {
         const int64_t end = 3000000; // 3 ms
         Script s = RandomScript(seed, end);
-        auto got = RunModel(MakeRp(model, bitExact), G100, s);
-        PeriodicReference ref(reference, G100);
+        auto got = RunModel(MakeRp(model, bitExact), line, s);
+        PeriodicReference ref(reference, line);
         auto want = ref.Run(s, end);
         if (got.size() != want.size())
         {
@@ -827,6 +869,17 @@ TEST(VclosDcqcnTest, EventLightEqualsPeriodicTimersClosedForm)
     }
 }
 
+TEST(VclosDcqcnTest, EventLightEqualsPeriodicTimersOddLineRate)
+{
+    // An odd line rate: with truncated halves line rate is no fixed point of the midpoint
+    // (the paper timer then runs from Start); with rounding up it is.
+    for (auto p : ReferenceParameterSets())
+    {
+        EXPECT_EQ(Mismatches(p, p, true, 2, G100 + 1), 0U)
+            << (p.mellanox ? "Mellanox" : "Paper") << " F=" << p.f << " truncate=" << p.truncate;
+    }
+}
+
 TEST(VclosDcqcnTest, PerturbedReferenceDisagrees)
 {
     // Negative controls: the comparison notices one parameter changed in the reference.
@@ -841,6 +894,9 @@ TEST(VclosDcqcnTest, PerturbedReferenceDisagrees)
         RefParams alphaWindow = p;
         alphaWindow.alphaInterval += 1;
         EXPECT_GT(Mismatches(p, alphaWindow, true, 1), 0U) << "AlphaInterval + 1 ns";
+        RefParams rounding = p;
+        rounding.truncate = !p.truncate;
+        EXPECT_GT(Mismatches(p, rounding, true, 1), 0U) << "Midpoint rounding";
     }
 }
 
