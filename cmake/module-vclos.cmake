@@ -19,6 +19,7 @@ suite_module(
     model/vclos/vclos-topology.cc
     model/vclos/vclos-flow-engine.cc
     model/vclos/vclos-flow-burst.cc
+    model/vclos/vclos-flow-replay.cc
     model/vclos/vclos-flow-collective.cc
     model/vclos/vclos-workload.cc
     model/vclos/vclos-ocs.cc
@@ -57,6 +58,7 @@ suite_module(
     model/vclos/vclos-topology.h
     model/vclos/vclos-flow-engine.h
     model/vclos/vclos-flow-burst.h
+    model/vclos/vclos-flow-replay.h
     model/vclos/vclos-flow-collective.h
     model/vclos/vclos-workload.h
     model/vclos/vclos-rdma-rate-control.h
@@ -83,6 +85,9 @@ suite_module(
 # Scenario files are JSON (Debian's nlohmann-json3-dev, header-only, private to the library).
 find_package(nlohmann_json 3.10 REQUIRED)
 target_link_libraries(ns3-vclos PRIVATE nlohmann_json::nlohmann_json)
+# The flow executor replays isolated jobs ahead on a second thread (Boost.Asio thread_pool).
+find_package(Threads REQUIRED)
+target_link_libraries(ns3-vclos PRIVATE Threads::Threads)
 # The model zoo is data in the source tree; $VCLOS_MODEL_ZOO overrides its path at run time.
 target_compile_definitions(ns3-vclos PRIVATE
   VCLOS_MODEL_ZOO_SOURCE_PATH="${CMAKE_CURRENT_SOURCE_DIR}/model/vclos/vclos-model-zoo.csv")

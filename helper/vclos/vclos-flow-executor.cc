@@ -14,6 +14,9 @@
 #include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-run-status.h"
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -69,6 +72,14 @@ VclosFlowExecutor::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&VclosFlowExecutor::m_isolatedJobs),
                           MakeBooleanChecker())
+            .AddAttribute("ReplayAhead",
+                          "With IsolatedJobs: replay each job alone on a second thread as soon "
+                          "as it starts, so that the answer is ready when its first collective "
+                          "begins (the same results; off: on the simulator's thread, when "
+                          "needed).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosFlowExecutor::m_replayAhead),
+                          MakeBooleanChecker())
             .AddAttribute("PathPerStep",
                           "Hash every transfer on its own (a new path per flow and step, as "
                           "the authors' simulator does) instead of once per connection.",
@@ -86,21 +97,38 @@ VclosFlowExecutor::VclosFlowExecutor()
       m_wireEfficiency(1.0),
       m_armedFor(0),
       m_isolatedJobs(true),
+      m_replayAhead(true),
       m_epoch(0)
 {
     NS_LOG_FUNCTION(this);
 }
 
-VclosFlowExecutor::~VclosFlowExecutor() = default;
+VclosFlowExecutor::~VclosFlowExecutor()
+{
+    StopWorker();
+}
+
+void
+VclosFlowExecutor::StopWorker()
+{
+    if (m_worker)
+    {
+        m_worker->stop(); // what has not begun is dropped
+        m_worker->join();
+        m_worker.reset();
+    }
+}
 
 void
 VclosFlowExecutor::DoDispose()
 {
+    StopWorker();
     Simulator::Cancel(m_fire);
     m_slots.clear();
     m_slotOfJob.clear();
     m_engine.reset();
-    m_scratch.reset();
+    m_replay.reset();
+    m_aheadReplay.reset();
     VclosJobExecutor::DoDispose();
 }
 
@@ -156,8 +184,12 @@ VclosFlowExecutor::Engine()
         m_coreLinks = core;
         m_capacities = Capacities();
         m_linkMark.assign(core.size(), 0);
-        m_linkName.assign(core.size(), 0);
-        m_linkShare.assign(core.size(), 0);
+        m_replay = std::make_unique<VclosFlowReplay>(m_capacities, core, EngineSharing());
+        if (m_isolatedJobs && !m_pathPerStep && m_replayAhead)
+        {
+            m_aheadReplay = std::make_unique<VclosFlowReplay>(m_capacities, core, EngineSharing());
+            m_worker = std::make_unique<boost::asio::thread_pool>(1);
+        }
         m_linkUse.assign(core.size(), 0);
         m_linkOwner.assign(core.size(), -1);
         m_engine->SetFinishHandler(
@@ -272,10 +304,29 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
     ++m_epoch;
     if (!m_pathPerStep)
     {
+        auto paths = std::make_shared<std::vector<VclosPath>>();
+        paths->reserve(state.plan->GetConnectionTransfers().size());
         for (uint32_t t : state.plan->GetConnectionTransfers())
         {
-            state.paths.push_back(HashedPathOf(state, t));
+            paths->push_back(HashedPathOf(state, t));
         }
+        state.paths = std::move(paths);
+    }
+    if (m_worker)
+    {
+        // Its alone run, ahead on the worker: ready (or nearly) when its collective begins.
+        auto task = std::make_shared<std::packaged_task<Alone()>>(
+            [replay = m_aheadReplay.get(), plan = state.plan, paths = state.paths]() {
+                return replay->Alone(*plan, *paths);
+            });
+        state.ahead = task->get_future().share();
+        state.unwanted = std::make_shared<std::atomic<bool>>(false);
+        boost::asio::post(*m_worker, [task, unwanted = state.unwanted]() {
+            if (!*unwanted)
+            {
+                (*task)();
+            }
+        });
     }
     for (uint32_t t : state.plan->GetConnectionTransfers())
     {
@@ -331,6 +382,10 @@ VclosFlowExecutor::Claim(uint32_t slot)
     }
     if (!state.isolated)
     {
+        if (state.unwanted)
+        {
+            *state.unwanted = true;
+        }
         BeginCollective(slot);
         return;
     }
@@ -346,19 +401,11 @@ VclosFlowExecutor::Claim(uint32_t slot)
 VclosPath
 VclosFlowExecutor::PathOf(const Job& job, uint32_t transfer) const
 {
-    if (!job.paths.empty())
+    if (job.paths)
     {
-        return job.paths[job.plan->GetTransfers()[transfer].connectionId];
+        return (*job.paths)[job.plan->GetTransfers()[transfer].connectionId];
     }
     return HashedPathOf(job, transfer);
-}
-
-VclosPath
-VclosFlowExecutor::ConnectionPath(const Job& job, uint32_t connection) const
-{
-    // A connection's first transfer carries its connection id (the plan numbers them so).
-    return job.paths.empty() ? HashedPathOf(job, job.plan->GetConnectionTransfers()[connection])
-                             : job.paths[connection];
 }
 
 VclosPath
@@ -432,345 +479,28 @@ VclosFlowExecutor::Count(const Alone& counts, uint64_t times)
     m_stats.conflictingCoreFlows += counts.conflictingCoreFlows * times;
 }
 
-bool
-VclosFlowExecutor::RunBurst(Job& job,
-                            double bytes,
-                            double until,
-                            Alone& counts,
-                            std::vector<std::pair<uint32_t, double>>& active,
-                            double& end)
-{
-    // A collective whose transfers all start at once (an all-to-all) under equal share: few
-    // instants, many flows, so VclosFlowBurst rather than the engine (the same results).
-    const auto& transfers = job.plan->GetTransfers();
-    if (m_sharing != EQUAL_SHARE || job.plan->GetInitial().size() != transfers.size())
-    {
-        return false;
-    }
-    std::vector<uint32_t> order; // transfers in launch order
-    auto run = std::make_unique<VclosFlowCollectiveRun>(
-        *job.plan,
-        [&order](uint32_t transfer) { order.push_back(transfer); });
-    run->Begin();
-    std::vector<VclosPath> paths;
-    std::vector<double> sizes;
-    paths.reserve(order.size());
-    sizes.reserve(order.size());
-    for (uint32_t t : order)
-    {
-        paths.push_back(PathOf(job, t));
-        sizes.push_back(std::max(1.0, std::round(transfers[t].share * bytes)));
-    }
-    constexpr uint32_t MAX_INSTANTS = 64; // beyond, the engine's per-instant work is less
-    const VclosFlowBurst::Result r =
-        VclosFlowBurst::Run(m_capacities, m_coreLinks, paths, sizes, until, MAX_INSTANTS);
-    if (!r.complete)
-    {
-        return false;
-    }
-    ++m_stats.burstReplays;
-    active.clear();
-    bool over = false;
-    for (std::size_t i = 0; i < order.size(); ++i)
-    {
-        if (r.finish[i] > until)
-        {
-            active.emplace_back(order[i], r.remaining[i]);
-            continue;
-        }
-        ++counts.flows;
-        bool core = false;
-        for (uint32_t l : paths[i])
-        {
-            core = core || m_coreLinks[l];
-        }
-        if (core)
-        {
-            ++counts.coreFlows;
-            counts.sharingCoreFlows += r.maxSharing[i] >= 2 ? 1 : 0;
-            counts.conflictingCoreFlows += r.watchedLimited[i] ? 1 : 0;
-        }
-        over = run->Arrived(order[i]) || over;
-    }
-    if (over)
-    {
-        end = r.end;
-        return true;
-    }
-    job.run = std::move(run);
-    end = -1;
-    return true;
-}
-
-double
-VclosFlowExecutor::RunAlone(Job& job,
-                            double bytes,
-                            double until,
-                            Alone& counts,
-                            std::vector<std::pair<uint32_t, double>>& active)
-{
-    double end = -1;
-    if (RunBurst(job, bytes, until, counts, active, end))
-    {
-        return end;
-    }
-    if (!m_scratch)
-    {
-        m_scratch = std::make_unique<VclosFlowEngine>(m_capacities, EngineSharing());
-        m_scratch->SetWatchedLinks(m_coreLinks);
-    }
-    VclosFlowEngine& engine = *m_scratch;
-    engine.Reset();
-    const auto& transfers = job.plan->GetTransfers();
-    const auto& firsts = job.plan->GetConnectionTransfers();
-    // A connection whose links no other connection of the job uses (the job is alone) carries
-    // one flow at a time at its path's slowest capacity, under either sharing model: its
-    // transfers run as timers of that length instead of through the rate computation.
-    CountConnections(job);
-    constexpr uint32_t NONE = VclosFlowCollectivePlan::NONE;
-    std::vector<double> fixedRate(firsts.size(), 0); // bytes/s; 0: through the engine
-    std::vector<uint8_t> crossesCore(firsts.size(), 0);
-    std::vector<uint32_t> inFlight(firsts.size(), NONE); // fixed-rate transfer in flight
-    std::vector<double> sentAt(firsts.size(), 0);
-    for (std::size_t c = 0; c < firsts.size(); ++c)
-    {
-        bool alone = !m_pathPerStep;
-        double rate = std::numeric_limits<double>::infinity();
-        for (uint32_t l : PathOf(job, firsts[c]))
-        {
-            alone = alone && m_linkName[l] == 1;
-            rate = std::min(rate, m_capacities[l] / 8.0);
-            crossesCore[c] = crossesCore[c] || m_coreLinks[l];
-        }
-        fixedRate[c] = alone ? rate : 0;
-    }
-    auto sizeOf = [&](uint32_t transfer) {
-        return std::max(1.0, std::round(transfers[transfer].share * bytes));
-    };
-    std::vector<uint32_t> live; // transfer by engine flow id
-    bool over = false;
-    std::unique_ptr<VclosFlowCollectiveRun> run;
-    auto arrived = [&](uint32_t transfer, bool sharing, bool conflicting) {
-        const uint32_t c = transfers[transfer].connectionId;
-        if (inFlight[c] == transfer)
-        {
-            inFlight[c] = NONE;
-        }
-        ++counts.flows;
-        if (crossesCore[c])
-        {
-            ++counts.coreFlows;
-            counts.sharingCoreFlows += sharing ? 1 : 0;
-            counts.conflictingCoreFlows += conflicting ? 1 : 0;
-        }
-        over = run->Arrived(transfer) || over;
-    };
-    run = std::make_unique<VclosFlowCollectiveRun>(*job.plan, [&](uint32_t transfer) {
-        const uint32_t c = transfers[transfer].connectionId;
-        if (fixedRate[c] > 0)
-        {
-            inFlight[c] = transfer;
-            sentAt[c] = engine.GetNow();
-            engine.Schedule(sizeOf(transfer) / fixedRate[c],
-                            [&arrived, transfer]() { arrived(transfer, false, false); });
-            return;
-        }
-        const VclosPath path = PathOf(job, transfer);
-        const VclosFlowEngine::FlowId id =
-            engine.StartFlow(path.links.data(), path.size, sizeOf(transfer), transfer);
-        if (id >= live.size())
-        {
-            live.resize(id + 1, NONE);
-        }
-        live[id] = transfer;
-    });
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t transfer) {
-        live[id] = NONE;
-        arrived(static_cast<uint32_t>(transfer),
-                engine.GetMaxSharing(id) >= 2,
-                engine.IsWatchedLimited(id));
-    });
-    run->Begin();
-    while (!over && engine.GetNextTime() <= until)
-    {
-        engine.Step();
-    }
-    if (over)
-    {
-        return engine.GetNow();
-    }
-    engine.AdvanceTo(until);
-    active.clear();
-    for (VclosFlowEngine::FlowId id = 0; id < live.size(); ++id)
-    {
-        if (live[id] != NONE)
-        {
-            active.emplace_back(live[id], engine.GetRemainingBytes(id));
-        }
-    }
-    for (std::size_t c = 0; c < firsts.size(); ++c)
-    {
-        if (inFlight[c] != NONE)
-        {
-            const double left = sizeOf(inFlight[c]) - fixedRate[c] * (until - sentAt[c]);
-            active.emplace_back(inFlight[c], std::max(0.0, left));
-        }
-    }
-    job.run = std::move(run);
-    return -1;
-}
-
-void
-VclosFlowExecutor::CountConnections(const Job& job)
-{
-    ++m_epoch;
-    const auto connections = static_cast<uint32_t>(job.plan->GetConnectionTransfers().size());
-    for (uint32_t c = 0; c < connections; ++c)
-    {
-        for (uint32_t l : ConnectionPath(job, c))
-        {
-            m_linkName[l] = m_linkMark[l] == m_epoch ? m_linkName[l] + 1 : 1;
-            m_linkMark[l] = m_epoch;
-        }
-    }
-}
-
-bool
-VclosFlowExecutor::CoreNeverBinds(const Job& job, Alone& counts)
-{
-    const auto& transfers = job.plan->GetTransfers();
-    const auto& firsts = job.plan->GetConnectionTransfers();
-    CountConnections(job);
-    // (a) Every leaf-spine link carries one of its connections and is no slower than the NIC
-    //     the connection leaves by: a connection sends one step at a time, so such a link
-    //     holds at most one flow, which its NIC already limits as much.
-    // (b) Every transfer starts at once, one per connection, with the same bytes; every flow
-    //     through a NIC gets the same share r of its NIC links, and every leaf-spine link's
-    //     share is above r: all of them run at r and end together, so counts never change
-    //     while they run (intra-server flows use links of their own).
-    bool single = true;
-    bool together = job.plan->GetInitial().size() == transfers.size() &&
-                    firsts.size() == transfers.size();
-    double rate = -1;                                       // r
-    double bytes = -1;                                      // their share of the message
-    double coreShare = std::numeric_limits<double>::infinity(); // least leaf-spine share
-    counts = Alone();
-    counts.flows = transfers.size();
-    // Each link's share of its capacity, once per link rather than per connection.
-    for (uint32_t l : job.links)
-    {
-        m_linkShare[l] = m_capacities[l] / m_linkName[l];
-    }
-    for (uint32_t c = 0; c < firsts.size(); ++c)
-    {
-        const uint32_t t = firsts[c];
-        const VclosPath path = ConnectionPath(job, c);
-        uint32_t most = 0;
-        double nicShare = std::numeric_limits<double>::infinity();
-        for (uint32_t l : path)
-        {
-            const double share = m_linkShare[l];
-            if (m_coreLinks[l])
-            {
-                most = std::max(most, m_linkName[l]);
-                coreShare = std::min(coreShare, share);
-                single = single && m_linkName[l] == 1 &&
-                         m_capacities[l] >= m_capacities[path.links[0]];
-            }
-            else
-            {
-                nicShare = std::min(nicShare, share);
-            }
-        }
-        if (path.kind == VclosPathKind::SAME_LEAF || path.kind == VclosPathKind::VIA_CORE)
-        {
-            together = together && (rate < 0 || (nicShare == rate && transfers[t].share == bytes));
-            rate = nicShare;
-            bytes = transfers[t].share;
-        }
-        if (most > 0)
-        {
-            uint64_t steps = 0;
-            for (uint32_t s = t; s != VclosFlowCollectivePlan::NONE;
-                 s = transfers[s].nextOnConnection)
-            {
-                ++steps;
-            }
-            counts.coreFlows += steps;
-            counts.sharingCoreFlows += most >= 2 ? steps : 0;
-        }
-    }
-    return single || (together && coreShare > rate);
-}
-
 VclosFlowExecutor::Alone
 VclosFlowExecutor::AloneOf(Job& job)
 {
     Alone alone;
-    if (CoreNeverBinds(job, alone))
+    if (job.ahead.valid())
+    {
+        alone = job.ahead.get(); // rethrows what the worker's replay threw
+        job.ahead = {};
+    }
+    else
+    {
+        alone = m_replay->Alone(*job.plan, *job.paths);
+    }
+    if (alone.reference)
     {
         ++m_stats.referenceAlone;
         // Its time is the contention-free reference, cached by server layout.
         constexpr double PROBE_BYTES = 1e9;
         alone.secondsPerByte =
             GetContentionFreeSeconds(job.request.algorithm, job.gpus, PROBE_BYTES) / PROBE_BYTES;
-        return alone;
     }
-    // Key: the plan, and every connection's path with links renamed in order of first use
-    // and their capacities: jobs alike in these run alike, whatever GPUs and spines. The
-    // sequence is kept as two independent 64-bit fingerprints.
-    uint64_t fnv = 0xcbf29ce484222325ull;
-    uint64_t mix = 0x9E3779B97F4A7C15ull;
-    auto add = [&](uint64_t v) {
-        fnv = (fnv ^ v) * 0x100000001b3ull;
-        mix += v + 0x9E3779B97F4A7C15ull;
-        mix = (mix ^ (mix >> 30)) * 0xbf58476d1ce4e5b9ull;
-        mix = (mix ^ (mix >> 27)) * 0x94d049bb133111ebull;
-        mix ^= mix >> 31;
-    };
-    // A link's capacity enters once, where the link is first named (the same information as
-    // at every use: names are given in order of first use).
-    ++m_epoch;
-    uint32_t names = 0;
-    const std::vector<double>& capacities = m_capacities;
-    const auto connections = static_cast<uint32_t>(job.plan->GetConnectionTransfers().size());
-    for (uint32_t c = 0; c < connections; ++c)
-    {
-        add(UINT64_MAX); // separator
-        for (uint32_t l : ConnectionPath(job, c))
-        {
-            if (m_linkMark[l] != m_epoch)
-            {
-                m_linkMark[l] = m_epoch;
-                m_linkName[l] = names++;
-                uint64_t bits;
-                std::memcpy(&bits, &capacities[l], sizeof bits);
-                add(bits);
-            }
-            add(m_linkName[l]);
-        }
-    }
-    const std::vector<uint64_t> key{fnv,
-                                    mix,
-                                    reinterpret_cast<uintptr_t>(job.plan.get()),
-                                    job.plan->GetTransfers().size()};
-    auto it = m_alone.find(key);
-    if (it == m_alone.end())
-    {
-        constexpr double PROBE_BYTES = 1e9;
-        alone = Alone();
-        std::vector<std::pair<uint32_t, double>> active;
-        auto keep = std::move(job.run);
-        const double seconds =
-            RunAlone(job, PROBE_BYTES, std::numeric_limits<double>::infinity(), alone, active);
-        job.run = std::move(keep);
-        VCLOS_REQUIRE(seconds >= 0,
-                      std::logic_error,
-                      "flow executor: job " << job.request.id << "'s collective did not end alone");
-        alone.secondsPerByte = seconds / PROBE_BYTES;
-        it = m_alone.emplace(key, alone).first;
-    }
-    return it->second;
+    return alone;
 }
 
 void
@@ -814,11 +544,13 @@ VclosFlowExecutor::Materialize(uint32_t slot)
     // flight into the engine.
     Alone partial;
     std::vector<std::pair<uint32_t, double>> active;
-    const double ended = RunAlone(job,
-                                  static_cast<double>(job.request.messageBytes),
-                                  within - compute,
-                                  partial,
-                                  active);
+    const double ended = m_replay->Run(*job.plan,
+                                       *job.paths,
+                                       static_cast<double>(job.request.messageBytes),
+                                       within - compute,
+                                       partial,
+                                       active,
+                                       job.run);
     Count(partial, 1);
     if (ended >= 0)
     {
@@ -1077,10 +809,13 @@ VclosFlowExecutor::GetContentionFreeSeconds(VclosCollectiveAlgorithm algorithm,
     return it->second * messageBytes;
 }
 
-const VclosFlowExecutor::Stats&
+VclosFlowExecutor::Stats
 VclosFlowExecutor::GetStats() const
 {
-    return m_stats;
+    Stats stats = m_stats;
+    stats.burstReplays = (m_replay ? m_replay->GetBurstReplays() : 0) +
+                         (m_aheadReplay ? m_aheadReplay->GetBurstReplays() : 0);
+    return stats;
 }
 
 VclosFlowEngine::Stats

@@ -8,12 +8,23 @@
 #include "ns3/vclos-flow-collective.h"
 #include "ns3/vclos-flow-engine.h"
 #include "ns3/vclos-flow-hash.h"
+#include "ns3/vclos-flow-replay.h"
 #include "ns3/vclos-job-executor.h"
 
+#include <atomic>
+#include <future>
 #include <map>
 #include <memory>
 #include <tuple>
 #include <vector>
+
+namespace boost
+{
+namespace asio
+{
+class thread_pool;
+} // namespace asio
+} // namespace boost
 
 namespace ns3
 {
@@ -105,7 +116,7 @@ class VclosFlowExecutor : public VclosJobExecutor
                                     double messageBytes);
 
     /// \return what was counted
-    const Stats& GetStats() const;
+    Stats GetStats() const;
     /// \return the engine's counters
     VclosFlowEngine::Stats GetEngineStats() const;
     /// \return conflicting share of the flows that crossed a leaf-spine link (0: none did)
@@ -116,14 +127,7 @@ class VclosFlowExecutor : public VclosJobExecutor
 
   private:
     /// What one iteration's collective of a job alone amounts to.
-    struct Alone
-    {
-        double secondsPerByte = 0;         //!< collective time per message byte
-        uint64_t flows = 0;                //!< transfers
-        uint64_t coreFlows = 0;            //!< of which crossed a leaf-spine link
-        uint64_t sharingCoreFlows = 0;     //!< of which shared one (with the job's own)
-        uint64_t conflictingCoreFlows = 0; //!< of which had their rate set by a shared one
-    };
+    using Alone = VclosFlowReplay::Counts;
 
     /// A running job.
     struct Job
@@ -136,7 +140,10 @@ class VclosFlowExecutor : public VclosJobExecutor
         uint32_t iteration = 0;                              //!< current iteration
         DoneCallback done;                                   //!< the scheduler's
         std::vector<uint32_t> links;                         //!< every link its paths use
-        std::vector<VclosPath> paths; //!< by connection id (empty with PathPerStep)
+        std::shared_ptr<const std::vector<VclosPath>> paths; //!< by connection id (null with
+                                                             //!< PathPerStep)
+        std::shared_future<Alone> ahead; //!< its alone run, computed ahead on the worker
+        std::shared_ptr<std::atomic<bool>> unwanted; //!< tells the worker to skip it
         bool claimed = false;  //!< its first collective has begun: its links count as used
         bool isolated = false; //!< no other job uses its links: its times are its alone times
         Alone alone;           //!< isolated: its collective alone
@@ -185,50 +192,12 @@ class VclosFlowExecutor : public VclosJobExecutor
      * \return the path it takes (pins, else the ECMP hash of its flow key)
      */
     VclosPath PathOf(const Job& job, uint32_t transfer) const;
-    /// \param job a job \param connection one of its connections \return the connection's path
-    VclosPath ConnectionPath(const Job& job, uint32_t connection) const;
     /// \param job a job \param transfer one of its transfers \return its path, hashed anew
     VclosPath HashedPathOf(const Job& job, uint32_t transfer) const;
-    /**
-     * \brief Run a job's collective alone in a private engine from its start, for at most
-     *        `until` seconds.
-     * \param job the job (its run is replaced by the private run's)
-     * \param bytes message bytes
-     * \param until how long
-     * \param counts what finished is added here
-     * \param active filled with the transfers still running and their bytes left
-     * \return the collective's time if it ended, else a negative number
-     */
-    double RunAlone(Job& job,
-                    double bytes,
-                    double until,
-                    Alone& counts,
-                    std::vector<std::pair<uint32_t, double>>& active);
-    /// \param job a job: in a new epoch, m_linkName[l] = its connections whose path uses
-    /// link l (for links with m_linkMark[l] == m_epoch)
-    void CountConnections(const Job& job);
-    /**
-     * \brief Whether the job alone runs as if the core were not there (then its time is the
-     *        contention-free reference): see the two cases in the code.
-     * \param job a job
-     * \param counts set to its transfers' counts alone when true
-     * \return true when no leaf-spine link ever limits a flow of the job alone
-     */
-    bool CoreNeverBinds(const Job& job, Alone& counts);
-    /**
-     * \brief RunAlone's way for a collective whose transfers all start at once, under equal
-     *        share (VclosFlowBurst); arguments as RunAlone's.
-     * \param[out] end the collective's end, or -1 when it runs past `until`
-     * \return false when it does not apply (then RunAlone replays in its engine)
-     */
-    bool RunBurst(Job& job,
-                  double bytes,
-                  double until,
-                  Alone& counts,
-                  std::vector<std::pair<uint32_t, double>>& active,
-                  double& end);
-    /// \param job a job \return its collective alone (cached by its paths' structure)
+    /// \param job a job \return its collective alone (from the worker when it ran ahead)
     Alone AloneOf(Job& job);
+    /// Finish the worker's job in progress, skip the rest, and end its thread.
+    void StopWorker();
     /// \param slot an isolated job that another job now touches: continue it in the engine
     void Materialize(uint32_t slot);
     /// \param slot an isolated job whose last iteration has ended
@@ -262,7 +231,10 @@ class VclosFlowExecutor : public VclosJobExecutor
 
     std::unique_ptr<VclosTopology> m_topology; //!< the cluster
     std::unique_ptr<VclosFlowEngine> m_engine; //!< flows
-    std::unique_ptr<VclosFlowEngine> m_scratch; //!< private replays (RunAlone), reset per use
+    std::unique_ptr<VclosFlowReplay> m_replay; //!< alone runs on the simulator's thread
+    std::unique_ptr<VclosFlowReplay> m_aheadReplay; //!< alone runs on the worker thread
+    std::unique_ptr<boost::asio::thread_pool> m_worker; //!< one thread (ReplayAhead)
+    bool m_replayAhead;                        //!< ReplayAhead attribute
     std::vector<uint8_t> m_flowCrossesCore;    //!< by engine flow id
     SharingModel m_sharing;                    //!< Sharing attribute
     uint32_t m_salt;                           //!< EcmpSalt attribute
@@ -280,12 +252,9 @@ class VclosFlowExecutor : public VclosJobExecutor
     std::vector<bool> m_coreLinks;                  //!< leaf-spine links, by id
     std::vector<double> m_capacities;               //!< payload capacities, by id
     std::vector<uint64_t> m_linkMark;               //!< scratch: visit epoch, by link id
-    std::vector<uint32_t> m_linkName;               //!< scratch: a link's name in a structure key
-    std::vector<double> m_linkShare;                //!< scratch: a link's capacity / its connections
     uint64_t m_epoch;                               //!< scratch: current visit
     std::vector<uint32_t> m_linkUse;                //!< running jobs whose paths use each link
     std::vector<int64_t> m_linkOwner;               //!< isolated job's slot on each link, or -1
-    std::map<std::vector<uint64_t>, Alone> m_alone; //!< alone runs by paths' structure (hashed)
     Stats m_stats;                                  //!< counts
 };
 

@@ -75,7 +75,8 @@ RunEngine(bool flowLevel,
           bool shortcut = true,
           VclosFlowExecutor::Stats* stats = nullptr,
           const std::string& sharing = "MaxMin",
-          uint32_t spines = 8)
+          uint32_t spines = 8,
+          bool replayAhead = true)
 {
     Ptr<VclosFabricHelper> helper = FabricHelper(spines);
     Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
@@ -88,6 +89,7 @@ RunEngine(bool flowLevel,
         executor = CreateObject<VclosFlowExecutor>();
         executor->SetAttribute("WireEfficiency", DoubleValue(1448.0 / 1502.0));
         executor->SetAttribute("IsolatedJobs", BooleanValue(shortcut));
+        executor->SetAttribute("ReplayAhead", BooleanValue(replayAhead));
         executor->SetAttribute("Sharing", StringValue(sharing));
         executor->SetTopology(config);
         scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
@@ -273,6 +275,18 @@ class VclosIsolatedShortcutTestCase : public TestCase
             VclosFlowExecutor::Stats without;
             const EngineRun a = RunEngine(true, policy, run, 1.0, true, &with, sharing, spines);
             const EngineRun b = RunEngine(true, policy, run, 1.0, false, &without, sharing, spines);
+            // Alone runs computed ahead on the worker thread or on the simulator's thread
+            // when needed: the same numbers, exactly.
+            VclosFlowExecutor::Stats inline_;
+            const EngineRun c =
+                RunEngine(true, policy, run, 1.0, true, &inline_, sharing, spines, false);
+            NS_TEST_ASSERT_MSG_EQ(c.finish.size(), run.size(), policy << ": every job finished");
+            for (const auto& [id, finish] : c.finish)
+            {
+                NS_TEST_EXPECT_MSG_EQ(a.finish.at(id), finish, policy << ": job " << id);
+            }
+            NS_TEST_EXPECT_MSG_EQ(with.isolatedJobs, inline_.isolatedJobs, policy);
+            NS_TEST_EXPECT_MSG_EQ(with.conflictingCoreFlows, inline_.conflictingCoreFlows, policy);
             NS_TEST_ASSERT_MSG_EQ(a.finish.size(), run.size(), policy << ": every job finished");
             NS_TEST_ASSERT_MSG_EQ(b.finish.size(), run.size(), policy << ": every job finished");
             for (const auto& [id, finish] : b.finish)
