@@ -90,14 +90,15 @@ VclosFlowExecutor::GetTypeId()
 }
 
 VclosFlowExecutor::VclosFlowExecutor()
-    : m_sharing(MAX_MIN),
+    : m_replayAhead(true),
+      m_aheadEpoch(0),
+      m_sharing(MAX_MIN),
       m_salt(0),
       m_hashAlgorithm(VCLOS_HASH_CRC32),
       m_pathPerStep(false),
       m_wireEfficiency(1.0),
       m_armedFor(0),
       m_isolatedJobs(true),
-      m_replayAhead(true),
       m_epoch(0)
 {
     NS_LOG_FUNCTION(this);
@@ -188,6 +189,7 @@ VclosFlowExecutor::Engine()
         if (m_isolatedJobs && !m_pathPerStep && m_replayAhead)
         {
             m_aheadReplay = std::make_unique<VclosFlowReplay>(m_capacities, core, EngineSharing());
+            m_aheadMark.assign(core.size(), 0);
             m_worker = std::make_unique<boost::asio::thread_pool>(1);
         }
         m_linkUse.assign(core.size(), 0);
@@ -254,8 +256,11 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
     m_slots[slot] = std::make_unique<Job>();
     Job& state = *m_slots[slot];
     state.request = job;
-    state.gpus = allocation.gpus;
-    state.spine = allocation.uplinkSpine;
+    auto placement = std::make_shared<Placement>();
+    placement->jobId = job.id;
+    placement->gpus = allocation.gpus;
+    placement->spine = allocation.uplinkSpine;
+    state.placement = placement;
     if (!allocation.uplinkPort.empty())
     {
         VCLOS_REQUIRE(topology.HasOcs() && allocation.uplinkPort.size() == job.gpus &&
@@ -264,13 +269,13 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
                       std::invalid_argument,
                       "job " << job.id << ": uplink ports need an OCS layer and, per GPU, a "
                              << "spine and a virtual leaf");
-        state.port = allocation.uplinkPort;
-        state.virtualLeaf = allocation.virtualLeaf;
+        placement->port = allocation.uplinkPort;
+        placement->virtualLeaf = allocation.virtualLeaf;
         for (uint32_t r = 0; r < job.gpus; ++r)
         {
             if (allocation.uplinkPort[r] >= 0 && allocation.uplinkSpine[r] >= 0)
             {
-                state.downPort[{allocation.virtualLeaf[r],
+                placement->downPort[{allocation.virtualLeaf[r],
                                 static_cast<uint32_t>(allocation.uplinkSpine[r])}] =
                     static_cast<uint32_t>(allocation.uplinkPort[r]);
             }
@@ -300,44 +305,48 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
         std::make_unique<VclosFlowCollectiveRun>(*state.plan, [this, slot](uint32_t transfer) {
             Launch(slot, transfer);
         });
-    // The links its paths use (per connection; with PathPerStep paths change per step).
-    ++m_epoch;
-    if (!m_pathPerStep)
-    {
-        auto paths = std::make_shared<std::vector<VclosPath>>();
-        paths->reserve(state.plan->GetConnectionTransfers().size());
-        for (uint32_t t : state.plan->GetConnectionTransfers())
-        {
-            paths->push_back(HashedPathOf(state, t));
-        }
-        state.paths = std::move(paths);
-    }
     if (m_worker)
     {
-        // Its alone run, ahead on the worker: ready (or nearly) when its collective begins.
-        auto task = std::make_shared<std::packaged_task<Alone()>>(
-            [replay = m_aheadReplay.get(), plan = state.plan, paths = state.paths]() {
-                return replay->Alone(*plan, *paths);
-            });
-        state.ahead = task->get_future().share();
+        // Its paths, and its alone run, ahead on the worker: ready (or nearly) when its
+        // collective begins, a compute phase later.
+        auto routes = std::make_shared<std::promise<Routes>>();
+        auto alone = std::make_shared<std::promise<Alone>>();
+        state.routesAhead = routes->get_future().share();
+        state.ahead = alone->get_future().share();
         state.unwanted = std::make_shared<std::atomic<bool>>(false);
-        boost::asio::post(*m_worker, [task, unwanted = state.unwanted]() {
-            if (!*unwanted)
-            {
-                (*task)();
-            }
-        });
+        boost::asio::post(
+            *m_worker,
+            [this, routes, alone, placement, plan = state.plan, unwanted = state.unwanted]() {
+                try
+                {
+                    Routes r = RoutesOf(*placement, *plan, m_aheadMark, m_aheadEpoch);
+                    routes->set_value(r);
+                    if (!*unwanted)
+                    {
+                        alone->set_value(m_aheadReplay->Alone(*plan, *r.paths));
+                    }
+                }
+                catch (...)
+                {
+                    // Taken, and rethrown, on the simulator's thread by whichever it waits for.
+                    const std::exception_ptr error = std::current_exception();
+                    try
+                    {
+                        routes->set_exception(error);
+                    }
+                    catch (const std::future_error&)
+                    {
+                        // the paths were given; the replay threw
+                    }
+                    alone->set_exception(error);
+                }
+            });
     }
-    for (uint32_t t : state.plan->GetConnectionTransfers())
+    else
     {
-        for (uint32_t l : PathOf(state, t))
-        {
-            if (m_linkMark[l] != m_epoch)
-            {
-                m_linkMark[l] = m_epoch;
-                state.links.push_back(l);
-            }
-        }
+        Routes r = RoutesOf(*placement, *state.plan, m_linkMark, m_epoch);
+        state.paths = std::move(r.paths);
+        state.links = std::move(r.links);
     }
     // Its links are claimed when its first collective begins: a job that computes carries
     // nothing, so jobs whose collectives do not overlap in time never meet.
@@ -352,6 +361,13 @@ VclosFlowExecutor::Claim(uint32_t slot)
 {
     Job& state = *m_slots.at(slot);
     const VclosJobRequest& job = state.request;
+    if (state.routesAhead.valid())
+    {
+        const Routes& routes = state.routesAhead.get(); // rethrows what the worker threw
+        state.paths = routes.paths;
+        state.links = routes.links;
+        state.routesAhead = {};
+    }
     std::vector<uint32_t> touched;
     for (uint32_t l : state.links)
     {
@@ -405,13 +421,51 @@ VclosFlowExecutor::PathOf(const Job& job, uint32_t transfer) const
     {
         return (*job.paths)[job.plan->GetTransfers()[transfer].connectionId];
     }
-    return HashedPathOf(job, transfer);
+    return HashedPathOf(*job.placement, *job.plan, transfer);
+}
+
+VclosFlowExecutor::Routes
+VclosFlowExecutor::RoutesOf(const Placement& placement,
+                            const VclosFlowCollectivePlan& plan,
+                            std::vector<uint64_t>& mark,
+                            uint64_t& epoch) const
+{
+    // The links its paths use (per connection; with PathPerStep paths change per step, and
+    // the links are those of the first step's).
+    Routes routes;
+    std::shared_ptr<std::vector<VclosPath>> paths;
+    if (!m_pathPerStep)
+    {
+        paths = std::make_shared<std::vector<VclosPath>>();
+        paths->reserve(plan.GetConnectionTransfers().size());
+    }
+    ++epoch;
+    for (uint32_t t : plan.GetConnectionTransfers())
+    {
+        const VclosPath path = HashedPathOf(placement, plan, t);
+        for (uint32_t l : path)
+        {
+            if (mark[l] != epoch)
+            {
+                mark[l] = epoch;
+                routes.links.push_back(l);
+            }
+        }
+        if (paths)
+        {
+            paths->push_back(path);
+        }
+    }
+    routes.paths = std::move(paths);
+    return routes;
 }
 
 VclosPath
-VclosFlowExecutor::HashedPathOf(const Job& job, uint32_t transfer) const
+VclosFlowExecutor::HashedPathOf(const Placement& job,
+                                const VclosFlowCollectivePlan& plan,
+                                uint32_t transfer) const
 {
-    const VclosFlowCollectivePlan::Transfer& t = job.plan->GetTransfers()[transfer];
+    const VclosFlowCollectivePlan::Transfer& t = plan.GetTransfers()[transfer];
     const VclosTopology& topology = *m_topology;
     const uint32_t src = job.gpus[t.src];
     const uint32_t dst = job.gpus[t.dst];
@@ -423,7 +477,7 @@ VclosFlowExecutor::HashedPathOf(const Job& job, uint32_t transfer) const
         // to the same spine (leaf-leaf circuit: the same port number).
         VCLOS_REQUIRE(job.port[t.src] >= 0,
                       std::logic_error,
-                      "job " << job.request.id << ": GPU " << src << " has no uplink port");
+                      "job " << job.jobId << ": GPU " << src << " has no uplink port");
         const auto up = static_cast<uint32_t>(job.port[t.src]);
         uint32_t down = up;
         if (job.spine[t.src] >= 0)
@@ -432,7 +486,7 @@ VclosFlowExecutor::HashedPathOf(const Job& job, uint32_t transfer) const
                 {job.virtualLeaf[t.dst], static_cast<uint32_t>(job.spine[t.src])});
             VCLOS_REQUIRE(it != job.downPort.end(),
                           std::logic_error,
-                          "job " << job.request.id << ": GPU " << dst
+                          "job " << job.jobId << ": GPU " << dst
                                  << "'s virtual leaf has no circuit to spine " << job.spine[t.src]);
             down = it->second;
         }
@@ -450,7 +504,7 @@ VclosFlowExecutor::HashedPathOf(const Job& job, uint32_t transfer) const
             key.srcAddress = src;
             key.dstAddress = dst;
             key.protocol = 6;
-            key.dstPort = static_cast<uint16_t>(job.request.id);
+            key.dstPort = static_cast<uint16_t>(job.jobId);
             key.srcPort = static_cast<uint16_t>(m_pathPerStep ? transfer : t.connection);
             spine = VclosHashToIndex(VclosHashFiveTuple(key, m_salt, m_hashAlgorithm),
                                      topology.GetSpines());
@@ -498,7 +552,7 @@ VclosFlowExecutor::AloneOf(Job& job)
         // Its time is the contention-free reference, cached by server layout.
         constexpr double PROBE_BYTES = 1e9;
         alone.secondsPerByte =
-            GetContentionFreeSeconds(job.request.algorithm, job.gpus, PROBE_BYTES) / PROBE_BYTES;
+            GetContentionFreeSeconds(job.request.algorithm, job.placement->gpus, PROBE_BYTES) / PROBE_BYTES;
     }
     return alone;
 }

@@ -129,12 +129,31 @@ class VclosFlowExecutor : public VclosJobExecutor
     /// What one iteration's collective of a job alone amounts to.
     using Alone = VclosFlowReplay::Counts;
 
+    /// Where a job's ranks sit: what its paths are computed from (shared with the worker).
+    struct Placement
+    {
+        uint32_t jobId = 0;                //!< the job (its flow key's destination port)
+        std::vector<uint32_t> gpus;        //!< GPUs by rank
+        std::vector<int32_t> spine;        //!< pinned spine by rank, or -1
+        // OCS circuits of its own (VclosJobAllocation::uplinkPort; empty without).
+        std::vector<int32_t> port;         //!< own leaf uplink port by rank, or -1
+        std::vector<uint32_t> virtualLeaf; //!< virtual leaf by rank
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> downPort; //!< (virtual leaf, spine)
+    };
+
+    /// A job's paths and the links they use.
+    struct Routes
+    {
+        std::shared_ptr<const std::vector<VclosPath>> paths; //!< by connection (null with
+                                                             //!< PathPerStep)
+        std::vector<uint32_t> links;                         //!< every link they use, once
+    };
+
     /// A running job.
     struct Job
     {
         VclosJobRequest request;                             //!< the job
-        std::vector<uint32_t> gpus;                          //!< GPUs by rank
-        std::vector<int32_t> spine;                          //!< pinned spine by rank, or -1
+        std::shared_ptr<const Placement> placement;          //!< where its ranks sit
         std::shared_ptr<const VclosFlowCollectivePlan> plan; //!< its collective
         std::unique_ptr<VclosFlowCollectiveRun> run;         //!< the iteration in progress
         uint32_t iteration = 0;                              //!< current iteration
@@ -142,8 +161,9 @@ class VclosFlowExecutor : public VclosJobExecutor
         std::vector<uint32_t> links;                         //!< every link its paths use
         std::shared_ptr<const std::vector<VclosPath>> paths; //!< by connection id (null with
                                                              //!< PathPerStep)
-        std::shared_future<Alone> ahead; //!< its alone run, computed ahead on the worker
-        std::shared_ptr<std::atomic<bool>> unwanted; //!< tells the worker to skip it
+        std::shared_future<Routes> routesAhead; //!< its paths, computed on the worker
+        std::shared_future<Alone> ahead;        //!< its alone run, computed on the worker
+        std::shared_ptr<std::atomic<bool>> unwanted; //!< tells the worker to skip its replay
         bool claimed = false;  //!< its first collective has begun: its links count as used
         bool isolated = false; //!< no other job uses its links: its times are its alone times
         Alone alone;           //!< isolated: its collective alone
@@ -151,11 +171,6 @@ class VclosFlowExecutor : public VclosJobExecutor
         EventId pending;       //!< isolated: its end
         VclosFlowEngine* engine = nullptr; //!< where Launch starts flows (null: the main one)
         std::map<VclosFlowEngine::FlowId, uint32_t>* live = nullptr; //!< private flows
-
-        // OCS circuits of its own (VclosJobAllocation::uplinkPort; empty without).
-        std::vector<int32_t> port;         //!< own leaf uplink port by rank, or -1
-        std::vector<uint32_t> virtualLeaf; //!< virtual leaf by rank
-        std::map<std::pair<uint32_t, uint32_t>, uint32_t> downPort; //!< (virtual leaf, spine)
     };
 
     /// Plan cache key: algorithm, ranks, GPUs per server, servers per leaf.
@@ -192,8 +207,24 @@ class VclosFlowExecutor : public VclosJobExecutor
      * \return the path it takes (pins, else the ECMP hash of its flow key)
      */
     VclosPath PathOf(const Job& job, uint32_t transfer) const;
-    /// \param job a job \param transfer one of its transfers \return its path, hashed anew
-    VclosPath HashedPathOf(const Job& job, uint32_t transfer) const;
+    /**
+     * \param job where a job's ranks sit \param plan its collective
+     * \param transfer one of its transfers \return its path, hashed anew
+     */
+    VclosPath HashedPathOf(const Placement& job,
+                           const VclosFlowCollectivePlan& plan,
+                           uint32_t transfer) const;
+    /**
+     * \brief A job's paths and links (reads only what does not change during a run, so the
+     *        worker may call it with scratch of its own).
+     * \param placement where its ranks sit \param plan its collective
+     * \param mark scratch: visit epoch by link \param epoch scratch: the current visit
+     * \return its routes
+     */
+    Routes RoutesOf(const Placement& placement,
+                    const VclosFlowCollectivePlan& plan,
+                    std::vector<uint64_t>& mark,
+                    uint64_t& epoch) const;
     /// \param job a job \return its collective alone (from the worker when it ran ahead)
     Alone AloneOf(Job& job);
     /// Finish the worker's job in progress, skip the rest, and end its thread.
@@ -235,6 +266,8 @@ class VclosFlowExecutor : public VclosJobExecutor
     std::unique_ptr<VclosFlowReplay> m_aheadReplay; //!< alone runs on the worker thread
     std::unique_ptr<boost::asio::thread_pool> m_worker; //!< one thread (ReplayAhead)
     bool m_replayAhead;                        //!< ReplayAhead attribute
+    std::vector<uint64_t> m_aheadMark;         //!< the worker's scratch: visit epoch, by link
+    uint64_t m_aheadEpoch;                     //!< the worker's scratch: current visit
     std::vector<uint8_t> m_flowCrossesCore;    //!< by engine flow id
     SharingModel m_sharing;                    //!< Sharing attribute
     uint32_t m_salt;                           //!< EcmpSalt attribute
