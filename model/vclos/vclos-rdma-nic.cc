@@ -9,6 +9,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
@@ -195,7 +198,6 @@ VclosRdmaNic::Start()
                   std::invalid_argument,
                   "VclosRdmaNic: node " << m_node->GetId()
                                         << " needs the Internet stack and an IPv4 interface");
-    m_localAddress = ipv4->GetAddress(1, 0).GetLocal();
     // The largest packet (WRITE FIRST: BTH + RETH + a full payload) must not be fragmented.
     const uint32_t largest = IP_UDP_BYTES + 12 + 16 + m_mtu;
     VCLOS_REQUIRE(ipv4->GetMtu(1) >= largest,
@@ -292,6 +294,21 @@ VclosRdmaNic::Connect(Ipv4Address peer)
     VCLOS_REQUIRE(peerNic && peerNic->m_socket,
                   std::invalid_argument,
                   "VclosRdmaNic::Connect: no node with a started VclosRdmaNic owns " << peer);
+    // The source address the node's routing picks towards the peer.
+    Ptr<Ipv4> ipv4 = m_node->GetObject<Ipv4>();
+    Ipv4Header header;
+    header.SetDestination(peer);
+    header.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    Socket::SocketErrno error = Socket::ERROR_NOTERROR;
+    Ptr<Ipv4Route> route =
+        ipv4->GetRoutingProtocol()
+            ? ipv4->GetRoutingProtocol()->RouteOutput(nullptr, header, nullptr, error)
+            : nullptr;
+    VCLOS_REQUIRE(route,
+                  std::invalid_argument,
+                  "VclosRdmaNic::Connect: node " << m_node->GetId() << " has no route to " << peer
+                                                 << " (populate the routing tables first)");
+    const Ipv4Address local = route->GetSource();
     Ptr<VclosRdmaQp> requester = NewQp();
     Ptr<VclosRdmaQp> responder = peerNic->NewQp();
     // Internal PSN counters start one wrap up, so unwrapping never goes below zero.
@@ -300,13 +317,15 @@ VclosRdmaNic::Connect(Ipv4Address peer)
                      VclosRdmaQp::Role::REQUESTER,
                      requester->m_qpn,
                      responder->m_qpn,
+                     local,
                      peer,
                      first);
     responder->Setup(PeekPointer(peerNic),
                      VclosRdmaQp::Role::RESPONDER,
                      responder->m_qpn,
                      requester->m_qpn,
-                     m_localAddress,
+                     peer,
+                     local,
                      first);
     m_requesters.push_back(PeekPointer(requester));
     NS_LOG_INFO("node " << m_node->GetId() << " QP " << requester->m_qpn << " -> " << peer << " QP "
@@ -407,12 +426,16 @@ VclosRdmaNic::TransmitEvent()
 }
 
 void
-VclosRdmaNic::SendPacket(Ptr<Packet> packet, Ipv4Address peer, uint16_t sport, uint8_t tos)
+VclosRdmaNic::SendPacket(Ptr<Packet> packet,
+                         Ipv4Address local,
+                         Ipv4Address peer,
+                         uint16_t sport,
+                         uint8_t tos)
 {
     SocketIpTosTag tag;
     tag.SetTos(tos);
     packet->AddPacketTag(tag);
-    m_udp->Send(packet, m_localAddress, peer, sport, VCLOS_ROCE_UDP_PORT);
+    m_udp->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT);
 }
 
 void

@@ -119,8 +119,13 @@ class VclosRdmaNic : public Object
     void NotifyReady();
     /// Transmit the next data packet of the next QP due, and schedule the one after.
     void TransmitEvent();
-    /// Send an RoCE packet (BTH on it) to \p peer from UDP port \p sport with IP TOS \p tos.
-    void SendPacket(Ptr<Packet> packet, Ipv4Address peer, uint16_t sport, uint8_t tos);
+    /// Send an RoCE packet (BTH on it) from \p local to \p peer, from UDP port \p sport,
+    /// with IP TOS \p tos.
+    void SendPacket(Ptr<Packet> packet,
+                    Ipv4Address local,
+                    Ipv4Address peer,
+                    uint16_t sport,
+                    uint8_t tos);
     /// The socket has packets.
     void HandleRead(Ptr<Socket> socket);
 
@@ -144,7 +149,6 @@ class VclosRdmaNic : public Object
     Ptr<Node> m_node;                       //!< owner
     Ptr<Socket> m_socket;                   //!< bound to 4791
     Ptr<UdpL4Protocol> m_udp;               //!< sends with per-QP source ports
-    Ipv4Address m_localAddress;             //!< the node's address
     std::vector<Ptr<VclosRdmaQp>> m_qps;    //!< by QPN - FIRST_QPN
     std::vector<VclosRdmaQp*> m_requesters; //!< scheduling order
     std::size_t m_next = 0;                 //!< round-robin position in m_requesters

@@ -92,6 +92,7 @@ VclosRdmaQp::Setup(VclosRdmaNic* nic,
                    Role role,
                    uint32_t qpn,
                    uint32_t remoteQpn,
+                   Ipv4Address local,
                    Ipv4Address peer,
                    uint64_t initialPsn)
 {
@@ -99,6 +100,7 @@ VclosRdmaQp::Setup(VclosRdmaNic* nic,
     m_role = role;
     m_qpn = qpn;
     m_remoteQpn = remoteQpn;
+    m_local = local;
     m_peer = peer;
     m_sport = VclosRdmaNic::SourcePort(qpn, remoteQpn);
     m_mtu = nic->m_mtu;
@@ -226,7 +228,7 @@ VclosRdmaQp::TransmitNext()
         m_retxTrace(payload);
     }
     const uint8_t tos = (m_nic->m_dataDscp << 2) | (m_nic->m_ecnCapable ? ECN_ECT0 : 0);
-    m_nic->SendPacket(packet, m_peer, m_sport, tos);
+    m_nic->SendPacket(packet, m_local, m_peer, m_sport, tos);
     ++m_sndNxt;
     m_sndMax = std::max(m_sndMax, m_sndNxt);
 
@@ -438,7 +440,7 @@ VclosRdmaQp::SendAck(uint8_t syndrome, uint64_t psn)
     bth.destQp = m_remoteQpn;
     bth.psn = static_cast<uint32_t>(psn & VclosRoceBth::MASK24);
     packet->AddHeader(bth);
-    m_nic->SendPacket(packet, m_peer, m_sport, m_nic->m_controlDscp << 2);
+    m_nic->SendPacket(packet, m_local, m_peer, m_sport, m_nic->m_controlDscp << 2);
 }
 
 void
@@ -451,7 +453,7 @@ VclosRdmaQp::SendCnp()
     bth.becn = true;
     bth.destQp = m_remoteQpn;
     packet->AddHeader(bth);
-    m_nic->SendPacket(packet, m_peer, m_sport, m_nic->m_controlDscp << 2);
+    m_nic->SendPacket(packet, m_local, m_peer, m_sport, m_nic->m_controlDscp << 2);
     m_lastCnp = Simulator::Now();
     m_cnpSentOnce = true;
     ++m_cnps;

@@ -143,6 +143,7 @@ class VclosRdmaQp : public Object
                Role role,
                uint32_t qpn,
                uint32_t remoteQpn,
+               Ipv4Address local,
                Ipv4Address peer,
                uint64_t initialPsn);
     /// \return true when the requester has a packet to send now or later
@@ -177,6 +178,7 @@ class VclosRdmaQp : public Object
     Role m_role = Role::REQUESTER; //!< side
     uint32_t m_qpn = 0;            //!< local QPN
     uint32_t m_remoteQpn = 0;      //!< peer QPN
+    Ipv4Address m_local;           //!< local address (source of its packets)
     Ipv4Address m_peer;            //!< peer address
     uint16_t m_sport = 0;          //!< UDP source port
     uint32_t m_mtu = 4096;         //!< payload per packet (copied from the NIC)

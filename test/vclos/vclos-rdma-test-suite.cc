@@ -24,6 +24,9 @@
 #include "ns3/test.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
+#include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-fabric.h"
+#include "ns3/vclos-flow-hash.h"
 #include "ns3/vclos-rdma-helper.h"
 #include "ns3/vclos-rdma-rate-control.h"
 
@@ -31,6 +34,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -765,6 +770,92 @@ class VclosRdmaDeterminismTest : public TestCase
     }
 };
 
+/// QPs across a leaf-spine fabric: each is one ECMP flow on the spine its 5-tuple hashes to.
+class VclosRdmaFabricTest : public TestCase
+{
+  public:
+    VclosRdmaFabricTest()
+        : TestCase("QPs cross the leaf-spine fabric, each on the spine its UDP port hashes to")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>(); // 4 leaves, 8 spines
+        Ptr<VclosFabric> fabric = helper->Install();
+        VclosRdmaHelper rdma;
+        auto nics = rdma.Install(fabric->GetGpus());
+        const uint32_t src = 0;
+        const uint32_t dst = fabric->GetGpuAt(2, 3); // another leaf
+        uint64_t delivered = 0;
+        nics[dst]->SetAcceptCallback(Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>(
+            [&delivered](Ptr<VclosRdmaQp> qp, Ipv4Address) {
+                qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
+                    [&delivered](Ptr<VclosRdmaQp>, uint32_t bytes) { delivered += bytes; }));
+            }));
+        // Which spine each UDP source port's data crossed, from the bytes on leaf uplinks.
+        std::map<uint16_t, std::set<uint32_t>> spinesBySport;
+        for (uint32_t id = 0; id < fabric->GetLinks().size(); ++id)
+        {
+            const VclosLink& link = fabric->GetLinks()[id];
+            if (link.kind != VclosLink::LEAF_TO_SPINE)
+            {
+                continue;
+            }
+            const uint32_t spine = link.to;
+            link.device->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>([&spinesBySport, spine](Ptr<const Packet> p) {
+                    uint8_t b[2 + 20 + 8 + 1];
+                    if (p->CopyData(b, sizeof(b)) == sizeof(b) && b[2 + 9] == 17 &&
+                        ((b[24] << 8) | b[25]) == 4791 && b[30] < 0x11)
+                    {
+                        spinesBySport[(b[22] << 8) | b[23]].insert(spine);
+                    }
+                }));
+        }
+        const uint32_t qps = 8;
+        std::vector<Ptr<VclosRdmaQp>> requesters;
+        for (uint32_t k = 0; k < qps; ++k)
+        {
+            requesters.push_back(nics[src]->Connect(fabric->GetGpuAddress(dst)));
+            requesters.back()->Send(500000);
+        }
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(delivered, qps * 500000, "every QP delivered everything");
+        std::set<uint32_t> spinesUsed;
+        std::set<uint16_t> ports;
+        for (const auto& qp : requesters)
+        {
+            ports.insert(qp->GetSourcePort());
+            VclosFiveTuple tuple;
+            tuple.srcAddress = fabric->GetGpuAddress(src).Get();
+            tuple.dstAddress = fabric->GetGpuAddress(dst).Get();
+            tuple.srcPort = qp->GetSourcePort();
+            tuple.dstPort = 4791;
+            tuple.protocol = 17;
+            uint32_t predicted = UINT32_MAX;
+            for (uint32_t id : fabric->TraceFlowPath(tuple))
+            {
+                if (fabric->GetLinks()[id].kind == VclosLink::LEAF_TO_SPINE)
+                {
+                    predicted = fabric->GetLinks()[id].to;
+                }
+            }
+            const auto& seen = spinesBySport[qp->GetSourcePort()];
+            NS_TEST_ASSERT_MSG_EQ(seen.size(), 1, "one QP, one path");
+            NS_TEST_ASSERT_MSG_EQ(*seen.begin(), predicted, "the spine the 5-tuple hash picks");
+            spinesUsed.insert(predicted);
+        }
+        NS_TEST_ASSERT_MSG_EQ(ports.size(), qps, "each QP its own source port");
+        NS_TEST_ASSERT_MSG_GT(spinesUsed.size(), 1, "QPs spread over spines");
+        std::printf("fabric: %u QPs on %zu spines\n", qps, spinesUsed.size());
+        Simulator::Destroy();
+    }
+};
+
 /// The suite.
 class VclosRdmaTestSuite : public TestSuite
 {
@@ -780,6 +871,7 @@ class VclosRdmaTestSuite : public TestSuite
         AddTestCase(new VclosRdmaCnpTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaBadAttributeTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaDeterminismTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaFabricTest, TestCase::QUICK);
     }
 };
 
