@@ -248,7 +248,7 @@ VclosRdmaNic::DoDispose()
     m_socket = nullptr;
     m_udp = nullptr;
     m_node = nullptr;
-    m_accept = AcceptCallback();
+    m_accept.clear();
     Object::DoDispose();
 }
 
@@ -278,6 +278,12 @@ VclosRdmaNic::NewQp()
 
 Ptr<VclosRdmaQp>
 VclosRdmaNic::Connect(Ipv4Address peer)
+{
+    return Connect(peer, 0);
+}
+
+Ptr<VclosRdmaQp>
+VclosRdmaNic::Connect(Ipv4Address peer, uint16_t service)
 {
     VCLOS_REQUIRE(m_socket,
                   std::invalid_argument,
@@ -327,6 +333,7 @@ VclosRdmaNic::Connect(Ipv4Address peer)
                      peer,
                      local,
                      first);
+    responder->m_service = service;
     m_requesters.push_back(PeekPointer(requester));
     NS_LOG_INFO("node " << m_node->GetId() << " QP " << requester->m_qpn << " -> " << peer << " QP "
                         << responder->m_qpn << " sport " << requester->m_sport);
@@ -336,7 +343,20 @@ VclosRdmaNic::Connect(Ipv4Address peer)
 void
 VclosRdmaNic::SetAcceptCallback(AcceptCallback cb)
 {
-    m_accept = cb;
+    SetAcceptCallback(0, cb);
+}
+
+void
+VclosRdmaNic::SetAcceptCallback(uint16_t service, AcceptCallback cb)
+{
+    if (cb.IsNull())
+    {
+        m_accept.erase(service);
+    }
+    else
+    {
+        m_accept[service] = cb;
+    }
 }
 
 uint32_t
@@ -473,9 +493,10 @@ VclosRdmaNic::HandleRead(Ptr<Socket> socket)
                 if (!qp->m_accepted)
                 {
                     qp->m_accepted = true;
-                    if (!m_accept.IsNull())
+                    auto accept = m_accept.find(qp->m_service); // once per QP
+                    if (accept != m_accept.end())
                     {
-                        m_accept(qp, qp->m_peer);
+                        accept->second(qp, qp->m_peer);
                     }
                 }
                 qp->ReceiveData(packet, bth, tos);

@@ -13,6 +13,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -78,11 +79,25 @@ class VclosRdmaNic : public Object
      * \return the requester QP
      */
     Ptr<VclosRdmaQp> Connect(Ipv4Address peer);
+    /**
+     * \brief Connect to a service of the peer (as an rdma_cm port): the responder is reported
+     *        to the accept callback set for \p service on the peer's NIC.
+     * \param peer an IPv4 address of a node with a VclosRdmaNic
+     * \param service the service (0 is the one Connect(peer) uses)
+     * \return the requester QP
+     */
+    Ptr<VclosRdmaQp> Connect(Ipv4Address peer, uint16_t service);
 
     /// Callback reporting a new responder QP and the requester's address.
     using AcceptCallback = Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>;
     /// \param cb called when the first packet for a new responder QP arrives, before its data
     void SetAcceptCallback(AcceptCallback cb);
+    /**
+     * \brief The accept callback of one service; a null callback removes it.
+     * \param service the service
+     * \param cb called when the first packet for a new responder QP of that service arrives
+     */
+    void SetAcceptCallback(uint16_t service, AcceptCallback cb);
 
     /// \return the payload bytes per packet
     uint32_t GetMtu() const;
@@ -145,17 +160,17 @@ class VclosRdmaNic : public Object
     bool m_ecnCapable;         //!< data packets are ECT(0)
     uint32_t m_initialPsn;     //!< first PSN of every requester
 
-    ObjectFactory m_rcFactory;              //!< from m_rateControl
-    Ptr<Node> m_node;                       //!< owner
-    Ptr<Socket> m_socket;                   //!< bound to 4791
-    Ptr<UdpL4Protocol> m_udp;               //!< sends with per-QP source ports
-    std::vector<Ptr<VclosRdmaQp>> m_qps;    //!< by QPN - FIRST_QPN
-    std::vector<VclosRdmaQp*> m_requesters; //!< scheduling order
-    std::size_t m_next = 0;                 //!< round-robin position in m_requesters
-    EventId m_txEvent;                      //!< next transmit decision
-    Time m_txFreeAt;                        //!< when the line is free again
-    AcceptCallback m_accept;                //!< new responders
-    uint64_t m_unknown = 0;                 //!< packets without a QP
+    ObjectFactory m_rcFactory;                   //!< from m_rateControl
+    Ptr<Node> m_node;                            //!< owner
+    Ptr<Socket> m_socket;                        //!< bound to 4791
+    Ptr<UdpL4Protocol> m_udp;                    //!< sends with per-QP source ports
+    std::vector<Ptr<VclosRdmaQp>> m_qps;         //!< by QPN - FIRST_QPN
+    std::vector<VclosRdmaQp*> m_requesters;      //!< scheduling order
+    std::size_t m_next = 0;                      //!< round-robin position in m_requesters
+    EventId m_txEvent;                           //!< next transmit decision
+    Time m_txFreeAt;                             //!< when the line is free again
+    std::map<uint16_t, AcceptCallback> m_accept; //!< new responders, by service
+    uint64_t m_unknown = 0;                      //!< packets without a QP
 };
 
 } // namespace ns3

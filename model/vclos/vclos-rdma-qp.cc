@@ -301,17 +301,23 @@ VclosRdmaQp::Advance(uint64_t una)
     m_sndUna = una;
     m_bytesAcked += acked;
     m_retries = 0;
+    std::size_t popped = 0;
     while (!m_msgs.empty() && m_msgs.front().startPsn + m_msgs.front().packets <= una)
     {
         const uint64_t bytes = m_msgs.front().bytes;
         m_msgs.pop_front();
+        ++popped;
         m_messageTrace(bytes);
     }
-    if (m_sndNxt < m_sndUna)
+    if (m_sndNxt < m_sndUna || m_txMsg < popped)
     {
-        m_sndNxt = m_sndUna;
+        m_sndNxt = std::max(m_sndNxt, m_sndUna);
+        SeekTxMessage();
     }
-    SeekTxMessage();
+    else
+    {
+        m_txMsg -= popped; // the cursor's message is still there
+    }
     m_timer.Cancel();
     if (m_sndUna < m_sndMax)
     {

@@ -209,6 +209,7 @@ class VclosRdmaQp : public Object
     Time m_lastCnp;              //!< when the last CNP went
     bool m_cnpSentOnce = false;  //!< a CNP was ever sent
     bool m_accepted = false;     //!< the NIC reported this QP to its accept callback
+    uint16_t m_service = 0;      //!< the service the requester connected to
     uint64_t m_delivered = 0;    //!< payload bytes accepted
     DataCallback m_dataCallback; //!< payload accepted
 

@@ -24,11 +24,15 @@
 #include "ns3/test.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
+#include "ns3/vclos-collective-app.h"
+#include "ns3/vclos-collective-helper.h"
+#include "ns3/vclos-collective-tracker.h"
 #include "ns3/vclos-fabric-helper.h"
 #include "ns3/vclos-fabric.h"
 #include "ns3/vclos-flow-hash.h"
 #include "ns3/vclos-rdma-helper.h"
 #include "ns3/vclos-rdma-rate-control.h"
+#include "ns3/vclos-run-status.h"
 
 #include <cmath>
 #include <cstdio>
@@ -856,6 +860,134 @@ class VclosRdmaFabricTest : public TestCase
     }
 };
 
+/// A ring all-reduce over RDMA queue pairs moves the same bytes as over TCP and completes.
+class VclosRdmaCollectiveTest : public TestCase
+{
+  public:
+    VclosRdmaCollectiveTest()
+        : TestCase("ring all-reduce over Transport=rdma: same bytes as tcp, completes")
+    {
+    }
+
+  private:
+    /// What one run gave.
+    struct Outcome
+    {
+        bool complete = false;      //!< every rank ended both iterations
+        std::vector<uint64_t> sent; //!< per rank
+        std::vector<uint64_t> recv; //!< per rank
+        Time collective;            //!< first iteration's collective time
+        std::string failure;        //!< the run's failure, if any
+    };
+
+    Outcome Run(const std::string& transport, bool nics)
+    {
+        Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+        fabricHelper->SetAttribute("Leaves", UintegerValue(4));
+        fabricHelper->SetAttribute("Spines", UintegerValue(1));
+        fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(1));
+        fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
+        Ptr<VclosFabric> fabric = fabricHelper->Install();
+        if (nics)
+        {
+            VclosRdmaHelper().Install(fabric->GetGpus());
+        }
+        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+        helper->SetAttribute("Algorithm", EnumValue(VCLOS_RING));
+        helper->SetAttribute("MessageBytes", UintegerValue(4000000));
+        helper->SetAttribute("Iterations", UintegerValue(2));
+        helper->SetAttribute("Transport", StringValue(transport));
+        ApplicationContainer apps = helper->Install(fabric, {0, 1, 2, 3});
+        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+        tracker->Track("job", apps);
+        Simulator::Run();
+        Outcome outcome;
+        outcome.failure = VclosTakeRunFailure().value_or("");
+        outcome.complete = tracker->IsComplete(0) && tracker->GetIterations(0).size() == 2;
+        if (!tracker->GetIterations(0).empty())
+        {
+            const auto& first = tracker->GetIterations(0).front();
+            outcome.collective = first.end - first.collectiveStart;
+        }
+        for (uint32_t r = 0; r < apps.GetN(); ++r)
+        {
+            auto app = DynamicCast<VclosCollectiveApp>(apps.Get(r));
+            outcome.sent.push_back(app->GetBytesSent());
+            outcome.recv.push_back(app->GetBytesReceived());
+        }
+        Simulator::Destroy();
+        return outcome;
+    }
+
+    void DoRun() override
+    {
+        const Outcome tcp = Run("tcp", false);
+        const Outcome rdma = Run("rdma", true);
+        std::printf("ring all-reduce, 4 ranks, 4 MB: collective %.1f us over TCP, %.1f us over "
+                    "RDMA\n",
+                    tcp.collective.GetSeconds() * 1e6,
+                    rdma.collective.GetSeconds() * 1e6);
+        NS_TEST_ASSERT_MSG_EQ(tcp.complete, true, "TCP completes");
+        NS_TEST_ASSERT_MSG_EQ(rdma.complete, true, "RDMA completes: " << rdma.failure);
+        for (uint32_t r = 0; r < 4; ++r)
+        {
+            // By hand: a flat ring of N=4 sends 2 (N-1)/N M = 6 MB per iteration per rank.
+            NS_TEST_EXPECT_MSG_EQ(rdma.sent[r], 2 * 6000000, "rank " << r << " sent");
+            NS_TEST_EXPECT_MSG_EQ(rdma.recv[r], 2 * 6000000, "rank " << r << " received");
+            NS_TEST_EXPECT_MSG_EQ(rdma.sent[r], tcp.sent[r], "same bytes as TCP");
+        }
+        // Negative control: Transport=rdma without NICs stops the run with one line.
+        const Outcome bare = Run("rdma", false);
+        NS_TEST_ASSERT_MSG_EQ(bare.complete, false, "no NIC, no collective");
+        NS_TEST_EXPECT_MSG_NE(bare.failure.find("needs a VclosRdmaNic"),
+                              std::string::npos,
+                              bare.failure);
+    }
+};
+
+/// AckInterval: the responder ACKs every N in-order packets and the message's last one.
+class VclosRdmaAckIntervalTest : public TestCase
+{
+  public:
+    VclosRdmaAckIntervalTest()
+        : TestCase("AckInterval=4 ACKs PSNs 3, 7 and the last (AckReq); 1 ACKs every packet")
+    {
+    }
+
+  private:
+    /// \return the PSNs of the ACKs a's device received for a 10-packet message
+    std::vector<uint32_t> Acks(const std::string& interval)
+    {
+        Rig rig;
+        BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+        ConnectRig(rig, {{"AckInterval", interval}}, Ipv4Address("10.0.0.2"));
+        std::vector<uint32_t> psns;
+        rig.ab.Get(0)->TraceConnectWithoutContext(
+            "MacRx",
+            Callback<void, Ptr<const Packet>>([&psns](Ptr<const Packet> packet) {
+                uint8_t b[2 + 20 + 8 + 12 + 4];
+                const uint32_t bth = 2 + 20 + 8;
+                if (packet->CopyData(b, sizeof(b)) == sizeof(b) && b[bth] == 0x11)
+                {
+                    psns.push_back((b[bth + 9] << 16) | (b[bth + 10] << 8) | b[bth + 11]);
+                }
+            }));
+        rig.qp->Send(10 * 4096);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(rig.acked, 10 * 4096, "acknowledged");
+        Simulator::Destroy();
+        return psns;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<uint32_t> every4 = Acks("4");
+        NS_TEST_ASSERT_MSG_EQ((every4 == std::vector<uint32_t>{3, 7, 9}), true, "3, 7, 9");
+        const std::vector<uint32_t> every1 = Acks("1");
+        NS_TEST_ASSERT_MSG_EQ(every1.size(), 10, "AckInterval=1: one ACK per packet");
+    }
+};
+
 /// The suite.
 class VclosRdmaTestSuite : public TestSuite
 {
@@ -867,11 +999,13 @@ class VclosRdmaTestSuite : public TestSuite
         AddTestCase(new VclosRdmaGoBackNTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaTimeoutTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPcapTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaAckIntervalTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPacingTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaCnpTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaBadAttributeTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaDeterminismTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaFabricTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaCollectiveTest, TestCase::QUICK);
     }
 };
 
