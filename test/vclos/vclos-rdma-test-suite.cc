@@ -261,6 +261,24 @@ class VclosRdmaGoBackNTest : public TestCase
             Simulator::Destroy();
         }
         {
+            // NakSuppression=Interval (HPCC) with a 100 ns interval: every out-of-order arrival
+            // (331 ns apart) NAKs again, so the same drop yields several NAKs, not one.
+            Rig rig;
+            BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+            ConnectRig(rig,
+                       {{"NakSuppression", "Interval"}, {"NakInterval", "100ns"}},
+                       Ipv4Address("10.0.0.2"));
+            DropReceived(rig, {lost});
+            rig.qp->Send(bytes);
+            Simulator::Run();
+            std::printf("NakSuppression=Interval: %lu NAKs, %lu bytes resent\n",
+                        static_cast<unsigned long>(rig.responder->GetNaks()),
+                        static_cast<unsigned long>(rig.qp->GetRetransmittedBytes()));
+            NS_TEST_ASSERT_MSG_EQ(rig.delivered, bytes, "every byte delivered");
+            NS_TEST_ASSERT_MSG_GT(rig.responder->GetNaks(), 1, "NAKs repeat in Interval mode");
+            Simulator::Destroy();
+        }
+        {
             // Many drops, one of them a retransmission, across a PSN wrap.
             Rig rig;
             BuildPair(rig, "100Gbps", MicroSeconds(1), {});
