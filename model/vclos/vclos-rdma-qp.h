@@ -58,7 +58,7 @@ class VclosRdmaQp : public Object
     VclosRdmaQp();
     ~VclosRdmaQp() override;
 
-    /// Callback for in-order payload delivered (responder) or newly acknowledged (requester).
+    /// Callback for in-order payload bytes delivered (responder).
     using DataCallback = Callback<void, Ptr<VclosRdmaQp>, uint32_t>;
     /// Callback for bytes newly acknowledged (requester).
     using SendCompleteCallback = Callback<void, Ptr<VclosRdmaQp>, uint64_t>;
@@ -105,8 +105,8 @@ class VclosRdmaQp : public Object
     uint64_t GetTimeouts() const;
 
     /**
-     * \brief The first 24-bit-plausible 64-bit value congruent to \p wire modulo 2^24,
-     *        nearest to \p reference (the PSN unwrapping rule).
+     * \brief The 64-bit PSN congruent to \p wire modulo 2^24 nearest to \p reference
+     *        (within -2^23 .. 2^23 - 1 of it): the PSN unwrapping rule.
      * \param wire a 24-bit PSN
      * \param reference a 64-bit PSN counter
      * \return the 64-bit PSN
