@@ -1006,6 +1006,74 @@ class VclosRdmaAckIntervalTest : public TestCase
     }
 };
 
+/// Header bytes, PSN unwrapping and the source-port rule against hand-computed values.
+class VclosRdmaWireFormatTest : public TestCase
+{
+  public:
+    VclosRdmaWireFormatTest()
+        : TestCase("BTH, AETH and CNP bytes, PSN unwrap and UDP source ports by hand")
+    {
+    }
+
+  private:
+    static std::vector<uint8_t> Bytes(Ptr<Packet> packet)
+    {
+        std::vector<uint8_t> b(packet->GetSize());
+        packet->CopyData(b.data(), b.size());
+        return b;
+    }
+
+    void DoRun() override
+    {
+        VclosRoceBth bth;
+        bth.opcode = VclosRoceBth::RC_WRITE_ONLY;
+        bth.solicited = true;
+        bth.padCnt = 3;
+        bth.becn = true;
+        bth.destQp = 0xABCDEF;
+        bth.ackReq = true;
+        bth.psn = 0x123456;
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(bth);
+        // OpCode; SE|PadCnt=3 (0x80|0x30); P_Key; BECN (0x40); DestQP; A (0x80); PSN.
+        const std::vector<uint8_t>
+            expected{0x0A, 0xB0, 0xFF, 0xFF, 0x40, 0xAB, 0xCD, 0xEF, 0x80, 0x12, 0x34, 0x56};
+        NS_TEST_ASSERT_MSG_EQ((Bytes(p) == expected), true, "BTH bytes");
+        VclosRoceBth back;
+        p->RemoveHeader(back);
+        NS_TEST_ASSERT_MSG_EQ((back.destQp == 0xABCDEF && back.psn == 0x123456 && back.ackReq &&
+                               back.becn && !back.fecn && back.solicited && back.padCnt == 3 &&
+                               back.opcode == 0x0A && back.pKey == 0xFFFF),
+                              true,
+                              "BTH round trip");
+        VclosRoceAeth aeth;
+        aeth.syndrome = VclosRoceAeth::SYNDROME_NAK_SEQ;
+        aeth.msn = 0x010203;
+        Ptr<Packet> a = Create<Packet>();
+        a->AddHeader(aeth);
+        NS_TEST_ASSERT_MSG_EQ((Bytes(a) == std::vector<uint8_t>{0x60, 0x01, 0x02, 0x03}),
+                              true,
+                              "AETH: NAK sequence error 011 00000, MSN");
+        Ptr<Packet> c = Create<Packet>();
+        c->AddHeader(VclosRoceCnpPadding());
+        NS_TEST_ASSERT_MSG_EQ((Bytes(c) == std::vector<uint8_t>(16, 0)), true, "16 zero bytes");
+        // Unwrap: the counter nearest the reference.
+        const uint64_t wrap = uint64_t{1} << 24;
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(0, wrap + 0xFFFFFF), 2 * wrap, "forward wrap");
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(0xFFFFFF, 2 * wrap), 2 * wrap - 1, "behind");
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(5, wrap + 5), wrap + 5, "same");
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(100, wrap + 10), wrap + 100, "ahead");
+        // Linux flow label -> UDP source port (rdma-spec.md 1.4), by hand:
+        // 17 x 4096 = 0x11000 (no bits above 20); low 14 bits 0x1000, high 6 bits 0x04:
+        // 0x1000 ^ 0x04 = 0x1004, | 0xC000 = 0xD004.
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(17, 4096), 0xD004, "17 x 4096");
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(4096, 17), 0xD004, "symmetric");
+        // Values from a separate implementation of the kernel's two functions (Python).
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(0x12345, 0x6789A), 0xFA58, "folds");
+        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(0xFFFFFF, 0xFFFFFE), 0xFF12, "largest");
+    }
+};
+
 /// The suite.
 class VclosRdmaTestSuite : public TestSuite
 {
@@ -1013,6 +1081,7 @@ class VclosRdmaTestSuite : public TestSuite
     VclosRdmaTestSuite()
         : TestSuite("vclos-rdma", UNIT)
     {
+        AddTestCase(new VclosRdmaWireFormatTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaTransferTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaGoBackNTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaTimeoutTest, TestCase::QUICK);
