@@ -24,6 +24,7 @@
 #include "ns3/uinteger.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -35,6 +36,14 @@ namespace
 {
 /// IPv4 + UDP header bytes.
 constexpr uint32_t IP_UDP_BYTES = 20 + 8;
+
+/// Started NICs by IPv4 address (Connect's lookup; each NIC removes its own on disposal).
+std::unordered_map<uint32_t, VclosRdmaNic*>&
+Registry()
+{
+    static std::unordered_map<uint32_t, VclosRdmaNic*> registry;
+    return registry;
+}
 } // namespace
 
 TypeId
@@ -226,6 +235,15 @@ VclosRdmaNic::Start()
                       0,
                   std::invalid_argument,
                   "VclosRdmaNic: node " << m_node->GetId() << ": UDP port 4791 is taken");
+    for (uint32_t i = 1; i < ipv4->GetNInterfaces(); ++i)
+    {
+        for (uint32_t j = 0; j < ipv4->GetNAddresses(i); ++j)
+        {
+            const uint32_t address = ipv4->GetAddress(i, j).GetLocal().Get();
+            Registry()[address] = this;
+            m_registered.push_back(address);
+        }
+    }
     m_socket->SetIpRecvTos(true);
     m_socket->SetRecvCallback(MakeCallback(&VclosRdmaNic::HandleRead, this));
 }
@@ -234,6 +252,15 @@ void
 VclosRdmaNic::DoDispose()
 {
     m_txEvent.Cancel();
+    for (uint32_t address : m_registered)
+    {
+        auto entry = Registry().find(address);
+        if (entry != Registry().end() && entry->second == this)
+        {
+            Registry().erase(entry);
+        }
+    }
+    m_registered.clear();
     for (auto& qp : m_qps)
     {
         qp->Dispose();
@@ -288,7 +315,15 @@ VclosRdmaNic::Connect(Ipv4Address peer, uint16_t service)
     VCLOS_REQUIRE(m_socket,
                   std::invalid_argument,
                   "VclosRdmaNic::Connect: the NIC is not started (VclosRdmaHelper::Install)");
+    // The NICs registered their addresses when they started; a scan of the nodes covers
+    // addresses assigned later.
     Ptr<VclosRdmaNic> peerNic;
+    auto known = Registry().find(peer.Get());
+    if (known != Registry().end() &&
+        known->second->m_node->GetObject<Ipv4>()->GetInterfaceForAddress(peer) >= 0)
+    {
+        peerNic = known->second;
+    }
     for (auto it = NodeList::Begin(); it != NodeList::End() && !peerNic; ++it)
     {
         Ptr<Ipv4> ipv4 = (*it)->GetObject<Ipv4>();

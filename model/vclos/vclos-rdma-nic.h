@@ -171,6 +171,7 @@ class VclosRdmaNic : public Object
     Time m_txFreeAt;                             //!< when the line is free again
     std::map<uint16_t, AcceptCallback> m_accept; //!< new responders, by service
     uint64_t m_unknown = 0;                      //!< packets without a QP
+    std::vector<uint32_t> m_registered;          //!< addresses this NIC put in the registry
 };
 
 } // namespace ns3
