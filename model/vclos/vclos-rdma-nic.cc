@@ -229,6 +229,11 @@ VclosRdmaNic::Start()
     if (!m_rateControl.empty())
     {
         m_rcFactory.SetTypeId(m_rateControl);
+        // A controller refuses bad attributes in Start (with one line): try one now, outside
+        // any simulator event, rather than in a QP's first Send.
+        Ptr<VclosRdmaRateControl> probe = m_rcFactory.Create<VclosRdmaRateControl>();
+        probe->Start(m_lineRate);
+        probe->Stop();
     }
     m_socket = Socket::CreateSocket(m_node, UdpSocketFactory::GetTypeId());
     VCLOS_REQUIRE(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), VCLOS_ROCE_UDP_PORT)) ==

@@ -17,6 +17,7 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/queue-disc-container.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -579,6 +580,60 @@ class VclosRdmaPacingTest : public TestCase
     }
 };
 
+/**
+ * a -100G- r -10G- b with RED + ECN on the instantaneous queue (MinTh 5, MaxTh 15 packets,
+ * 1000 packets, no hard drop)
+ * on r's port to b; one QP from a to b with \p attributes sends \p bytes.
+ * \return the largest backlog of r's queue towards b, in bytes
+ */
+uint32_t
+RunDumbbell(Rig& rig, const Attributes& attributes, uint64_t bytes)
+{
+    rig.nodes.Create(3); // a, b, r
+    PointToPointHelper fast;
+    fast.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    fast.SetDeviceAttribute("Mtu", UintegerValue(9000));
+    fast.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    PointToPointHelper slow = fast;
+    slow.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    // A one-packet device queue, so the backlog (and its marking) is RED's, not the device's.
+    slow.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
+    rig.ab = fast.Install(rig.nodes.Get(0), rig.nodes.Get(2)); // a - r
+    NetDeviceContainer rb = slow.Install(rig.nodes.Get(2), rig.nodes.Get(1));
+    InternetStackHelper().Install(rig.nodes);
+    TrafficControlHelper red;
+    red.SetRootQueueDisc("ns3::RedQueueDisc",
+                         "UseEcn",
+                         BooleanValue(true),
+                         "MinTh",
+                         DoubleValue(5),
+                         "MaxTh",
+                         DoubleValue(15),
+                         "MaxSize",
+                         QueueSizeValue(QueueSize("1000p")),
+                         "UseHardDrop",
+                         BooleanValue(false),
+                         "QW",
+                         DoubleValue(1), // the instantaneous queue, as spec 3.1 marks
+                         "LinkBandwidth",
+                         StringValue("10Gbps"),
+                         "LinkDelay",
+                         StringValue("1us"));
+    QueueDiscContainer discs = red.Install(rb.Get(0));
+    uint32_t maxBacklog = 0;
+    discs.Get(0)->TraceConnectWithoutContext(
+        "BytesInQueue",
+        Callback<void, uint32_t, uint32_t>(
+            [&maxBacklog](uint32_t, uint32_t now) { maxBacklog = std::max(maxBacklog, now); }));
+    Ipv4AddressHelper("10.0.0.0", "255.255.255.0").Assign(rig.ab);
+    Ipv4AddressHelper("10.0.1.0", "255.255.255.0").Assign(rb);
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    ConnectRig(rig, attributes, Ipv4Address("10.0.1.2"));
+    rig.qp->Send(bytes);
+    Simulator::Run();
+    return maxBacklog;
+}
+
 /// CE marks at a RED queue make the responder send CNPs, at most one per CnpInterval.
 class VclosRdmaCnpTest : public TestCase
 {
@@ -589,48 +644,15 @@ class VclosRdmaCnpTest : public TestCase
     }
 
   private:
-    /// a -100G- r -10G- b, RED with ECN on r's port to b; a sends at 100 Gb/s, no controller
-    /// but the test one (which does not slow down); returns the rig after the run.
+    /// The dumbbell run with the test controller (which keeps 100 Gb/s).
     void Run(Rig& rig, bool ecn, uint64_t& cnpsAtRc, Time& span, const std::string& interval)
     {
-        rig.nodes.Create(3); // a, b, r
-        PointToPointHelper fast;
-        fast.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-        fast.SetDeviceAttribute("Mtu", UintegerValue(9000));
-        fast.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-        PointToPointHelper slow = fast;
-        slow.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
-        rig.ab = fast.Install(rig.nodes.Get(0), rig.nodes.Get(2)); // a - r
-        NetDeviceContainer rb = slow.Install(rig.nodes.Get(2), rig.nodes.Get(1));
-        InternetStackHelper().Install(rig.nodes);
-        TrafficControlHelper red;
-        red.SetRootQueueDisc("ns3::RedQueueDisc",
-                             "UseEcn",
-                             BooleanValue(true),
-                             "MinTh",
-                             DoubleValue(5),
-                             "MaxTh",
-                             DoubleValue(15),
-                             "MaxSize",
-                             QueueSizeValue(QueueSize("1000p")),
-                             "UseHardDrop",
-                             BooleanValue(false),
-                             "LinkBandwidth",
-                             StringValue("10Gbps"),
-                             "LinkDelay",
-                             StringValue("1us"));
-        red.Install(rb.Get(0));
-        Ipv4AddressHelper("10.0.0.0", "255.255.255.0").Assign(rig.ab);
-        Ipv4AddressHelper("10.0.1.0", "255.255.255.0").Assign(rb);
-        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
         Config::SetDefault("ns3::VclosRdmaTestRateControl::Rate", StringValue("100Gbps"));
-        ConnectRig(rig,
-                   {{"RateControl", "ns3::VclosRdmaTestRateControl"},
-                    {"EcnCapable", ecn ? "true" : "false"},
-                    {"CnpInterval", interval}},
-                   Ipv4Address("10.0.1.2"));
-        rig.qp->Send(2000000);
-        Simulator::Run();
+        RunDumbbell(rig,
+                    {{"RateControl", "ns3::VclosRdmaTestRateControl"},
+                     {"EcnCapable", ecn ? "true" : "false"},
+                     {"CnpInterval", interval}},
+                    2000000);
         auto rc = DynamicCast<VclosRdmaTestRateControl>(rig.qp->GetRateControl());
         cnpsAtRc = rc->cnps;
         span = rig.done;
@@ -1074,6 +1096,44 @@ class VclosRdmaWireFormatTest : public TestCase
     }
 };
 
+/// With DCQCN (the project's VclosDcqcn) as the rate controller, CNPs slow the QP down.
+class VclosRdmaDcqcnTest : public TestCase
+{
+  public:
+    VclosRdmaDcqcnTest()
+        : TestCase("VclosDcqcn as RateControl: CNPs cut the rate and the bottleneck queue")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t bytes = 20000000;
+        Rig dcqcn;
+        const uint32_t withDcqcn = RunDumbbell(dcqcn, {{"RateControl", "ns3::VclosDcqcn"}}, bytes);
+        const uint64_t cnps = dcqcn.qp->GetCnps();
+        const Time doneDcqcn = dcqcn.done;
+        const uint64_t delivered = dcqcn.delivered;
+        Simulator::Destroy();
+        // Negative control: the same transfer at line rate (no controller).
+        Rig none;
+        const uint32_t withoutDcqcn = RunDumbbell(none, {}, bytes);
+        const Time doneNone = none.done;
+        Simulator::Destroy();
+        std::printf("DCQCN: %lu CNPs, max backlog %u B, %.1f us; line rate: max backlog %u B, "
+                    "%.1f us (10 Gb/s takes %.1f us)\n",
+                    static_cast<unsigned long>(cnps),
+                    withDcqcn,
+                    doneDcqcn.GetSeconds() * 1e6,
+                    withoutDcqcn,
+                    doneNone.GetSeconds() * 1e6,
+                    bytes * 8 / 10e9 * 1e6);
+        NS_TEST_ASSERT_MSG_EQ(delivered, bytes, "delivered with DCQCN");
+        NS_TEST_ASSERT_MSG_GT(cnps, 0, "CNPs reached DCQCN");
+        NS_TEST_ASSERT_MSG_LT(withDcqcn * 2, withoutDcqcn, "DCQCN keeps the queue far shorter");
+    }
+};
+
 /// The suite.
 class VclosRdmaTestSuite : public TestSuite
 {
@@ -1089,6 +1149,7 @@ class VclosRdmaTestSuite : public TestSuite
         AddTestCase(new VclosRdmaAckIntervalTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPacingTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaCnpTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaDcqcnTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaBadAttributeTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaDeterminismTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaFabricTest, TestCase::QUICK);
