@@ -24,6 +24,9 @@ suite_module(
     model/vclos/vclos-workload.cc
     model/vclos/vclos-ocs.cc
     model/vclos/vclos-ocs-port-channel.cc
+    model/vclos/vclos-roce-header.cc
+    model/vclos/vclos-rdma-qp.cc
+    model/vclos/vclos-rdma-nic.cc
     model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
@@ -39,6 +42,7 @@ suite_module(
     helper/vclos/vclos-scheduler-tracker.cc
     helper/vclos/vclos-scenario.cc
     helper/vclos/vclos-ocs-helper.cc
+    helper/vclos/vclos-rdma-helper.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -65,6 +69,9 @@ suite_module(
     model/vclos/vclos-dcqcn.h
     model/vclos/vclos-ocs.h
     model/vclos/vclos-ocs-port-channel.h
+    model/vclos/vclos-roce-header.h
+    model/vclos/vclos-rdma-qp.h
+    model/vclos/vclos-rdma-nic.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -79,6 +86,7 @@ suite_module(
     helper/vclos/vclos-scheduler-tracker.h
     helper/vclos/vclos-scenario.h
     helper/vclos/vclos-ocs-helper.h
+    helper/vclos/vclos-rdma-helper.h
   LIBRARIES
     ns3-suite ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
@@ -102,6 +110,8 @@ if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-run-scenario examples/vclos/vclos-run-scenario.cc
                 LIBRARIES ns3-vclos ns3::libflow-monitor)
   suite_program(vclos-ocs-example examples/vclos/vclos-ocs-example.cc
+                LIBRARIES ns3-vclos)
+  suite_program(vclos-rdma-example examples/vclos/vclos-rdma-example.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-dcqcn-trace examples/vclos/vclos-dcqcn-trace.cc
                 LIBRARIES ns3-vclos)

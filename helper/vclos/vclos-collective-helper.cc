@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-app.h"
@@ -121,6 +122,12 @@ VclosCollectiveHelper::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&VclosCollectiveHelper::m_startTime),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("Transport",
+                          "The ranks' VclosCollectiveApp::Transport: tcp or rdma (RoCEv2 queue "
+                          "pairs; the GPUs need a VclosRdmaNic, see VclosRdmaHelper).",
+                          StringValue("tcp"),
+                          MakeStringAccessor(&VclosCollectiveHelper::m_transport),
+                          MakeStringChecker())
             .AddAttribute("StepBarrier",
                           "Barrier per step: no rank sends step k + 1 before every rank has "
                           "received step k (as flow-level simulators run collectives). Off: "
@@ -191,6 +198,10 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
     VCLOS_REQUIRE(m_port >= 1,
                   std::out_of_range,
                   "no TCP port left for another job (the last one took 65535); set Port lower");
+    VCLOS_REQUIRE(m_transport == "tcp" || m_transport == "rdma",
+                  std::invalid_argument,
+                  "ns3::VclosCollectiveHelper::Transport=" << m_transport
+                                                           << ": must be tcp or rdma");
     VCLOS_REQUIRE(gpus.size() >= 2,
                   std::invalid_argument,
                   "a collective job needs at least 2 GPUs (got " << gpus.size() << ")");
@@ -269,6 +280,7 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
     {
         Ptr<VclosCollectiveApp> app = CreateObject<VclosCollectiveApp>();
         app->SetAttribute("Port", UintegerValue(m_port));
+        app->SetAttribute("Transport", StringValue(m_transport));
         app->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
         app->SetAttribute("Iterations", UintegerValue(m_iterations));
         app->SetAttribute("ComputeTime", TimeValue(m_computeTime));

@@ -12,6 +12,7 @@
 #include "ns3/vclos-fabric.h"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -108,6 +109,7 @@ class VclosCollectiveHelper : public Object
     uint16_t m_port;                               //!< port of the next job
     Time m_startTime;                              //!< connection set-up begins
     RankOrder m_rankOrder;                         //!< GPU list -> ranks
+    std::string m_transport;                       //!< the apps' Transport (tcp, rdma)
     bool m_stepBarrier;                            //!< barrier per step
     std::vector<uint32_t> m_rankGpus;              //!< last job's ranks
     Ptr<UniformRandomVariable> m_rng;              //!< RANDOM order

@@ -4,8 +4,10 @@
 #include "vclos-collective-app.h"
 
 #include "vclos-check.h"
+#include "vclos-rdma-nic.h"
 #include "vclos-run-status.h"
 
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -33,8 +35,16 @@ VclosCollectiveApp::GetTypeId()
             .SetParent<Application>()
             .SetGroupName("Vclos")
             .AddConstructor<VclosCollectiveApp>()
+            .AddAttribute("Transport",
+                          "How ranks exchange bytes: tcp (TCP sockets) or rdma (RoCEv2 RC queue "
+                          "pairs on the node's VclosRdmaNic, one per peer; VclosRdmaHelper "
+                          "installs the NICs). Same per-peer byte streams and step semantics.",
+                          EnumValue(TCP),
+                          MakeEnumAccessor(&VclosCollectiveApp::m_transport),
+                          MakeEnumChecker(TCP, "tcp", RDMA, "rdma"))
             .AddAttribute("Port",
-                          "TCP port every rank of the job listens on.",
+                          "TCP port every rank of the job listens on (with Transport rdma: the "
+                          "service its QPs connect to).",
                           UintegerValue(7000),
                           MakeUintegerAccessor(&VclosCollectiveApp::m_port),
                           MakeUintegerChecker<uint16_t>(1))
@@ -75,7 +85,8 @@ VclosCollectiveApp::GetTypeId()
 }
 
 VclosCollectiveApp::VclosCollectiveApp()
-    : m_port(0),
+    : m_transport(TCP),
+      m_port(0),
       m_chunkBytes(0),
       m_iterations(0),
       m_rank(0),
@@ -96,6 +107,8 @@ VclosCollectiveApp::DoDispose()
     m_out.clear();
     m_inSockets.clear();
     m_listener = nullptr;
+    m_nic = nullptr;
+    m_inQps.clear();
     m_ready = Callback<void, uint32_t>();
     Application::DoDispose();
 }
@@ -192,6 +205,11 @@ void
 VclosCollectiveApp::StartApplication()
 {
     NS_LOG_FUNCTION(this);
+    if (m_transport == RDMA)
+    {
+        StartRdma();
+        return;
+    }
     m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
     {
@@ -218,6 +236,59 @@ VclosCollectiveApp::StartApplication()
 }
 
 void
+VclosCollectiveApp::StartRdma()
+{
+    m_nic = GetNode()->GetObject<VclosRdmaNic>();
+    if (!m_nic)
+    {
+        Fail("Transport=rdma needs a VclosRdmaNic on node " + std::to_string(GetNode()->GetId()) +
+             " (VclosRdmaHelper::Install)");
+        return;
+    }
+    // Connection management is instant (VclosRdmaNic::Connect): every QP exists now, and
+    // the peers' QPs are reported to QpAccepted when their first packet arrives.
+    m_nic->SetAcceptCallback(m_port, MakeCallback(&VclosCollectiveApp::QpAccepted, this));
+    for (auto& [peer, in] : m_in)
+    {
+        in.connected = true;
+    }
+    for (auto& [peer, out] : m_out)
+    {
+        try
+        {
+            out.qp = m_nic->Connect(m_peerAddresses.at(peer), m_port);
+        }
+        catch (const std::exception& e)
+        {
+            Fail(e.what());
+            return;
+        }
+        out.connected = true;
+    }
+    CheckReady();
+}
+
+void
+VclosCollectiveApp::QpAccepted(Ptr<VclosRdmaQp> qp, Ipv4Address from)
+{
+    auto rank = m_rankOfAddress.find(from.Get());
+    if (rank == m_rankOfAddress.end() || m_in.count(rank->second) == 0)
+    {
+        return; // not a peer that sends to this rank
+    }
+    m_inQps.push_back(qp);
+    qp->SetDataCallback(
+        MakeCallback(&VclosCollectiveApp::QpData, this).Bind(&m_in.at(rank->second)));
+}
+
+void
+VclosCollectiveApp::QpData(PeerIn* in, Ptr<VclosRdmaQp> qp, uint32_t bytes)
+{
+    in->received += bytes;
+    Progress();
+}
+
+void
 VclosCollectiveApp::StopApplication()
 {
     NS_LOG_FUNCTION(this);
@@ -232,8 +303,19 @@ VclosCollectiveApp::ReleaseSockets()
     NS_LOG_FUNCTION(this);
     // Each socket closes gracefully (TCP delivers what it holds, then FIN) and frees its
     // ns-3 endpoint when the close completes; TcpL4Protocol holds it until then.
+    for (auto& qp : m_inQps)
+    {
+        qp->SetDataCallback(VclosRdmaQp::DataCallback());
+    }
+    m_inQps.clear();
+    if (m_nic)
+    {
+        m_nic->SetAcceptCallback(m_port, VclosRdmaNic::AcceptCallback());
+        m_nic = nullptr;
+    }
     for (auto& [peer, out] : m_out)
     {
+        out.qp = nullptr; // a QP finishes what it was given; the NIC keeps it
         if (out.socket)
         {
             out.socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
@@ -450,6 +532,15 @@ VclosCollectiveApp::Write(uint32_t peer)
     if (out.frontier == out.steps.size())
     {
         target = base + out.perIteration;
+    }
+    if (out.qp)
+    {
+        if (out.written < target) // a QP takes any size: no send buffer to wait for
+        {
+            out.qp->Send(target - out.written);
+            out.written = target;
+        }
+        return;
     }
     while (out.written < target)
     {

@@ -22,6 +22,8 @@ namespace ns3
 
 class Socket;
 class Packet;
+class VclosRdmaNic;
+class VclosRdmaQp;
 
 /**
  * \ingroup vclos
@@ -115,7 +117,8 @@ class VclosCollectiveApp : public Application
     /// Outgoing connection to one peer.
     struct PeerOut
     {
-        Ptr<Socket> socket;          //!< connected socket
+        Ptr<Socket> socket;          //!< connected socket (Transport tcp)
+        Ptr<VclosRdmaQp> qp;         //!< requester queue pair (Transport rdma)
         bool connected = false;      //!< connection established
         std::vector<uint32_t> steps; //!< steps that send to this peer, in order
         uint64_t perIteration = 0;   //!< bytes sent to it per iteration
@@ -162,6 +165,13 @@ class VclosCollectiveApp : public Application
      */
     void Fail(const std::string& cause);
 
+    /// Transport rdma: connect the QPs on the node's VclosRdmaNic.
+    void StartRdma();
+    /// Transport rdma: a peer's QP reached this rank.
+    void QpAccepted(Ptr<VclosRdmaQp> qp, Ipv4Address from);
+    /// Transport rdma: in-order bytes from a peer (bound to its PeerIn).
+    void QpData(PeerIn* in, Ptr<VclosRdmaQp> qp, uint32_t bytes);
+
     // Socket callbacks.
     void Connected(Ptr<Socket> socket);
     void ConnectFailed(Ptr<Socket> socket);
@@ -169,6 +179,17 @@ class VclosCollectiveApp : public Application
     void Accepted(Ptr<Socket> socket, const Address& from);
     void DataArrived(Ptr<Socket> socket);
     void SendSpace(Ptr<Socket> socket, uint32_t available);
+
+    /// The transport between ranks.
+    enum Transport
+    {
+        TCP,  //!< TCP sockets
+        RDMA, //!< RoCEv2 RC queue pairs (VclosRdmaNic)
+    };
+
+    Transport m_transport;                 //!< Transport attribute
+    Ptr<VclosRdmaNic> m_nic;               //!< Transport rdma: the node's NIC
+    std::vector<Ptr<VclosRdmaQp>> m_inQps; //!< Transport rdma: accepted responder QPs
 
     uint16_t m_port;                    //!< listening port of every rank of the job
     uint64_t m_chunkBytes;              //!< pipelining unit

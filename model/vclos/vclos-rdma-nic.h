@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_RDMA_NIC_H
+#define VCLOS_RDMA_NIC_H
+
+#include "vclos-rdma-qp.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+class Socket;
+class UdpL4Protocol;
+
+/**
+ * \ingroup vclos
+ * \brief A RoCEv2 NIC on a node with the Internet stack: its RC queue pairs, one UDP socket
+ *        bound to port 4791, and the transmit scheduler (rdma-spec.md 1, 2, 3.2).
+ *
+ * Data packets leave one at a time: the NIC serves its requester QPs round robin, each no
+ * faster than its rate (its VclosRdmaRateControl, or line rate) and all together no faster
+ * than LineRate, counting every byte a packet takes on the link (IP, UDP, BTH, RETH, pad,
+ * WireOverhead). The device queue thus holds about one data packet. ACKs, NAKs and CNPs go
+ * at once, with ControlDscp. Packets are sent with the QP's UDP source port through the
+ * node's UdpL4Protocol (so ECMP hashes each QP as one flow) and received by the socket,
+ * which passes the IP TOS up so the responder sees CE marks.
+ *
+ * Connection management is out of band and instant (as rdma_cm's exchange of QPNs and
+ * starting PSNs would be): Connect reserves the responder QP on the peer's NIC, which
+ * reports it to its accept callback when the first packet for it arrives.
+ *
+ * Configuration errors (Validate, Connect) throw std::invalid_argument with one line.
+ */
+class VclosRdmaNic : public Object
+{
+  public:
+    /// How NAKs are suppressed (rdma-spec.md 2, "NakSuppression").
+    enum NakSuppression
+    {
+        NAK_UNTIL_PROGRESS, //!< one NAK per ePSN (IBTA as read in the spec)
+        NAK_INTERVAL,       //!< one NAK per ePSN and NakInterval (HPCC compat)
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosRdmaNic();
+    ~VclosRdmaNic() override;
+
+    /**
+     * \brief Check the attributes; throws std::invalid_argument with one line naming the
+     *        first bad one. VclosRdmaHelper::Install calls it.
+     */
+    void Validate() const;
+
+    /**
+     * \brief Open the UDP socket on the node this NIC is aggregated to (idempotent).
+     */
+    void Start();
+
+    /**
+     * \brief Create a requester QP towards the NIC of the node that owns \p peer, and the
+     *        matching responder QP there. Routes must exist (PopulateRoutingTables first).
+     * \param peer an IPv4 address of a node with a VclosRdmaNic
+     * \return the requester QP
+     */
+    Ptr<VclosRdmaQp> Connect(Ipv4Address peer);
+    /**
+     * \brief Connect to a service of the peer (as an rdma_cm port): the responder is reported
+     *        to the accept callback set for \p service on the peer's NIC.
+     * \param peer an IPv4 address of a node with a VclosRdmaNic
+     * \param service the service (0 is the one Connect(peer) uses)
+     * \return the requester QP
+     */
+    Ptr<VclosRdmaQp> Connect(Ipv4Address peer, uint16_t service);
+
+    /// Callback reporting a new responder QP and the requester's address.
+    using AcceptCallback = Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>;
+    /// \param cb called when the first packet for a new responder QP arrives, before its data
+    void SetAcceptCallback(AcceptCallback cb);
+    /**
+     * \brief The accept callback of one service; a null callback removes it.
+     * \param service the service
+     * \param cb called when the first packet for a new responder QP of that service arrives
+     */
+    void SetAcceptCallback(uint16_t service, AcceptCallback cb);
+
+    /// \return the payload bytes per packet
+    uint32_t GetMtu() const;
+    /// \return the rate the NIC paces at
+    DataRate GetLineRate() const;
+    /// \return the QP with number \p qpn, or null
+    Ptr<VclosRdmaQp> GetQp(uint32_t qpn) const;
+    /// \return the number of QPs (requesters and responders)
+    uint32_t GetNQps() const;
+    /// \return packets dropped on arrival because their DestQP or opcode was unknown
+    uint64_t GetUnknownPackets() const;
+
+    /**
+     * \brief The UDP source port of a QP pair (rdma-spec.md 1.4, Linux
+     *        rdma_calc_flow_label + rdma_flow_label_to_udp_sport).
+     * \param localQpn one QPN
+     * \param remoteQpn the other
+     * \return 0xC000 | the 14-bit fold of the 20-bit flow label
+     */
+    static uint16_t SourcePort(uint32_t localQpn, uint32_t remoteQpn);
+
+    /// QPNs start here (0 and 1 are the special QPs of InfiniBand).
+    static constexpr uint32_t FIRST_QPN = 2;
+
+  private:
+    friend class VclosRdmaQp;
+
+    void DoDispose() override;
+    void NotifyConstructionCompleted() override;
+
+    /// Create a QP, number it, keep it.
+    Ptr<VclosRdmaQp> NewQp();
+    /// A requester has something to send: run the scheduler if idle.
+    void NotifyReady();
+    /// Transmit the next data packet of the next QP due, and schedule the one after.
+    void TransmitEvent();
+    /// Send an RoCE packet (BTH on it) from \p local to \p peer, from UDP port \p sport,
+    /// with IP TOS \p tos.
+    void SendPacket(Ptr<Packet> packet,
+                    Ipv4Address local,
+                    Ipv4Address peer,
+                    uint16_t sport,
+                    uint8_t tos);
+    /// The socket has packets.
+    void HandleRead(Ptr<Socket> socket);
+
+    // Attributes.
+    uint32_t m_mtu;            //!< payload bytes per packet
+    uint32_t m_ackInterval;    //!< ACK every this many accepted packets
+    Time m_cnpInterval;        //!< at most one CNP per QP per this
+    Time m_ackTimeout;         //!< retransmission timer (0: none)
+    uint32_t m_retryCount;     //!< timeouts without progress before the QP errors out
+    NakSuppression m_nakMode;  //!< NAK suppression
+    Time m_nakInterval;        //!< NAK repeat interval in NAK_INTERVAL mode
+    std::string m_rateControl; //!< TypeId name of the rate controller, or ""
+    DataRate m_lineRate;       //!< pacing rate (0: the device's DataRate)
+    uint32_t m_wireOverhead;   //!< link-layer bytes per packet counted for pacing
+    uint8_t m_dataDscp;        //!< DSCP of data packets
+    uint8_t m_controlDscp;     //!< DSCP of ACK, NAK and CNP
+    bool m_ecnCapable;         //!< data packets are ECT(0)
+    uint32_t m_initialPsn;     //!< first PSN of every requester
+
+    ObjectFactory m_rcFactory;                   //!< from m_rateControl
+    Ptr<Node> m_node;                            //!< owner
+    Ptr<Socket> m_socket;                        //!< bound to 4791
+    Ptr<UdpL4Protocol> m_udp;                    //!< sends with per-QP source ports
+    std::vector<Ptr<VclosRdmaQp>> m_qps;         //!< by QPN - FIRST_QPN
+    std::vector<VclosRdmaQp*> m_requesters;      //!< scheduling order
+    std::size_t m_next = 0;                      //!< round-robin position in m_requesters
+    EventId m_txEvent;                           //!< next transmit decision
+    Time m_txFreeAt;                             //!< when the line is free again
+    std::map<uint16_t, AcceptCallback> m_accept; //!< new responders, by service
+    uint64_t m_unknown = 0;                      //!< packets without a QP
+    std::vector<uint32_t> m_registered;          //!< addresses this NIC put in the registry
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_RDMA_NIC_H */
