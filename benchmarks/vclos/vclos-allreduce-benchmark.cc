@@ -4,10 +4,12 @@
 // Simulator speed of one ring all-reduce on a 1:1 leaf-spine fabric, the job shape SimAI's
 // packet-level mode was measured on: one GPU per host, 8 hosts per leaf, 8 spines, 100 Gbps,
 // M = 100 MiB. Prints wall time, events per second, simulated time per wall second and
-// peak memory, as a table and a CSV row.
+// peak memory, as a table and a CSV row, for TCP, RDMA (RoCEv2 queue pairs, DCQCN profile
+// --dcqcn) or both side by side (each in its own process, so each peak memory is its own),
+// beside issue 13's targets and SimAI's measured figures.
 //
-//   vclos-allreduce-benchmark --leaves=4      # 32 GPUs
-//   vclos-allreduce-benchmark --leaves=16     # 128 GPUs
+//   vclos-allreduce-benchmark --leaves=4 --transport=both     # 32 GPUs
+//   vclos-allreduce-benchmark --leaves=16 --transport=both    # 128 GPUs
 
 #include "ns3/core-module.h"
 #include "ns3/suite-module.h"
@@ -18,6 +20,8 @@
 #include <iostream>
 #include <memory>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <tuple>
 
 using namespace ns3;
@@ -27,59 +31,94 @@ NS_LOG_COMPONENT_DEFINE("VclosAllReduceBenchmark");
 namespace
 {
 
-int
-Run(int argc, char* argv[])
+/// What one run measured.
+struct Result
 {
-    uint32_t leaves = 4;
-    uint32_t gpusPerLeaf = 8;
-    uint32_t spines = 8;
-    uint64_t messageBytes = 100ull << 20;
-    std::string algorithm = "ring";
-    bool pinned = false;
-    SuiteCommandLine cmd(__FILE__);
-    cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", leaves);
-    cmd.AddValue("gpusPerLeaf", "GPUs (one per host) under each leaf", gpusPerLeaf);
-    cmd.AddValue("spines", "Spines", spines);
-    cmd.AddValue("messageBytes", "All-reduce size M in bytes", messageBytes);
-    cmd.AddValue("algorithm", "ring, hierarchical-ring, halving-doubling or all-to-all", algorithm);
-    cmd.AddValue("pinned", "Pin each GPU to the spine of its index in its leaf", pinned);
-    cmd.Parse(argc, argv);
-    VclosCollectiveAlgorithm collective;
-    VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, collective),
-                  std::invalid_argument,
-                  "algorithm: unknown '" << algorithm << "'");
+    double collective_s = 0; //!< simulated collective time
+    double simulated_s = 0;  //!< simulated time at the stop
+    double setup_s = 0;      //!< wall time of the setup
+    double wall_s = 0;       //!< wall time of the event loop
+    double cpu_s = 0;        //!< CPU seconds (user + system) of the event loop
+    uint64_t events = 0;     //!< events executed
+    double peakMiB = 0;      //!< peak resident memory of the process
+    bool complete = false;   //!< the all-reduce completed
+};
+
+/// The options of a run.
+struct Options
+{
+    uint32_t leaves = 4;                  //!< leaves
+    uint32_t gpusPerLeaf = 8;             //!< GPUs (hosts) per leaf
+    uint32_t spines = 8;                  //!< spines
+    uint64_t messageBytes = 100ull << 20; //!< M
+    VclosCollectiveAlgorithm collective;  //!< the algorithm
+    bool pinned = false;                  //!< pin each GPU to a spine
+    std::string profile = "simai";        //!< RDMA: DCQCN profile ("none": line rate)
+};
+
+/// \return CPU seconds (user + system) of this process so far
+double
+CpuSeconds()
+{
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
+           usage.ru_stime.tv_usec * 1e-6;
+}
+
+/// Builds the fabric and the job over \p transport, runs it, and measures.
+Result
+RunOne(const Options& o, const std::string& transport)
+{
     auto setupStart = std::chrono::steady_clock::now();
     Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-    // The attributes' checkers bound them (SetAttribute would abort on a value out of range).
-    for (const auto& [argument, attribute, value] :
-         {std::make_tuple("leaves", "Leaves", leaves),
-          std::make_tuple("spines", "Spines", spines),
-          std::make_tuple("gpusPerLeaf", "ServersPerLeaf", gpusPerLeaf),
-          std::make_tuple("", "GpusPerServer", 1u)})
-    {
-        VCLOS_REQUIRE(fabricHelper->SetAttributeFailSafe(attribute, UintegerValue(value)),
-                      std::invalid_argument,
-                      argument << ": " << value << " is out of range for ns3::VclosFabricHelper::"
-                               << attribute << " (doc/vclos/vclos.rst lists the ranges)");
-    }
+    fabricHelper->SetAttribute("Leaves", UintegerValue(o.leaves));
+    fabricHelper->SetAttribute("Spines", UintegerValue(o.spines));
+    fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(o.gpusPerLeaf));
+    fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
     Ptr<VclosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 0);
     std::vector<uint32_t> gpus;
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
     {
         gpus.push_back(g);
-        if (pinned)
+        if (o.pinned)
         {
-            fabric->PinSourceToSpine(g, fabric->GetIndexInLeaf(g) % spines);
+            fabric->PinSourceToSpine(g, fabric->GetIndexInLeaf(g) % o.spines);
         }
     }
+    if (transport == "rdma")
+    {
+        VclosRdmaHelper rdma;
+        if (o.profile != "none")
+        {
+            // The NIC rate (the "hpcc" profile's rates scale with it): the GPU's link device.
+            DataRateValue rate;
+            Ptr<Node> gpu = fabric->GetGpus().Get(0);
+            for (uint32_t d = 0; d < gpu->GetNDevices(); ++d)
+            {
+                if (gpu->GetDevice(d)->GetAttributeFailSafe("DataRate", rate))
+                {
+                    break;
+                }
+            }
+            for (const auto& [name, value] : VclosDcqcn::GetProfile(o.profile, rate.Get()))
+            {
+                Config::SetDefault("ns3::VclosDcqcn::" + name, StringValue(value));
+            }
+            rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
+        }
+        rdma.Install(fabric->GetGpus());
+    }
     Ptr<VclosCollectiveHelper> collectiveHelper = CreateObject<VclosCollectiveHelper>();
-    collectiveHelper->SetAttribute("Algorithm", EnumValue(collective));
-    collectiveHelper->SetAttribute("MessageBytes", UintegerValue(messageBytes));
+    collectiveHelper->SetAttribute("Algorithm", EnumValue(o.collective));
+    collectiveHelper->SetAttribute("MessageBytes", UintegerValue(o.messageBytes));
+    collectiveHelper->SetAttribute("Transport", StringValue(transport));
     ApplicationContainer ranks = collectiveHelper->Install(fabric, gpus);
     Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
     tracker->Track("allreduce", ranks);
-    double setup =
+    Result result;
+    result.setup_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
 
     // Stop when the last rank ends the all-reduce: afterwards only TCP's closing timers run
@@ -96,34 +135,189 @@ Run(int argc, char* argv[])
                 }
             }));
     }
+    const double cpuStart = CpuSeconds();
     auto runStart = std::chrono::steady_clock::now();
     Simulator::Run();
     VclosCheckRunStatus(); // a run that could not go on: "error: <cause>"
-    double wall =
+    result.wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-    VCLOS_REQUIRE(tracker->IsComplete(0), std::runtime_error, "the all-reduce did not complete");
-    const auto& it = tracker->GetIterations(0).front();
-    double collective_s = (it.end - it.collectiveStart).GetSeconds();
-    double simulated = Simulator::Now().GetSeconds();
-    uint64_t events = Simulator::GetEventCount();
+    result.cpu_s = CpuSeconds() - cpuStart;
+    result.complete = tracker->IsComplete(0);
+    if (result.complete)
+    {
+        const auto& it = tracker->GetIterations(0).front();
+        result.collective_s = (it.end - it.collectiveStart).GetSeconds();
+    }
+    result.simulated_s = Simulator::Now().GetSeconds();
+    result.events = Simulator::GetEventCount();
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    double peakMiB = usage.ru_maxrss / 1024.0;
+    result.peakMiB = usage.ru_maxrss / 1024.0;
     Simulator::Destroy();
+    Config::Reset();
+    return result;
+}
 
-    std::cout << std::fixed << std::setprecision(3) << "# " << gpus.size() << " GPUs, " << algorithm
-              << " all-reduce of " << messageBytes / 1048576.0 << " MiB, "
-              << (pinned ? "pinned" : "per-flow ECMP") << "\n"
-              << "# collective time " << collective_s * 1e3 << " ms simulated; setup " << setup
-              << " s, run " << wall << " s wall; " << events << " events, " << std::setprecision(0)
-              << events / wall << " events/s; " << std::setprecision(5) << simulated / wall
-              << " simulated s per wall s; peak " << std::setprecision(0) << peakMiB << " MiB\n";
-    std::cout << "gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,events,"
-                 "events_per_s,sim_s_per_wall_s,peak_rss_mib\n"
-              << std::setprecision(6) << gpus.size() << "," << algorithm << "," << messageBytes
-              << "," << pinned << "," << collective_s << "," << setup << "," << wall << ","
-              << events << "," << events / wall << "," << simulated / wall << "," << peakMiB
+/**
+ * Runs RunOne in a child process, so that each transport's peak memory is its own (the
+ * process-wide peak of ru_maxrss would otherwise carry the first run into the second).
+ */
+Result
+RunInChild(const Options& o, const std::string& transport)
+{
+    std::cout.flush();
+    int fds[2];
+    VCLOS_REQUIRE(pipe(fds) == 0, std::runtime_error, "pipe failed");
+    const pid_t pid = fork();
+    VCLOS_REQUIRE(pid >= 0, std::runtime_error, "fork failed");
+    if (pid == 0)
+    {
+        close(fds[0]);
+        Result r;
+        try
+        {
+            r = RunOne(o, transport);
+        }
+        catch (const std::exception& e)
+        {
+            std::cerr << "error: " << transport << ": " << e.what() << std::endl;
+        }
+        (void)!write(fds[1], &r, sizeof(r));
+        close(fds[1]);
+        _exit(0);
+    }
+    close(fds[1]);
+    Result r;
+    const ssize_t got = read(fds[0], &r, sizeof(r));
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    VCLOS_REQUIRE(got == ssize_t(sizeof(r)) && r.complete,
+                  std::runtime_error,
+                  "the " << transport << " all-reduce did not complete");
+    return r;
+}
+
+int
+Run(int argc, char* argv[])
+{
+    Options o;
+    std::string algorithm = "ring";
+    std::string transport = "tcp";
+    SuiteCommandLine cmd(__FILE__);
+    cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", o.leaves);
+    cmd.AddValue("gpusPerLeaf", "GPUs (one per host) under each leaf", o.gpusPerLeaf);
+    cmd.AddValue("spines", "Spines", o.spines);
+    cmd.AddValue("messageBytes", "All-reduce size M in bytes", o.messageBytes);
+    cmd.AddValue("algorithm", "ring, hierarchical-ring, halving-doubling or all-to-all", algorithm);
+    cmd.AddValue("pinned", "Pin each GPU to the spine of its index in its leaf", o.pinned);
+    cmd.AddValue("transport", "tcp, rdma or both (side by side)", transport);
+    cmd.AddValue("dcqcn",
+                 "RDMA: DCQCN profile of every QP (paper, hpcc, simai, nvidia) or none",
+                 o.profile);
+    cmd.Parse(argc, argv);
+    VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
+                  std::invalid_argument,
+                  "algorithm: unknown '" << algorithm << "'");
+    VCLOS_REQUIRE(transport == "tcp" || transport == "rdma" || transport == "both",
+                  std::invalid_argument,
+                  "transport: '" << transport << "' is not tcp, rdma or both");
+    if (o.profile != "none")
+    {
+        VclosDcqcn::GetProfile(o.profile, DataRate("100Gbps")); // refuses an unknown name
+    }
+    // The attributes' checkers bound them (SetAttribute would abort on a value out of range).
+    Ptr<VclosFabricHelper> probe = CreateObject<VclosFabricHelper>();
+    for (const auto& [argument, attribute, value] :
+         {std::make_tuple("leaves", "Leaves", o.leaves),
+          std::make_tuple("spines", "Spines", o.spines),
+          std::make_tuple("gpusPerLeaf", "ServersPerLeaf", o.gpusPerLeaf)})
+    {
+        VCLOS_REQUIRE(probe->SetAttributeFailSafe(attribute, UintegerValue(value)),
+                      std::invalid_argument,
+                      argument << ": " << value << " is out of range for ns3::VclosFabricHelper::"
+                               << attribute << " (doc/vclos/vclos.rst lists the ranges)");
+    }
+    std::vector<std::string> transports;
+    if (transport == "both")
+    {
+        transports = {"tcp", "rdma"};
+    }
+    else
+    {
+        transports = {transport};
+    }
+    const uint32_t gpus = o.leaves * o.gpusPerLeaf;
+    std::vector<Result> results;
+    for (const auto& t : transports)
+    {
+        results.push_back(transports.size() > 1 ? RunInChild(o, t) : RunOne(o, t));
+        VCLOS_REQUIRE(results.back().complete,
+                      std::runtime_error,
+                      "the " << t << " all-reduce did not complete");
+    }
+
+    // The issue's targets (issue 13, optimized ns-3 build) and SimAI 1.6's measured figures
+    // on this machine (32 GPUs: 10.5 s wall, 4.7 s event loop, 6.5 M events, 1,466 MiB;
+    // 128 GPUs: 49.7 s, 5.2 GB).
+    const bool known = gpus == 32 || gpus == 128;
+    const double targetWall = gpus == 32 ? 4 : 25;
+    const double simaiMiB = gpus == 32 ? 1466 : 5.2 * 1024;
+    std::cout << std::fixed << std::setprecision(3) << "# " << gpus << " GPUs, " << algorithm
+              << " all-reduce of " << o.messageBytes / 1048576.0 << " MiB, "
+              << (o.pinned ? "pinned" : "per-flow ECMP") << "; RDMA DCQCN profile " << o.profile
               << "\n";
+    std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
+              << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
+              << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10)
+              << "peak" << "\n";
+    for (std::size_t k = 0; k < transports.size(); ++k)
+    {
+        const Result& r = results[k];
+        std::cout << std::left << std::setw(10) << ("# " + transports[k]) << std::right
+                  << std::setprecision(3) << std::setw(11) << r.collective_s * 1e3 << " ms"
+                  << std::setw(8) << r.setup_s << " s" << std::setw(8) << r.wall_s << " s"
+                  << std::setw(8) << r.cpu_s << " s" << std::setw(10) << std::setprecision(2)
+                  << r.events / 1e6 << " M" << std::setw(10) << r.events / r.wall_s / 1e6
+                  << " M" << std::setw(6) << std::setprecision(0) << r.peakMiB << " MiB\n";
+    }
+    if (gpus == 32)
+    {
+        std::cout << "# SimAI 1.6 (issue 13, optimized):     wall 10.5 s, event loop 4.7 s, "
+                     "6.5 M events, 1.39 M events/s, 1466 MiB\n";
+    }
+    else if (gpus == 128)
+    {
+        std::cout << "# SimAI 1.6 (issue 13, optimized):     wall 49.7 s, 5.2 GB\n";
+    }
+    if (known)
+    {
+        std::cout << std::setprecision(0) << "# target (issue 13, optimized ns-3 build): wall <= "
+                  << targetWall << " s, memory <= " << simaiMiB / 5
+                  << " MiB (1/5 of SimAI's); the targets are for the optimized ns-3 build "
+                     "(utils/build-optimized-ns3.sh), not necessarily the one this ran on\n";
+    }
+    std::cout << "transport,gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,cpu_s,"
+                 "events,events_per_s,sim_s_per_wall_s,peak_rss_mib,target_wall_s,"
+                 "target_peak_mib\n";
+    for (std::size_t k = 0; k < transports.size(); ++k)
+    {
+        const Result& r = results[k];
+        std::cout << std::setprecision(6) << transports[k] << "," << gpus << "," << algorithm
+                  << "," << o.messageBytes << "," << o.pinned << "," << r.collective_s << ","
+                  << r.setup_s << "," << r.wall_s << "," << r.cpu_s << "," << r.events << ","
+                  << r.events / r.wall_s << "," << r.simulated_s / r.wall_s << "," << r.peakMiB
+                  << ",";
+        if (known)
+        {
+            std::cout << targetWall << "," << simaiMiB / 5;
+        }
+        else
+        {
+            std::cout << ",";
+        }
+        std::cout << "\n";
+    }
     return 0;
 }
 
