@@ -21,8 +21,8 @@
 #include <memory>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <tuple>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -269,8 +269,8 @@ Run(int argc, char* argv[])
               << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
-              << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10)
-              << "peak" << "\n";
+              << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"
+              << "\n";
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
@@ -278,8 +278,8 @@ Run(int argc, char* argv[])
                   << std::setprecision(3) << std::setw(11) << r.collective_s * 1e3 << " ms"
                   << std::setw(8) << r.setup_s << " s" << std::setw(8) << r.wall_s << " s"
                   << std::setw(8) << r.cpu_s << " s" << std::setw(10) << std::setprecision(2)
-                  << r.events / 1e6 << " M" << std::setw(10) << r.events / r.wall_s / 1e6
-                  << " M" << std::setw(6) << std::setprecision(0) << r.peakMiB << " MiB\n";
+                  << r.events / 1e6 << " M" << std::setw(10) << r.events / r.wall_s / 1e6 << " M"
+                  << std::setw(6) << std::setprecision(0) << r.peakMiB << " MiB\n";
     }
     if (gpus == 32)
     {
@@ -292,8 +292,9 @@ Run(int argc, char* argv[])
     }
     if (known)
     {
-        std::cout << std::setprecision(0) << "# target (issue 13, optimized ns-3 build): wall <= "
-                  << targetWall << " s, memory <= " << simaiMiB / 5
+        std::cout << std::setprecision(0)
+                  << "# target (issue 13, optimized ns-3 build): wall <= " << targetWall
+                  << " s, memory <= " << simaiMiB / 5
                   << " MiB (1/5 of SimAI's); the targets are for the optimized ns-3 build "
                      "(utils/build-optimized-ns3.sh), not necessarily the one this ran on\n";
     }
@@ -303,9 +304,9 @@ Run(int argc, char* argv[])
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
-        std::cout << std::setprecision(6) << transports[k] << "," << gpus << "," << algorithm
-                  << "," << o.messageBytes << "," << o.pinned << "," << r.collective_s << ","
-                  << r.setup_s << "," << r.wall_s << "," << r.cpu_s << "," << r.events << ","
+        std::cout << std::setprecision(6) << transports[k] << "," << gpus << "," << algorithm << ","
+                  << o.messageBytes << "," << o.pinned << "," << r.collective_s << "," << r.setup_s
+                  << "," << r.wall_s << "," << r.cpu_s << "," << r.events << ","
                   << r.events / r.wall_s << "," << r.simulated_s / r.wall_s << "," << r.peakMiB
                   << ",";
         if (known)

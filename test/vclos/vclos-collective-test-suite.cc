@@ -216,8 +216,7 @@ class VclosRdmaRingAlphaBetaTestCase : public TestCase
             (run.iterations[0].end - run.iterations[0].collectiveStart).GetSeconds();
         std::cout << GetName() << ", NIC Mtu " << mtu << ": measured " << measured * 1e6
                   << " us, model " << model * 1e6 << " us (2(N-1)/N M/B = "
-                  << 2 * (n - 1) / n * m_messageBytes * 8 / bandwidth * 1e6 << " us)"
-                  << std::endl;
+                  << 2 * (n - 1) / n * m_messageBytes * 8 / bandwidth * 1e6 << " us)" << std::endl;
         return measured / model;
     }
 

@@ -250,7 +250,10 @@ MeanRates(const Outcome& o, const std::vector<uint32_t>& flows, std::size_t from
  * of \p flows stays >= 0.99, measured from bin \p from. \return -1 when it never holds.
  */
 double
-ConvergenceMs(const Outcome& o, const std::vector<uint32_t>& flows, std::size_t from, std::size_t to)
+ConvergenceMs(const Outcome& o,
+              const std::vector<uint32_t>& flows,
+              std::size_t from,
+              std::size_t to)
 {
     int64_t first = -1;
     for (std::size_t b = from; b < to; ++b)
