@@ -63,6 +63,8 @@ struct Outcome
     std::vector<double> queue;              //!< RED backlog samples (bytes), every SAMPLE
     uint64_t cnps = 0;                      //!< CNPs the senders received
     uint64_t drops = 0;                     //!< packets the bottleneck dropped
+    uint32_t errors = 0;                    //!< QPs in the error state at the end
+    uint64_t timeouts = 0;                  //!< retransmission timeouts of all QPs
 };
 
 /// Jain's fairness index of \p x.
@@ -209,6 +211,8 @@ RunDumbbell(const std::vector<Time>& starts, const Time& stop, bool dcqcn)
     for (const auto& qp : qps)
     {
         outcome.cnps += qp ? qp->GetCnps() : 0;
+        outcome.errors += qp && qp->IsInError() ? 1 : 0;
+        outcome.timeouts += qp ? qp->GetTimeouts() : 0;
     }
     outcome.drops = disc->GetStats().nTotalDroppedPackets;
     Simulator::Destroy();
@@ -327,7 +331,7 @@ class VclosDcqcnConvergenceTest : public TestCase
         std::printf("%s: 2 flows %.3f %.3f Gb/s (C/2 = %.3f, Jain %.4f, converged after %.0f "
                     "ms); 3 flows %.3f %.3f %.3f Gb/s (C/3 = %.3f, Jain %.4f, converged %.0f ms "
                     "after the join); queue %.0f B (2 flows), %.0f B (3 flows), q* %.0f / %.0f "
-                    "B; %lu CNPs, %lu drops\n",
+                    "B; %lu CNPs, %lu drops, %lu timeouts, %u QPs in error\n",
                     name,
                     two[0] * 8e-9,
                     two[1] * 8e-9,
@@ -345,7 +349,9 @@ class VclosDcqcnConvergenceTest : public TestCase
                     FixedPointQueue(2),
                     FixedPointQueue(3),
                     static_cast<unsigned long>(o.cnps),
-                    static_cast<unsigned long>(o.drops));
+                    static_cast<unsigned long>(o.drops),
+                    static_cast<unsigned long>(o.timeouts),
+                    o.errors);
         std::printf("%s rates (Gb/s) every 5th 1-ms bin:", name);
         for (std::size_t b = 0; b < end; b += 5)
         {
