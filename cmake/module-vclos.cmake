@@ -23,6 +23,10 @@ suite_module(
     model/vclos/vclos-workload.cc
     model/vclos/vclos-ocs.cc
     model/vclos/vclos-ocs-port-channel.cc
+    model/vclos/vclos-pfc-header.cc
+    model/vclos/vclos-pfc-channel.cc
+    model/vclos/vclos-pfc-net-device.cc
+    model/vclos/vclos-pfc-switch-buffer.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -37,6 +41,7 @@ suite_module(
     helper/vclos/vclos-scheduler-tracker.cc
     helper/vclos/vclos-scenario.cc
     helper/vclos/vclos-ocs-helper.cc
+    helper/vclos/vclos-pfc-helper.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -61,6 +66,10 @@ suite_module(
     model/vclos/vclos-rdma-rate-control.h
     model/vclos/vclos-ocs.h
     model/vclos/vclos-ocs-port-channel.h
+    model/vclos/vclos-pfc-header.h
+    model/vclos/vclos-pfc-channel.h
+    model/vclos/vclos-pfc-net-device.h
+    model/vclos/vclos-pfc-switch-buffer.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -75,6 +84,7 @@ suite_module(
     helper/vclos/vclos-scheduler-tracker.h
     helper/vclos/vclos-scenario.h
     helper/vclos/vclos-ocs-helper.h
+    helper/vclos/vclos-pfc-helper.h
   LIBRARIES
     ns3-suite ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
