@@ -190,10 +190,20 @@ CountDrop(uint64_t* drops, Ptr<const Packet>, uint32_t, uint8_t)
 class IncastTestCase : public TestCase
 {
   public:
-    explicit IncastTestCase(bool pfc)
-        : TestCase(pfc ? "V5: 8:1 incast with PFC: lossless, closed-form completion, pcap"
-                       : "V6: the same incast without PFC drops (negative control)"),
-          m_pfc(pfc)
+    /// What differs between the runs.
+    struct Config
+    {
+        std::string name;
+        bool pfc;        //!< PfcEnabled
+        bool expectLoss; //!< drops expected
+        uint32_t quanta; //!< PauseQuanta (0: default)
+        Time refresh;    //!< PauseRefresh (with quanta)
+        bool xonXoff;    //!< PauseSemantics XonXoff at every device
+    };
+
+    explicit IncastTestCase(Config c)
+        : TestCase(c.name),
+          m_c(c)
     {
     }
 
@@ -204,7 +214,16 @@ class IncastTestCase : public TestCase
         const uint32_t perSender = 500; // ~500 KB each (rdma-spec V5)
         Lab lab(n + 2);                 // senders 0..7, receiver 8, switch 9
         lab.pfc.SetBufferAttribute("BufferSize", UintegerValue(1 << 20));
-        lab.pfc.SetBufferAttribute("PfcEnabled", BooleanValue(m_pfc));
+        lab.pfc.SetBufferAttribute("PfcEnabled", BooleanValue(m_c.pfc));
+        if (m_c.quanta > 0)
+        {
+            lab.pfc.SetBufferAttribute("PauseQuanta", UintegerValue(m_c.quanta));
+            lab.pfc.SetBufferAttribute("PauseRefresh", TimeValue(m_c.refresh));
+        }
+        if (m_c.xonXoff)
+        {
+            lab.pfc.SetDeviceAttribute("PauseSemantics", StringValue("XonXoff"));
+        }
         Ptr<VclosPfcSwitchBuffer> buffer = lab.Switch(n + 1);
         for (uint32_t i = 0; i <= n; ++i)
         {
@@ -214,7 +233,8 @@ class IncastTestCase : public TestCase
         uint64_t traced = 0;
         buffer->TraceConnectWithoutContext("Drop", MakeBoundCallback(&CountDrop, &traced));
         const std::string pcap = CreateTempDirFilename("pfc-port0.pcap");
-        if (m_pfc)
+        const bool checkPcap = m_c.pfc && !m_c.expectLoss && m_c.quanta == 0;
+        if (checkPcap)
         {
             lab.pfc.EnablePcap(pcap, lab.Dev(0, 1), false, true);
         }
@@ -230,11 +250,13 @@ class IncastTestCase : public TestCase
 
         uint64_t nicDrops = 0;
         uint64_t pausesAtSenders = 0;
+        uint64_t resumes = 0;
         for (uint32_t i = 0; i < n; ++i)
         {
             nicDrops += lab.Dev(i, 0)->GetDrops();
             pausesAtSenders += lab.Dev(i, 0)->GetPausesReceived(DATA);
-            if (m_pfc)
+            resumes += lab.Dev(i, 1)->GetResumesSent(DATA);
+            if (!m_c.expectLoss)
             {
                 NS_TEST_EXPECT_MSG_GT(lab.Dev(i, 1)->GetPausesSent(DATA),
                                       0,
@@ -243,7 +265,17 @@ class IncastTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(nicDrops, 0, "NICs drop nothing");
         NS_TEST_EXPECT_MSG_EQ(sent, uint64_t{n} * perSender, "every packet was sent");
-        if (m_pfc)
+        std::printf("%s: received %llu of %llu, dropped %llu, XOFF sent %llu (XON %llu), "
+                    "received by senders %llu, last arrival %.3f us\n",
+                    m_c.name.c_str(),
+                    static_cast<unsigned long long>(sink.packets),
+                    static_cast<unsigned long long>(sent),
+                    static_cast<unsigned long long>(traced),
+                    static_cast<unsigned long long>(buffer->GetPausesSent()),
+                    static_cast<unsigned long long>(resumes),
+                    static_cast<unsigned long long>(pausesAtSenders),
+                    sink.last.GetSeconds() * 1e6);
+        if (!m_c.expectLoss)
         {
             NS_TEST_EXPECT_MSG_EQ(buffer->GetDrops(), 0, "PFC: no drop");
             NS_TEST_EXPECT_MSG_EQ(sink.packets, sent, "PFC: every packet delivered");
@@ -255,29 +287,32 @@ class IncastTestCase : public TestCase
             const double expected = n * perSender * WIRE * 8.0 / RATE_BPS +
                                     (WIRE * 8.0 / RATE_BPS + 2 * DELAY.GetSeconds());
             const double measured = sink.last.GetSeconds();
-            std::printf("V5 incast: completion %.3f us, closed form %.3f us (%.3f%%), pauses "
-                        "sent by the switch %llu, received by senders %llu\n",
+            std::printf("  completion %.3f us, closed form %.3f us (%.3f%%)\n",
                         measured * 1e6,
                         expected * 1e6,
-                        100.0 * (measured - expected) / expected,
-                        static_cast<unsigned long long>(buffer->GetPausesSent()),
-                        static_cast<unsigned long long>(pausesAtSenders));
+                        100.0 * (measured - expected) / expected);
             NS_TEST_EXPECT_MSG_LT(std::abs(measured - expected) / expected,
                                   0.02,
                                   "completion within 2% of the closed form");
+            if (m_c.quanta > 0 && !m_c.xonXoff)
+            {
+                NS_TEST_EXPECT_MSG_GT(buffer->GetPausesSent(),
+                                      2 * resumes,
+                                      "short pauses were refreshed");
+            }
         }
         else
         {
-            NS_TEST_EXPECT_MSG_GT(buffer->GetDrops(), 0, "no PFC: the incast drops");
+            NS_TEST_EXPECT_MSG_GT(buffer->GetDrops(), 0, "the incast drops");
             NS_TEST_EXPECT_MSG_EQ(traced, buffer->GetDrops(), "every drop traced");
             NS_TEST_EXPECT_MSG_EQ(sink.packets + traced, sent, "sent = received + drops");
-            NS_TEST_EXPECT_MSG_EQ(pausesAtSenders, 0, "no PFC: no pause");
-            std::printf("V6 incast without PFC: %llu of %llu packets dropped\n",
-                        static_cast<unsigned long long>(traced),
-                        static_cast<unsigned long long>(sent));
+            if (!m_c.pfc)
+            {
+                NS_TEST_EXPECT_MSG_EQ(pausesAtSenders, 0, "no PFC: no pause");
+            }
         }
         Simulator::Destroy();
-        if (m_pfc)
+        if (checkPcap)
         {
             CheckPcap(pcap);
         }
@@ -320,7 +355,7 @@ class IncastTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(ipv4Frames, 0, "IPv4 frames (0x0800) in the pcap");
     }
 
-    bool m_pfc;
+    Config m_c;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -713,8 +748,46 @@ class VclosPfcTestSuite : public TestSuite
     VclosPfcTestSuite()
         : TestSuite("vclos-pfc", UNIT)
     {
-        AddTestCase(new IncastTestCase(true), TestCase::QUICK);
-        AddTestCase(new IncastTestCase(false), TestCase::QUICK);
+        AddTestCase(new IncastTestCase({"V5: 8:1 incast with PFC: lossless, closed-form "
+                                        "completion, pcap",
+                                        true,
+                                        false,
+                                        0,
+                                        Time(0),
+                                        false}),
+                    TestCase::QUICK);
+        AddTestCase(new IncastTestCase({"V6: the same incast without PFC drops (negative "
+                                        "control)",
+                                        false,
+                                        true,
+                                        0,
+                                        Time(0),
+                                        false}),
+                    TestCase::QUICK);
+        // 200 quanta = 1.024 us at 100 Gb/s: refreshed every 0.512 us the pause holds;
+        // refreshed only every 500 us it lapses and the headroom overflows; with XonXoff the
+        // time is ignored and nothing is lost without refreshes.
+        AddTestCase(new IncastTestCase({"short timed pauses, refreshed: lossless",
+                                        true,
+                                        false,
+                                        200,
+                                        NanoSeconds(512),
+                                        false}),
+                    TestCase::QUICK);
+        AddTestCase(new IncastTestCase({"short timed pauses, not refreshed: drops (control)",
+                                        true,
+                                        true,
+                                        200,
+                                        MicroSeconds(500),
+                                        false}),
+                    TestCase::QUICK);
+        AddTestCase(new IncastTestCase({"XonXoff pauses ignore the time: lossless",
+                                        true,
+                                        false,
+                                        200,
+                                        MicroSeconds(500),
+                                        true}),
+                    TestCase::QUICK);
         AddTestCase(new PropagationTestCase(true), TestCase::QUICK);
         AddTestCase(new PropagationTestCase(false), TestCase::QUICK);
         // q = 571 x 1051 = 600,121 B. p(q) = Pmax (q - Kmin) / (Kmax - Kmin), by hand.
