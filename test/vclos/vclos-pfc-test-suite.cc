@@ -359,6 +359,111 @@ class IncastTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
+/// Where the first XOFF fires, against the spec's formulas evaluated by hand.
+class ThresholdTestCase : public TestCase
+{
+  public:
+    ThresholdTestCase(bool dynamic, double alpha)
+        : TestCase(dynamic ? "first XOFF at the dynamic threshold Q* (rdma-spec 4.3), alpha " +
+                                 std::to_string(alpha)
+                           : "first XOFF at the static threshold"),
+          m_dynamic(dynamic),
+          m_alpha(alpha)
+    {
+    }
+
+  private:
+    struct FirstXoff
+    {
+        Ptr<VclosPfcSwitchBuffer> buffer;
+        bool seen = false;
+        uint64_t used = 0;    //!< buffer bytes then
+        uint64_t pgBytes = 0; //!< the PG's bytes then
+    };
+
+    static void OnState(FirstXoff* f, uint32_t port, uint8_t priority, bool paused)
+    {
+        if (paused && !f->seen)
+        {
+            f->seen = true;
+            f->used = f->buffer->GetUsedBytes();
+            f->pgBytes = f->buffer->GetIngressBytes(port, priority);
+        }
+    }
+
+    void DoRun() override
+    {
+        const uint32_t n = 8;
+        Lab lab(n + 2);
+        lab.pfc.SetBufferAttribute("BufferSize", UintegerValue(1 << 20));
+        lab.pfc.SetBufferAttribute("Alpha", DoubleValue(m_alpha));
+        if (!m_dynamic)
+        {
+            lab.pfc.SetBufferAttribute("ThresholdMode", StringValue("Static"));
+            lab.pfc.SetBufferAttribute("StaticXoff", UintegerValue(30000));
+            lab.pfc.SetBufferAttribute("StaticXon", UintegerValue(15000));
+        }
+        FirstXoff first;
+        first.buffer = lab.Switch(n + 1);
+        for (uint32_t i = 0; i <= n; ++i)
+        {
+            lab.Link(i, n + 1);
+        }
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        first.buffer->TraceConnectWithoutContext("PfcState", MakeBoundCallback(&OnState, &first));
+        Sink sink;
+        Listen(lab.nodes.Get(n), 9, &sink);
+        uint64_t sent = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Flow(lab.nodes.Get(i), lab.Addr(n), 9, 0, 500, LINE_INTERVAL, Time(0), &sent);
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(first.seen, true, "an XOFF");
+        NS_TEST_EXPECT_MSG_EQ(first.buffer->GetDrops(), 0, "lossless");
+        NS_TEST_EXPECT_MSG_EQ(sink.packets, sent, "every packet delivered");
+        const double frame = QUEUED;
+        if (m_dynamic)
+        {
+            // Headroom per port 2 C d / 8 + 3 (1500 + 38) + 84 = 29,698 B; 9 ports: H =
+            // 267,282, R = 9 x 4096 = 36,864, B' = 1,048,576 - H - R = 744,430. With the 8
+            // PGs sharing equally, XOFF fires at sigma = alpha (B' - 8 sigma), i.e. sigma =
+            // alpha B' / (1 + 8 alpha) (alpha = 1/8: S = Q* = N B' / (N + 2^3) = 372,215), and
+            // the buffer holds 8 (sigma + 4096) bytes, within a frame per PG.
+            auto at = [](double alpha) { return 8 * (alpha * 744430.0 / (1 + 8 * alpha) + 4096); };
+            const double expected = at(m_alpha);
+            std::printf("dynamic alpha %.3f: first XOFF with %llu bytes buffered, expected %.0f "
+                        "(%.0f at alpha 1/8)\n",
+                        m_alpha,
+                        static_cast<unsigned long long>(first.used),
+                        expected,
+                        at(0.125));
+            NS_TEST_EXPECT_MSG_LT(std::abs(first.used - expected), 8 * frame, "at Q*");
+            if (m_alpha != 0.125)
+            {
+                // Control: the same check against the other alpha's Q* fails.
+                NS_TEST_EXPECT_MSG_GT(std::abs(first.used - at(0.125)), 8 * frame, "control");
+            }
+        }
+        else
+        {
+            // The PG holds its reserve (4096) + StaticXoff (30000), crossed by < one frame.
+            const double expected = 4096 + 30000;
+            std::printf("static: first XOFF with %llu bytes in the PG, expected %.0f\n",
+                        static_cast<unsigned long long>(first.pgBytes),
+                        expected);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(first.pgBytes, expected, "at XOFF");
+            NS_TEST_EXPECT_MSG_LT(first.pgBytes, expected + frame, "at XOFF");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_dynamic;
+    double m_alpha;
+};
+
+// ---------------------------------------------------------------------------------------
 /**
  * Two hops: S1 - A - B - R, and (congested) 3 senders on B to R. B pauses its port facing
  * A, A's egress stops, A's queue fills and A pauses S1: propagation from the model alone.
@@ -788,6 +893,9 @@ class VclosPfcTestSuite : public TestSuite
                                         MicroSeconds(500),
                                         true}),
                     TestCase::QUICK);
+        AddTestCase(new ThresholdTestCase(true, 0.125), TestCase::QUICK);
+        AddTestCase(new ThresholdTestCase(true, 0.5), TestCase::QUICK);
+        AddTestCase(new ThresholdTestCase(false, 0.125), TestCase::QUICK);
         AddTestCase(new PropagationTestCase(true), TestCase::QUICK);
         AddTestCase(new PropagationTestCase(false), TestCase::QUICK);
         // q = 571 x 1051 = 600,121 B. p(q) = Pmax (q - Kmin) / (Kmax - Kmin), by hand.
