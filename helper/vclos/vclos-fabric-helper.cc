@@ -528,6 +528,11 @@ VclosFabricHelper::Install()
         Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
         NetDeviceContainer d =
             connect(gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay, true);
+        if (pfc)
+        {
+            // Congestion points are switch egresses (rdma-spec 3.1): NICs never mark.
+            d.Get(0)->SetAttribute("EcnEnabled", BooleanValue(false));
+        }
         uint32_t nicIf = AddInterface(d.Get(0), fabric->GetGpuAddress(gpu));
         Ipv4Address leafSide = switchAddresses.Next();
         leafDownIf[leaf].push_back(AddInterface(d.Get(1), leafSide));

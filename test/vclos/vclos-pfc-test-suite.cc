@@ -772,6 +772,9 @@ class FabricTestCase : public TestCase
         helper->SetAttribute("GpusPerServer", UintegerValue(1));
         helper->SetPfcBufferAttribute("BufferSize", UintegerValue(400000));
         helper->SetPfcBufferAttribute("PfcEnabled", BooleanValue(m_pfc));
+        helper->SetPfcDeviceAttribute("EcnEnabled", BooleanValue(true));
+        helper->SetPfcDeviceAttribute("EcnKmin", UintegerValue(10000));
+        helper->SetPfcDeviceAttribute("EcnKmax", UintegerValue(20000));
         Ptr<VclosFabric> fabric = helper->Install();
         helper->AssignStreams(fabric, 1);
         Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
@@ -789,7 +792,7 @@ class FabricTestCase : public TestCase
             Flow(fabric->GetGpus().Get(g),
                  fabric->GetGpuAddress(0),
                  9,
-                 0,
+                 TOS_ECT0,
                  count,
                  LINE_INTERVAL,
                  Time(0),
@@ -818,6 +821,18 @@ class FabricTestCase : public TestCase
                     static_cast<unsigned long long>(tracker->GetTotalDrops()),
                     static_cast<unsigned long long>(pauses),
                     tracker->GetFlows().size());
+        uint64_t nicMarks = 0;
+        uint64_t switchMarks = 0;
+        for (const VclosLink& link : fabric->GetLinks())
+        {
+            const uint64_t marks = DynamicCast<VclosPfcNetDevice>(link.device)->GetEcnMarks();
+            (link.kind == VclosLink::GPU_TO_LEAF ? nicMarks : switchMarks) += marks;
+        }
+        std::printf("  ECN marks: switch ports %llu, NICs %llu\n",
+                    static_cast<unsigned long long>(switchMarks),
+                    static_cast<unsigned long long>(nicMarks));
+        NS_TEST_EXPECT_MSG_GT(switchMarks, 0, "switch ports mark");
+        NS_TEST_EXPECT_MSG_EQ(nicMarks, 0, "NICs never mark");
         NS_TEST_EXPECT_MSG_EQ(tracker->GetFlows().size(), 3, "the tracker sees the 3 flows");
         NS_TEST_EXPECT_MSG_EQ(tracker->GetTotalDrops(), drops, "tracker counts the drops");
         if (m_pfc)
