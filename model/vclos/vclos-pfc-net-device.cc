@@ -111,14 +111,15 @@ VclosPfcNetDevice::GetTypeId()
                           MakeBooleanAccessor(&VclosPfcNetDevice::m_ecnEnabled),
                           MakeBooleanChecker())
             .AddAttribute("EcnKmin",
-                          "Queue bytes at and below which nothing is marked (HPCC 100G: "
-                          "100 KB = 100000).",
-                          UintegerValue(100000),
+                          "Queue bytes at and below which nothing is marked (HPCC and SimAI "
+                          "at 100 Gb/s: 400 KB, KB = 1000 B; 100 KB at 25 Gb/s, rdma-spec 5).",
+                          UintegerValue(400000),
                           MakeUintegerAccessor(&VclosPfcNetDevice::m_ecnKmin),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("EcnKmax",
-                          "Queue bytes above which every packet is marked (HPCC 100G: 400 KB).",
-                          UintegerValue(400000),
+                          "Queue bytes above which every packet is marked (HPCC and SimAI at "
+                          "100 Gb/s: 1600 KB).",
+                          UintegerValue(1600000),
                           MakeUintegerAccessor(&VclosPfcNetDevice::m_ecnKmax),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("EcnPmax",
