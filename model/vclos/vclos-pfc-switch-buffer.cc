@@ -125,7 +125,8 @@ VclosPfcSwitchBuffer::VclosPfcSwitchBuffer()
       m_usedBytes(0),
       m_currentIngress(NO_PORT),
       m_drops(0),
-      m_pausesSent(0)
+      m_pausesSent(0),
+      m_maxHeadroomUsed(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -218,6 +219,7 @@ VclosPfcSwitchBuffer::Admit(Ptr<const Packet> packet,
             if (admitted)
             {
                 pg.headroom += bytes;
+                m_maxHeadroomUsed = std::max(m_maxHeadroomUsed, pg.headroom);
             }
         }
         else
@@ -331,6 +333,12 @@ uint64_t
 VclosPfcSwitchBuffer::GetDrops() const
 {
     return m_drops;
+}
+
+uint64_t
+VclosPfcSwitchBuffer::GetMaxHeadroomUsed() const
+{
+    return m_maxHeadroomUsed;
 }
 
 uint64_t

@@ -129,6 +129,8 @@ class VclosPfcSwitchBuffer : public Object
     uint64_t GetUsedBytes() const;
     /// \return the frames dropped at admission
     uint64_t GetDrops() const;
+    /// \return the most headroom bytes one PG has held
+    uint64_t GetMaxHeadroomUsed() const;
     /// \return the XOFF frames this switch sent (first pauses and refreshes)
     uint64_t GetPausesSent() const;
     /// \return the current XOFF threshold of a port (bytes of shared use)
@@ -187,6 +189,7 @@ class VclosPfcSwitchBuffer : public Object
     uint32_t m_currentIngress;                   //!< see SetCurrentIngress
     uint64_t m_drops;                            //!< admission drops
     uint64_t m_pausesSent;                       //!< XOFF frames sent
+    uint64_t m_maxHeadroomUsed;                  //!< largest h seen
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace; //!< admission drop
     TracedCallback<uint32_t, uint8_t, bool> m_pfcStateTrace;          //!< XOFF / XON

@@ -464,6 +464,71 @@ class ThresholdTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
+/// The headroom absorbs what arrives after XOFF (rdma-spec 4.4), and too little loses.
+class HeadroomTestCase : public TestCase
+{
+  public:
+    explicit HeadroomTestCase(uint64_t headroom)
+        : TestCase(headroom == 0 ? "default headroom absorbs the bytes in flight after XOFF"
+                                 : "headroom of " + std::to_string(headroom) +
+                                       " bytes is too small: drops (control)"),
+          m_headroom(headroom)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 8;
+        Lab lab(n + 2);
+        lab.pfc.SetBufferAttribute("ThresholdMode", StringValue("Static"));
+        lab.pfc.SetBufferAttribute("StaticXoff", UintegerValue(30000));
+        lab.pfc.SetBufferAttribute("StaticXon", UintegerValue(15000));
+        lab.pfc.SetBufferAttribute("Headroom", UintegerValue(m_headroom));
+        Ptr<VclosPfcSwitchBuffer> buffer = lab.Switch(n + 1);
+        for (uint32_t i = 0; i <= n; ++i)
+        {
+            lab.Link(i, n + 1);
+        }
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        Sink sink;
+        Listen(lab.nodes.Get(n), 9, &sink);
+        uint64_t sent = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Flow(lab.nodes.Get(i), lab.Addr(n), 9, 0, 500, LINE_INTERVAL, Time(0), &sent);
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        // After XOFF a PG still receives what the upstream sends for two cable delays
+        // (2 C d / 8 = 25,000 bytes at 100 Gb/s and 1 us) plus the frames already started.
+        const double inFlight = 2 * RATE_BPS * DELAY.GetSeconds() / 8;
+        std::printf("headroom %llu: most used %llu bytes (2Cd/8 = %.0f), drops %llu\n",
+                    static_cast<unsigned long long>(buffer->GetHeadroom(0)),
+                    static_cast<unsigned long long>(buffer->GetMaxHeadroomUsed()),
+                    inFlight,
+                    static_cast<unsigned long long>(buffer->GetDrops()));
+        if (m_headroom == 0)
+        {
+            NS_TEST_EXPECT_MSG_EQ(buffer->GetDrops(), 0, "lossless");
+            NS_TEST_EXPECT_MSG_EQ(sink.packets, sent, "every packet delivered");
+            NS_TEST_EXPECT_MSG_GT(buffer->GetMaxHeadroomUsed(), inFlight, "in-flight bytes");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(buffer->GetMaxHeadroomUsed(),
+                                        buffer->GetHeadroom(0),
+                                        "within the headroom");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(buffer->GetDrops(), 0, "too little headroom loses");
+            NS_TEST_EXPECT_MSG_EQ(sink.packets + buffer->GetDrops(), sent, "all accounted");
+        }
+        Simulator::Destroy();
+    }
+
+    uint64_t m_headroom;
+};
+
+// ---------------------------------------------------------------------------------------
 /**
  * Two hops: S1 - A - B - R, and (congested) 3 senders on B to R. B pauses its port facing
  * A, A's egress stops, A's queue fills and A pauses S1: propagation from the model alone.
@@ -911,6 +976,8 @@ class VclosPfcTestSuite : public TestSuite
         AddTestCase(new ThresholdTestCase(true, 0.125), TestCase::QUICK);
         AddTestCase(new ThresholdTestCase(true, 0.5), TestCase::QUICK);
         AddTestCase(new ThresholdTestCase(false, 0.125), TestCase::QUICK);
+        AddTestCase(new HeadroomTestCase(0), TestCase::QUICK);
+        AddTestCase(new HeadroomTestCase(20000), TestCase::QUICK);
         AddTestCase(new PropagationTestCase(true), TestCase::QUICK);
         AddTestCase(new PropagationTestCase(false), TestCase::QUICK);
         // q = 571 x 1051 = 600,121 B. p(q) = Pmax (q - Kmin) / (Kmax - Kmin), by hand.
