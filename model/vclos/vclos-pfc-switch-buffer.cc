@@ -71,13 +71,13 @@ VclosPfcSwitchBuffer::GetTypeId()
                           MakeDoubleChecker<double>(1e-9, 64))
             .AddAttribute("StaticXoff",
                           "Static mode: shared bytes of a priority group at which it is paused.",
-                          UintegerValue(256 * 1024),
+                          UintegerValue(uint64_t{256} * 1024),
                           MakeUintegerAccessor(&VclosPfcSwitchBuffer::m_staticXoff),
                           MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("StaticXon",
                           "Static mode: shared bytes at or below which a paused group resumes "
                           "(at most StaticXoff).",
-                          UintegerValue(128 * 1024),
+                          UintegerValue(uint64_t{128} * 1024),
                           MakeUintegerAccessor(&VclosPfcSwitchBuffer::m_staticXon),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("ReserveBytes",
