@@ -529,6 +529,77 @@ class HeadroomTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
+/// A NIC told to pause (VclosPfcNetDevice::SendPfc): the switch port stops for exactly the
+/// XOFF-XON interval, the switch pauses the sender in turn, nothing is lost.
+class NicPauseTestCase : public TestCase
+{
+  public:
+    explicit NicPauseTestCase(bool pause)
+        : TestCase(pause ? "a receiver NIC pauses its switch port for 50 us"
+                         : "the same flow without the NIC pause (control)"),
+          m_pause(pause)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Lab lab(3); // 0 sender, 1 receiver, 2 switch
+        lab.pfc.SetBufferAttribute("BufferSize", UintegerValue(1 << 20));
+        lab.Switch(2);
+        const uint32_t in = lab.Link(0, 2);
+        const uint32_t out = lab.Link(1, 2);
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+        Ptr<VclosPfcNetDevice> nic = lab.Dev(out, 0);
+        if (m_pause)
+        {
+            Simulator::Schedule(MicroSeconds(20), &VclosPfcNetDevice::SendPfc, nic, DATA, 0xFFFF);
+            Simulator::Schedule(MicroSeconds(70), &VclosPfcNetDevice::SendPfc, nic, DATA, 0);
+        }
+        Sink sink;
+        Listen(lab.nodes.Get(1), 9, &sink);
+        uint64_t sent = 0;
+        const uint32_t count = 2000;
+        Flow(lab.nodes.Get(0), lab.Addr(1), 9, 0, count, LINE_INTERVAL, Time(0), &sent);
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        // 2000 x 86 ns + one serialization + two cables = 174.086 us, plus the pause.
+        const double expected =
+            count * 86e-9 + 86e-9 + 2 * DELAY.GetSeconds() + (m_pause ? 50e-6 : 0);
+        const Time paused = lab.Dev(out, 1)->GetPausedTime(DATA);
+        std::printf("NIC pause %d: switch port paused %.3f us, sender paused %.3f us, done at "
+                    "%.3f us (expected %.3f)\n",
+                    m_pause,
+                    paused.GetSeconds() * 1e6,
+                    lab.Dev(in, 0)->GetPausedTime(DATA).GetSeconds() * 1e6,
+                    sink.last.GetSeconds() * 1e6,
+                    expected * 1e6);
+        NS_TEST_EXPECT_MSG_EQ(sink.packets, sent, "lossless");
+        NS_TEST_EXPECT_MSG_LT(std::abs(sink.last.GetSeconds() - expected) / expected,
+                              0.005,
+                              "completion delayed by the pause only");
+        if (m_pause)
+        {
+            NS_TEST_EXPECT_MSG_EQ(nic->GetPausesSent(DATA), 1, "one XOFF");
+            NS_TEST_EXPECT_MSG_EQ(nic->GetResumesSent(DATA), 1, "one XON");
+            NS_TEST_EXPECT_MSG_LT(std::abs((paused - MicroSeconds(50)).GetNanoSeconds()),
+                                  2,
+                                  "paused from XOFF to XON");
+            NS_TEST_EXPECT_MSG_GT(lab.Dev(in, 0)->GetPausesReceived(DATA),
+                                  0,
+                                  "the switch paused the sender in turn");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(paused, Time(0), "no pause");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_pause;
+};
+
+// ---------------------------------------------------------------------------------------
 /**
  * Two hops: S1 - A - B - R, and (congested) 3 senders on B to R. B pauses its port facing
  * A, A's egress stops, A's queue fills and A pauses S1: propagation from the model alone.
@@ -978,6 +1049,8 @@ class VclosPfcTestSuite : public TestSuite
         AddTestCase(new ThresholdTestCase(false, 0.125), TestCase::QUICK);
         AddTestCase(new HeadroomTestCase(0), TestCase::QUICK);
         AddTestCase(new HeadroomTestCase(20000), TestCase::QUICK);
+        AddTestCase(new NicPauseTestCase(true), TestCase::QUICK);
+        AddTestCase(new NicPauseTestCase(false), TestCase::QUICK);
         AddTestCase(new PropagationTestCase(true), TestCase::QUICK);
         AddTestCase(new PropagationTestCase(false), TestCase::QUICK);
         // q = 571 x 1051 = 600,121 B. p(q) = Pmax (q - Kmin) / (Kmax - Kmin), by hand.
