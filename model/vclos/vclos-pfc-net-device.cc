@@ -228,6 +228,7 @@ VclosPfcNetDevice::DoDispose()
         q.clear();
     }
     m_pfcFrames.clear();
+    m_txPacket = nullptr;
     m_node = nullptr;
     m_channel = nullptr;
     m_buffer = nullptr;
