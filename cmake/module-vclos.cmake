@@ -27,6 +27,7 @@ suite_module(
     model/vclos/vclos-pfc-channel.cc
     model/vclos/vclos-pfc-net-device.cc
     model/vclos/vclos-pfc-switch-buffer.cc
+    model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
     helper/vclos/vclos-link-load-tracker.cc
@@ -64,6 +65,7 @@ suite_module(
     model/vclos/vclos-flow-collective.h
     model/vclos/vclos-workload.h
     model/vclos/vclos-rdma-rate-control.h
+    model/vclos/vclos-dcqcn.h
     model/vclos/vclos-ocs.h
     model/vclos/vclos-ocs-port-channel.h
     model/vclos/vclos-pfc-header.h
@@ -105,6 +107,8 @@ if(SUITE_ENABLE_EXAMPLES)
   suite_program(vclos-run-scenario examples/vclos/vclos-run-scenario.cc
                 LIBRARIES ns3-vclos ns3::libflow-monitor)
   suite_program(vclos-ocs-example examples/vclos/vclos-ocs-example.cc
+                LIBRARIES ns3-vclos)
+  suite_program(vclos-dcqcn-trace examples/vclos/vclos-dcqcn-trace.cc
                 LIBRARIES ns3-vclos)
   suite_program(vclos-fabric-benchmark benchmarks/vclos/vclos-fabric-benchmark.cc
                 LIBRARIES ns3-vclos)

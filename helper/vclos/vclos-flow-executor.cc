@@ -157,6 +157,7 @@ VclosFlowExecutor::Engine()
         m_capacities = Capacities();
         m_linkMark.assign(core.size(), 0);
         m_linkName.assign(core.size(), 0);
+        m_linkShare.assign(core.size(), 0);
         m_linkUse.assign(core.size(), 0);
         m_linkOwner.assign(core.size(), -1);
         m_engine->SetFinishHandler(
@@ -180,10 +181,11 @@ VclosFlowExecutor::ShapeOf(const std::vector<uint32_t>& gpus,
 std::shared_ptr<const VclosFlowCollectivePlan>
 VclosFlowExecutor::PlanOf(const VclosCollectiveShape& shape, uint32_t ranks)
 {
-    const PlanKey key{static_cast<int>(shape.algorithm),
+    const VclosCollectiveShape layout = VclosScheduleLayout(shape); // shapes alike share
+    const PlanKey key{static_cast<int>(layout.algorithm),
                       ranks,
-                      shape.gpusPerServer,
-                      shape.serversPerLeaf};
+                      layout.gpusPerServer,
+                      layout.serversPerLeaf};
     auto it = m_plans.find(key);
     if (it == m_plans.end())
     {
@@ -349,6 +351,14 @@ VclosFlowExecutor::PathOf(const Job& job, uint32_t transfer) const
         return job.paths[job.plan->GetTransfers()[transfer].connectionId];
     }
     return HashedPathOf(job, transfer);
+}
+
+VclosPath
+VclosFlowExecutor::ConnectionPath(const Job& job, uint32_t connection) const
+{
+    // A connection's first transfer carries its connection id (the plan numbers them so).
+    return job.paths.empty() ? HashedPathOf(job, job.plan->GetConnectionTransfers()[connection])
+                             : job.paths[connection];
 }
 
 VclosPath
@@ -614,9 +624,10 @@ void
 VclosFlowExecutor::CountConnections(const Job& job)
 {
     ++m_epoch;
-    for (uint32_t t : job.plan->GetConnectionTransfers())
+    const auto connections = static_cast<uint32_t>(job.plan->GetConnectionTransfers().size());
+    for (uint32_t c = 0; c < connections; ++c)
     {
-        for (uint32_t l : PathOf(job, t))
+        for (uint32_t l : ConnectionPath(job, c))
         {
             m_linkName[l] = m_linkMark[l] == m_epoch ? m_linkName[l] + 1 : 1;
             m_linkMark[l] = m_epoch;
@@ -645,14 +656,20 @@ VclosFlowExecutor::CoreNeverBinds(const Job& job, Alone& counts)
     double coreShare = std::numeric_limits<double>::infinity(); // least leaf-spine share
     counts = Alone();
     counts.flows = transfers.size();
-    for (uint32_t t : firsts)
+    // Each link's share of its capacity, once per link rather than per connection.
+    for (uint32_t l : job.links)
     {
-        const VclosPath path = PathOf(job, t);
+        m_linkShare[l] = m_capacities[l] / m_linkName[l];
+    }
+    for (uint32_t c = 0; c < firsts.size(); ++c)
+    {
+        const uint32_t t = firsts[c];
+        const VclosPath path = ConnectionPath(job, c);
         uint32_t most = 0;
         double nicShare = std::numeric_limits<double>::infinity();
         for (uint32_t l : path)
         {
-            const double share = m_capacities[l] / m_linkName[l];
+            const double share = m_linkShare[l];
             if (m_coreLinks[l])
             {
                 most = std::max(most, m_linkName[l]);
@@ -711,23 +728,26 @@ VclosFlowExecutor::AloneOf(Job& job)
         mix = (mix ^ (mix >> 27)) * 0x94d049bb133111ebull;
         mix ^= mix >> 31;
     };
+    // A link's capacity enters once, where the link is first named (the same information as
+    // at every use: names are given in order of first use).
     ++m_epoch;
     uint32_t names = 0;
     const std::vector<double>& capacities = m_capacities;
-    for (uint32_t t : job.plan->GetConnectionTransfers())
+    const auto connections = static_cast<uint32_t>(job.plan->GetConnectionTransfers().size());
+    for (uint32_t c = 0; c < connections; ++c)
     {
         add(UINT64_MAX); // separator
-        for (uint32_t l : PathOf(job, t))
+        for (uint32_t l : ConnectionPath(job, c))
         {
             if (m_linkMark[l] != m_epoch)
             {
                 m_linkMark[l] = m_epoch;
                 m_linkName[l] = names++;
+                uint64_t bits;
+                std::memcpy(&bits, &capacities[l], sizeof bits);
+                add(bits);
             }
             add(m_linkName[l]);
-            uint64_t bits;
-            std::memcpy(&bits, &capacities[l], sizeof bits);
-            add(bits);
         }
     }
     const std::vector<uint64_t> key{fnv,
@@ -991,14 +1011,7 @@ VclosFlowExecutor::GetContentionFreeSeconds(VclosCollectiveAlgorithm algorithm,
         // The job alone, 1 GB per message, only NIC and intra-server links.
         constexpr double PROBE_BYTES = 1e9;
         auto plan = PlanOf(shape, static_cast<uint32_t>(rankGpus.size()));
-        VclosFlowEngine engine(Capacities(), EngineSharing());
-        VclosFlowCollectiveRun* runPtr = nullptr;
-        bool over = false;
-        engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t transfer) {
-            over = runPtr->Arrived(static_cast<uint32_t>(transfer)) || over;
-        });
-        VclosFlowCollectiveRun run(*plan, [&](uint32_t transfer) {
-            const auto& t = plan->GetTransfers()[transfer];
+        auto pathOf = [&](const VclosFlowCollectivePlan::Transfer& t) {
             const uint32_t src = rankGpus[t.src];
             const uint32_t dst = rankGpus[t.dst];
             VclosPath path = topology.GetPathVia(src, dst, 0, 0); // the core is not used
@@ -1007,6 +1020,46 @@ VclosFlowExecutor::GetContentionFreeSeconds(VclosCollectiveAlgorithm algorithm,
                 path.links = {topology.GetNicUp(src), topology.GetNicDown(dst), 0, 0};
                 path.size = 2;
             }
+            return path;
+        };
+        const auto& transfers = plan->GetTransfers();
+        if (m_sharing == EQUAL_SHARE && plan->GetInitial().size() == transfers.size())
+        {
+            // Every transfer starts at once: VclosFlowBurst gives the engine's end exactly.
+            Engine(); // the link tables
+            std::vector<VclosPath> paths;
+            std::vector<double> sizes;
+            paths.reserve(transfers.size());
+            sizes.reserve(transfers.size());
+            for (const auto& t : transfers)
+            {
+                paths.push_back(pathOf(t));
+                sizes.push_back(std::max(1.0, t.share * PROBE_BYTES));
+            }
+            constexpr uint32_t MAX_INSTANTS = 64;
+            const VclosFlowBurst::Result r =
+                VclosFlowBurst::Run(m_capacities,
+                                    m_coreLinks,
+                                    paths,
+                                    sizes,
+                                    std::numeric_limits<double>::infinity(),
+                                    MAX_INSTANTS);
+            if (r.complete)
+            {
+                ++m_stats.burstReferences;
+                it = m_reference.emplace(key, r.end / PROBE_BYTES).first;
+                return it->second * messageBytes;
+            }
+        }
+        VclosFlowEngine engine(Capacities(), EngineSharing());
+        VclosFlowCollectiveRun* runPtr = nullptr;
+        bool over = false;
+        engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t transfer) {
+            over = runPtr->Arrived(static_cast<uint32_t>(transfer)) || over;
+        });
+        VclosFlowCollectiveRun run(*plan, [&](uint32_t transfer) {
+            const auto& t = transfers[transfer];
+            const VclosPath path = pathOf(t);
             engine.StartFlow(path.links.data(),
                              path.size,
                              std::max(1.0, t.share * PROBE_BYTES),

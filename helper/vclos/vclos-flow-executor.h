@@ -67,6 +67,7 @@ class VclosFlowExecutor : public VclosJobExecutor
         uint64_t materialized = 0;         //!< of which continued flow by flow
         uint64_t referenceAlone = 0; //!< of which timed by the contention-free reference
         uint64_t burstReplays = 0;   //!< replays whose transfers all start at once (burst)
+        uint64_t burstReferences = 0; //!< contention-free references timed as a burst
     };
 
     /**
@@ -184,6 +185,8 @@ class VclosFlowExecutor : public VclosJobExecutor
      * \return the path it takes (pins, else the ECMP hash of its flow key)
      */
     VclosPath PathOf(const Job& job, uint32_t transfer) const;
+    /// \param job a job \param connection one of its connections \return the connection's path
+    VclosPath ConnectionPath(const Job& job, uint32_t connection) const;
     /// \param job a job \param transfer one of its transfers \return its path, hashed anew
     VclosPath HashedPathOf(const Job& job, uint32_t transfer) const;
     /**
@@ -278,6 +281,7 @@ class VclosFlowExecutor : public VclosJobExecutor
     std::vector<double> m_capacities;               //!< payload capacities, by id
     std::vector<uint64_t> m_linkMark;               //!< scratch: visit epoch, by link id
     std::vector<uint32_t> m_linkName;               //!< scratch: a link's name in a structure key
+    std::vector<double> m_linkShare;                //!< scratch: a link's capacity / its connections
     uint64_t m_epoch;                               //!< scratch: current visit
     std::vector<uint32_t> m_linkUse;                //!< running jobs whose paths use each link
     std::vector<int64_t> m_linkOwner;               //!< isolated job's slot on each link, or -1

@@ -383,6 +383,25 @@ VclosBuildCollectiveSchedule(VclosCollectiveAlgorithm algorithm,
     return plan;
 }
 
+VclosCollectiveShape
+VclosScheduleLayout(const VclosCollectiveShape& shape)
+{
+    VclosCollectiveShape layout = shape;
+    switch (shape.algorithm)
+    {
+    case VCLOS_RING: // both
+        break;
+    case VCLOS_HIERARCHICAL_RING: // GPUs per server only
+        layout.serversPerLeaf = 0;
+        break;
+    default: // flat ring, halving-doubling, all-to-all: neither
+        layout.gpusPerServer = 0;
+        layout.serversPerLeaf = 0;
+        break;
+    }
+    return layout;
+}
+
 bool
 VclosParseCollectiveAlgorithm(const std::string& name, VclosCollectiveAlgorithm& algorithm)
 {

@@ -137,6 +137,14 @@ VclosCollectiveShape VclosShapeCollective(VclosCollectiveAlgorithm requested,
                                           const std::function<uint32_t(uint32_t)>& serverOf,
                                           const std::function<uint32_t(uint32_t)>& leafOf);
 
+/**
+ * \ingroup vclos
+ * \param shape a shape
+ * \return the same shape with the grouping fields VclosBuildCollectiveSchedule does not read
+ *         for its algorithm zeroed: shapes equal here get the same schedules (a cache key)
+ */
+VclosCollectiveShape VclosScheduleLayout(const VclosCollectiveShape& shape);
+
 bool VclosParseCollectiveAlgorithm(const std::string& name, VclosCollectiveAlgorithm& algorithm);
 
 /**

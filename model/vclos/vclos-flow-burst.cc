@@ -59,6 +59,26 @@ VclosFlowBurst::Run(const std::vector<double>& capacityBps,
     {
         running[f] = static_cast<uint32_t>(f);
     }
+    // Per link, what VclosEqualShare takes from it, kept up to date as flows leave: its share
+    // (capacity / flows, the same double as VclosEqualShare computes), that share where it
+    // counts as unwatched (else +inf), and its count where watched (else 0).
+    std::vector<double> share(capacityBps.size(), INF);
+    std::vector<double> unwatchedShare(capacityBps.size(), INF);
+    std::vector<uint32_t> watchedFlows(capacityBps.size(), 0);
+    auto settle = [&](uint32_t l) {
+        const uint32_t flows = flowsOn[l];
+        share[l] = flows == 0 ? INF : (capacityBps[l] / 8.0) / static_cast<double>(flows);
+        const bool w = watched[l];
+        unwatchedShare[l] = (!w || flows < 2) ? share[l] : INF;
+        watchedFlows[l] = w ? flows : 0;
+    };
+    for (uint32_t l = 0; l < capacityBps.size(); ++l)
+    {
+        if (flowsOn[l] > 0)
+        {
+            settle(l);
+        }
+    }
     double now = 0;
     while (!running.empty())
     {
@@ -66,24 +86,17 @@ VclosFlowBurst::Run(const std::vector<double>& capacityBps,
         for (uint32_t f : running)
         {
             const VclosPath& path = paths[f];
-            double newRate = 0;
-            bool limited = false;
-            VclosEqualShare(
-                path.size,
-                [&](uint32_t i) {
-                    const uint32_t l = path.links[i];
-                    return std::make_tuple(capacityBps[l] / 8.0, flowsOn[l], bool(watched[l]));
-                },
-                newRate,
-                limited);
-            r.watchedLimited[f] = r.watchedLimited[f] || limited;
+            double newRate = INF;
+            double unwatched = INF;
+            uint32_t most = 0;
             for (uint32_t l : path)
             {
-                if (watched[l])
-                {
-                    r.maxSharing[f] = std::max(r.maxSharing[f], flowsOn[l]);
-                }
+                newRate = std::min(newRate, share[l]);
+                unwatched = std::min(unwatched, unwatchedShare[l]);
+                most = std::max(most, watchedFlows[l]);
             }
+            r.watchedLimited[f] = r.watchedLimited[f] || newRate < unwatched;
+            r.maxSharing[f] = std::max(r.maxSharing[f], most);
             if (newRate != rate[f])
             {
                 r.remaining[f] = std::max(0.0, r.remaining[f] - rate[f] * (now - since[f]));
@@ -114,6 +127,7 @@ VclosFlowBurst::Run(const std::vector<double>& capacityBps,
                 for (uint32_t l : paths[f])
                 {
                     --flowsOn[l];
+                    settle(l);
                 }
             }
             else

@@ -102,6 +102,12 @@ VclosTopology::VclosTopology(const VclosTopologyConfig& config)
     VCLOS_REQUIRE(error.empty(), std::invalid_argument, "VclosTopology: " << error);
     m_gpus = config.leaves * config.serversPerLeaf * config.gpusPerServer;
     m_uplinks = config.ocsCount > 0 ? config.ocsCount : config.spines;
+    m_place.resize(m_gpus);
+    const uint32_t gpusPerLeaf = config.serversPerLeaf * config.gpusPerServer;
+    for (uint32_t gpu = 0; gpu < m_gpus; ++gpu)
+    {
+        m_place[gpu] = Place{gpu / gpusPerLeaf, gpu / config.gpusPerServer};
+    }
     const uint32_t count =
         2 * m_gpus + 2 * config.leaves * m_uplinks + (config.gpusPerServer > 1 ? 2 * m_gpus : 0);
     m_links.reserve(count);
@@ -217,26 +223,23 @@ VclosTopology::GetLinkCount() const
     return static_cast<uint32_t>(m_links.size());
 }
 
+
+
+
 void
-VclosTopology::CheckGpu(uint32_t gpu, const char* what) const
+VclosTopology::FailGpu(uint32_t gpu, const char* what) const
 {
-    VCLOS_REQUIRE(gpu < m_gpus,
-                  std::out_of_range,
-                  "VclosTopology::" << what << ": no GPU " << gpu << " (" << m_gpus << " GPUs)");
+    std::ostringstream os;
+    os << "VclosTopology::" << what << ": no GPU " << gpu << " (" << m_gpus << " GPUs)";
+    throw std::out_of_range(os.str());
 }
 
-uint32_t
-VclosTopology::GetLeafOfGpu(uint32_t gpu) const
+void
+VclosTopology::FailLeafPort(const char* what, uint32_t leaf, uint32_t port) const
 {
-    CheckGpu(gpu, "GetLeafOfGpu");
-    return gpu / GetGpusPerLeaf();
-}
-
-uint32_t
-VclosTopology::GetServerOfGpu(uint32_t gpu) const
-{
-    CheckGpu(gpu, "GetServerOfGpu");
-    return gpu / m_config.gpusPerServer;
+    std::ostringstream os;
+    os << "VclosTopology::" << what << ": no leaf " << leaf << " port " << port;
+    throw std::out_of_range(os.str());
 }
 
 uint32_t
@@ -262,37 +265,9 @@ VclosTopology::GetGpuAt(uint32_t leaf, uint32_t indexInLeaf) const
     return leaf * GetGpusPerLeaf() + indexInLeaf;
 }
 
-uint32_t
-VclosTopology::GetNicUp(uint32_t gpu) const
-{
-    CheckGpu(gpu, "GetNicUp");
-    return gpu;
-}
 
-uint32_t
-VclosTopology::GetNicDown(uint32_t gpu) const
-{
-    CheckGpu(gpu, "GetNicDown");
-    return m_gpus + gpu;
-}
 
-uint32_t
-VclosTopology::GetLeafUp(uint32_t leaf, uint32_t port) const
-{
-    VCLOS_REQUIRE(leaf < m_config.leaves && port < m_uplinks,
-                  std::out_of_range,
-                  "VclosTopology::GetLeafUp: no leaf " << leaf << " port " << port);
-    return 2 * m_gpus + leaf * m_uplinks + port;
-}
 
-uint32_t
-VclosTopology::GetLeafDown(uint32_t leaf, uint32_t port) const
-{
-    VCLOS_REQUIRE(leaf < m_config.leaves && port < m_uplinks,
-                  std::out_of_range,
-                  "VclosTopology::GetLeafDown: no leaf " << leaf << " port " << port);
-    return 2 * m_gpus + (m_config.leaves + leaf) * m_uplinks + port;
-}
 
 uint32_t
 VclosTopology::GetIntraUp(uint32_t gpu) const
@@ -365,25 +340,6 @@ VclosTopology::GetLinkCapacities() const
     return capacities;
 }
 
-VclosPathKind
-VclosTopology::Classify(uint32_t src, uint32_t dst) const
-{
-    CheckGpu(src, "Classify");
-    CheckGpu(dst, "Classify");
-    if (src == dst)
-    {
-        return VclosPathKind::SAME_GPU;
-    }
-    if (m_config.gpusPerServer > 1 && GetServerOfGpu(src) == GetServerOfGpu(dst))
-    {
-        return VclosPathKind::INTRA_SERVER;
-    }
-    if (GetLeafOfGpu(src) == GetLeafOfGpu(dst))
-    {
-        return VclosPathKind::SAME_LEAF;
-    }
-    return VclosPathKind::VIA_CORE;
-}
 
 VclosPath
 VclosTopology::GetPath(uint32_t src, uint32_t dst, uint32_t spine) const

@@ -233,14 +233,103 @@ class VclosTopology
     uint64_t GetPathDelayNs(const VclosPath& path) const;
 
   private:
+    /// A GPU's leaf and server (a table: paths are asked for millions of times a run).
+    struct Place
+    {
+        uint32_t leaf;   //!< its leaf
+        uint32_t server; //!< its server, counted over the cluster
+    };
+
     /// \param gpu a GPU \param what the caller, for the error
     void CheckGpu(uint32_t gpu, const char* what) const;
+    /// \param gpu a GPU that is not in the cluster \param what the caller; throws
+    [[noreturn]] void FailGpu(uint32_t gpu, const char* what) const;
+    /// \param what the caller \param leaf a leaf \param port a port; throws
+    [[noreturn]] void FailLeafPort(const char* what, uint32_t leaf, uint32_t port) const;
 
     VclosTopologyConfig m_config; //!< the numbers
     uint32_t m_gpus;              //!< G
     uint32_t m_uplinks;           //!< U
     std::vector<Link> m_links;    //!< by id
+    std::vector<Place> m_place;   //!< by GPU
 };
+
+// The questions a flow engine asks per flow, inline.
+
+inline void
+VclosTopology::CheckGpu(uint32_t gpu, const char* what) const
+{
+    if (gpu >= m_gpus)
+    {
+        FailGpu(gpu, what);
+    }
+}
+
+inline uint32_t
+VclosTopology::GetLeafOfGpu(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetLeafOfGpu");
+    return m_place[gpu].leaf;
+}
+
+inline uint32_t
+VclosTopology::GetServerOfGpu(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetServerOfGpu");
+    return m_place[gpu].server;
+}
+
+inline uint32_t
+VclosTopology::GetNicUp(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetNicUp");
+    return gpu;
+}
+
+inline uint32_t
+VclosTopology::GetNicDown(uint32_t gpu) const
+{
+    CheckGpu(gpu, "GetNicDown");
+    return m_gpus + gpu;
+}
+
+inline uint32_t
+VclosTopology::GetLeafUp(uint32_t leaf, uint32_t port) const
+{
+    if (leaf >= m_config.leaves || port >= m_uplinks)
+    {
+        FailLeafPort("GetLeafUp", leaf, port);
+    }
+    return 2 * m_gpus + leaf * m_uplinks + port;
+}
+
+inline uint32_t
+VclosTopology::GetLeafDown(uint32_t leaf, uint32_t port) const
+{
+    if (leaf >= m_config.leaves || port >= m_uplinks)
+    {
+        FailLeafPort("GetLeafDown", leaf, port);
+    }
+    return 2 * m_gpus + (m_config.leaves + leaf) * m_uplinks + port;
+}
+
+inline VclosPathKind
+VclosTopology::Classify(uint32_t src, uint32_t dst) const
+{
+    CheckGpu(src, "Classify");
+    CheckGpu(dst, "Classify");
+    if (src == dst)
+    {
+        return VclosPathKind::SAME_GPU;
+    }
+    const Place& a = m_place[src];
+    const Place& b = m_place[dst];
+    if (m_config.gpusPerServer > 1 && a.server == b.server)
+    {
+        return VclosPathKind::INTRA_SERVER;
+    }
+    return a.leaf == b.leaf ? VclosPathKind::SAME_LEAF : VclosPathKind::VIA_CORE;
+}
 
 } // namespace ns3
 

@@ -430,3 +430,69 @@ TEST(VclosCollectiveSchedule, RingFamilyCrossesLeavesBetweenEqualIndexes)
         EXPECT_EQ(CrossLeafPairs(ring, 8), 4u);
     }
 }
+
+// VclosScheduleLayout is a cache key: shapes it maps together must build the same schedules,
+// and shapes it keeps apart must not all be alike (negative control: the ring's grouping
+// changes its schedule, so dropping it from the key would be wrong).
+TEST(VclosCollectiveSchedule, LayoutKeyKeepsWhatTheScheduleReads)
+{
+    auto same = [](const std::vector<VclosRankSchedule>& a,
+                   const std::vector<VclosRankSchedule>& b) {
+        if (a.size() != b.size())
+        {
+            return false;
+        }
+        for (std::size_t r = 0; r < a.size(); ++r)
+        {
+            if (a[r].size() != b[r].size())
+            {
+                return false;
+            }
+            for (std::size_t s = 0; s < a[r].size(); ++s)
+            {
+                const auto& x = a[r][s];
+                const auto& y = b[r][s];
+                if (x.sendPeer != y.sendPeer || x.sendBytes != y.sendBytes ||
+                    x.recvPeer != y.recvPeer || x.recvBytes != y.recvBytes ||
+                    x.dependsOn != y.dependsOn)
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    };
+    const uint32_t ranks = 24;
+    const std::vector<std::pair<uint32_t, uint32_t>> layouts{{1, 1}, {2, 3}, {4, 2}, {8, 1}, {4, 3}};
+    uint32_t keptApartButDiffer = 0;
+    for (auto algorithm : {VCLOS_RING,
+                           VCLOS_FLAT_RING,
+                           VCLOS_HIERARCHICAL_RING,
+                           VCLOS_HALVING_DOUBLING,
+                           VCLOS_ALL_TO_ALL})
+    {
+        for (const auto& [g1, h1] : layouts)
+        {
+            for (const auto& [g2, h2] : layouts)
+            {
+                VclosCollectiveShape a{algorithm, g1, h1};
+                VclosCollectiveShape b{algorithm, g2, h2};
+                const auto ka = VclosScheduleLayout(a);
+                const auto kb = VclosScheduleLayout(b);
+                const auto sa = VclosBuildCollectiveSchedule(algorithm, ranks, 1000, g1, h1);
+                const auto sb = VclosBuildCollectiveSchedule(algorithm, ranks, 1000, g2, h2);
+                if (ka.gpusPerServer == kb.gpusPerServer && ka.serversPerLeaf == kb.serversPerLeaf)
+                {
+                    EXPECT_TRUE(same(sa, sb))
+                        << VclosCollectiveAlgorithmName(algorithm) << " " << g1 << "x" << h1
+                        << " vs " << g2 << "x" << h2;
+                }
+                else
+                {
+                    keptApartButDiffer += same(sa, sb) ? 0 : 1;
+                }
+            }
+        }
+    }
+    EXPECT_GT(keptApartButDiffer, 0u);
+}
