@@ -91,7 +91,6 @@ VclosFlowExecutor::GetTypeId()
 
 VclosFlowExecutor::VclosFlowExecutor()
     : m_replayAhead(true),
-      m_aheadEpoch(0),
       m_sharing(MAX_MIN),
       m_salt(0),
       m_hashAlgorithm(VCLOS_HASH_CRC32),
@@ -185,11 +184,11 @@ VclosFlowExecutor::Engine()
         m_coreLinks = core;
         m_capacities = Capacities();
         m_linkMark.assign(core.size(), 0);
+        m_linkLoad.assign(core.size(), 0);
         m_replay = std::make_unique<VclosFlowReplay>(m_capacities, core, EngineSharing());
         if (m_isolatedJobs && !m_pathPerStep && m_replayAhead)
         {
             m_aheadReplay = std::make_unique<VclosFlowReplay>(m_capacities, core, EngineSharing());
-            m_aheadMark.assign(core.size(), 0);
             m_worker = std::make_unique<boost::asio::thread_pool>(1);
         }
         m_linkUse.assign(core.size(), 0);
@@ -305,48 +304,25 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
         std::make_unique<VclosFlowCollectiveRun>(*state.plan, [this, slot](uint32_t transfer) {
             Launch(slot, transfer);
         });
+    Routes routes = RoutesOf(*placement, *state.plan, m_linkMark, m_epoch);
+    state.paths = std::move(routes.paths);
+    state.links = std::move(routes.links);
     if (m_worker)
     {
-        // Its paths, and its alone run, ahead on the worker: ready (or nearly) when its
-        // collective begins, a compute phase later.
-        auto routes = std::make_shared<std::promise<Routes>>();
-        auto alone = std::make_shared<std::promise<Alone>>();
-        state.routesAhead = routes->get_future().share();
+        // Its alone run, ahead on the worker: ready, or nearly, when its collective begins
+        // (it is needed only if the job is isolated then).
+        auto alone = std::make_shared<std::packaged_task<Alone()>>(
+            [replay = m_aheadReplay.get(), plan = state.plan, paths = state.paths]() {
+                return replay->Alone(*plan, *paths);
+            });
         state.ahead = alone->get_future().share();
         state.unwanted = std::make_shared<std::atomic<bool>>(false);
-        boost::asio::post(
-            *m_worker,
-            [this, routes, alone, placement, plan = state.plan, unwanted = state.unwanted]() {
-                try
-                {
-                    Routes r = RoutesOf(*placement, *plan, m_aheadMark, m_aheadEpoch);
-                    routes->set_value(r);
-                    if (!*unwanted)
-                    {
-                        alone->set_value(m_aheadReplay->Alone(*plan, *r.paths));
-                    }
-                }
-                catch (...)
-                {
-                    // Taken, and rethrown, on the simulator's thread by whichever it waits for.
-                    const std::exception_ptr error = std::current_exception();
-                    try
-                    {
-                        routes->set_exception(error);
-                    }
-                    catch (const std::future_error&)
-                    {
-                        // the paths were given; the replay threw
-                    }
-                    alone->set_exception(error);
-                }
-            });
-    }
-    else
-    {
-        Routes r = RoutesOf(*placement, *state.plan, m_linkMark, m_epoch);
-        state.paths = std::move(r.paths);
-        state.links = std::move(r.links);
+        boost::asio::post(*m_worker, [alone, unwanted = state.unwanted]() {
+            if (!*unwanted)
+            {
+                (*alone)();
+            }
+        });
     }
     // Its links are claimed when its first collective begins: a job that computes carries
     // nothing, so jobs whose collectives do not overlap in time never meet.
@@ -361,13 +337,6 @@ VclosFlowExecutor::Claim(uint32_t slot)
 {
     Job& state = *m_slots.at(slot);
     const VclosJobRequest& job = state.request;
-    if (state.routesAhead.valid())
-    {
-        const Routes& routes = state.routesAhead.get(); // rethrows what the worker threw
-        state.paths = routes.paths;
-        state.links = routes.links;
-        state.routesAhead = {};
-    }
     std::vector<uint32_t> touched;
     for (uint32_t l : state.links)
     {
@@ -406,12 +375,69 @@ VclosFlowExecutor::Claim(uint32_t slot)
         return;
     }
     ++m_stats.isolatedJobs;
-    state.alone = AloneOf(state);
+    // Its alone run may still be on the worker: go on with the simulation up to the earliest
+    // time the job could end (its busiest link's bytes at full rate), and take the answer
+    // then. Always so, with or without the worker and whether or not it is done, so that the
+    // events, and their order, never depend on the worker's timing. (A hair earlier than the
+    // bound, so that rounding never puts it past the end.)
+    const double least = LeastCollectiveSecondsPerByte(state) * (1 - 1e-9);
+    const Time earliest =
+        state.startedAt +
+        (job.computeTime + Seconds(least * static_cast<double>(job.messageBytes))) *
+            job.iterations -
+        NanoSeconds(1);
+    state.pending =
+        Simulator::Schedule(std::max(earliest - Simulator::Now(), Time(0)), [this, slot]() {
+            VclosGuardEvent("flow executor", [&]() { ScheduleIsolatedEnd(slot); });
+        });
+}
+
+void
+VclosFlowExecutor::ScheduleIsolatedEnd(uint32_t slot)
+{
+    Job& state = *m_slots.at(slot);
+    const VclosJobRequest& job = state.request;
+    ResolveAlone(state);
     const double collective = state.alone.secondsPerByte * static_cast<double>(job.messageBytes);
     const Time end = state.startedAt + (job.computeTime + Seconds(collective)) * job.iterations;
     state.pending = Simulator::Schedule(std::max(end - Simulator::Now(), Time(0)), [this, slot]() {
         VclosGuardEvent("flow executor", [&]() { IsolatedDone(slot); });
     });
+}
+
+void
+VclosFlowExecutor::ResolveAlone(Job& job)
+{
+    if (!job.aloneKnown)
+    {
+        job.alone = AloneOf(job);
+        job.aloneKnown = true;
+    }
+}
+
+double
+VclosFlowExecutor::LeastCollectiveSecondsPerByte(const Job& job)
+{
+    // Every byte a transfer carries crosses each link of its path: no collective can end
+    // before its busiest link has carried its bytes at full capacity.
+    for (uint32_t l : job.links)
+    {
+        m_linkLoad[l] = 0;
+    }
+    const auto& transfers = job.plan->GetTransfers();
+    for (uint32_t t = 0; t < transfers.size(); ++t)
+    {
+        for (uint32_t l : PathOf(job, t))
+        {
+            m_linkLoad[l] += transfers[t].share;
+        }
+    }
+    double least = 0;
+    for (uint32_t l : job.links)
+    {
+        least = std::max(least, m_linkLoad[l] * 8.0 / m_capacities[l]);
+    }
+    return least;
 }
 
 VclosPath
@@ -570,6 +596,7 @@ VclosFlowExecutor::Materialize(uint32_t slot)
 {
     Job& job = *m_slots.at(slot);
     NS_LOG_FUNCTION(this << job.request.id);
+    ResolveAlone(job); // its end may not have been scheduled yet
     ++m_stats.materialized;
     job.isolated = false;
     for (uint32_t l : job.links)

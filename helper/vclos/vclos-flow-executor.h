@@ -161,12 +161,12 @@ class VclosFlowExecutor : public VclosJobExecutor
         std::vector<uint32_t> links;                         //!< every link its paths use
         std::shared_ptr<const std::vector<VclosPath>> paths; //!< by connection id (null with
                                                              //!< PathPerStep)
-        std::shared_future<Routes> routesAhead; //!< its paths, computed on the worker
         std::shared_future<Alone> ahead;        //!< its alone run, computed on the worker
         std::shared_ptr<std::atomic<bool>> unwanted; //!< tells the worker to skip its replay
         bool claimed = false;  //!< its first collective has begun: its links count as used
         bool isolated = false; //!< no other job uses its links: its times are its alone times
         Alone alone;           //!< isolated: its collective alone
+        bool aloneKnown = false; //!< `alone` is set
         Time startedAt;        //!< when it started
         EventId pending;       //!< isolated: its end
         VclosFlowEngine* engine = nullptr; //!< where Launch starts flows (null: the main one)
@@ -215,8 +215,7 @@ class VclosFlowExecutor : public VclosJobExecutor
                            const VclosFlowCollectivePlan& plan,
                            uint32_t transfer) const;
     /**
-     * \brief A job's paths and links (reads only what does not change during a run, so the
-     *        worker may call it with scratch of its own).
+     * \brief A job's paths and links.
      * \param placement where its ranks sit \param plan its collective
      * \param mark scratch: visit epoch by link \param epoch scratch: the current visit
      * \return its routes
@@ -229,6 +228,16 @@ class VclosFlowExecutor : public VclosJobExecutor
     Alone AloneOf(Job& job);
     /// Finish the worker's job in progress, skip the rest, and end its thread.
     void StopWorker();
+    /// \param slot an isolated job whose alone run is due: take it and schedule its end
+    void ScheduleIsolatedEnd(uint32_t slot);
+    /// \param job an isolated job: set its alone run, once (waits for the worker)
+    void ResolveAlone(Job& job);
+    /**
+     * \param job a job
+     * \return a lower bound of its collective's time per message byte: its busiest link's
+     *         bytes at that link's capacity
+     */
+    double LeastCollectiveSecondsPerByte(const Job& job);
     /// \param slot an isolated job that another job now touches: continue it in the engine
     void Materialize(uint32_t slot);
     /// \param slot an isolated job whose last iteration has ended
@@ -266,8 +275,6 @@ class VclosFlowExecutor : public VclosJobExecutor
     std::unique_ptr<VclosFlowReplay> m_aheadReplay; //!< alone runs on the worker thread
     std::unique_ptr<boost::asio::thread_pool> m_worker; //!< one thread (ReplayAhead)
     bool m_replayAhead;                        //!< ReplayAhead attribute
-    std::vector<uint64_t> m_aheadMark;         //!< the worker's scratch: visit epoch, by link
-    uint64_t m_aheadEpoch;                     //!< the worker's scratch: current visit
     std::vector<uint8_t> m_flowCrossesCore;    //!< by engine flow id
     SharingModel m_sharing;                    //!< Sharing attribute
     uint32_t m_salt;                           //!< EcmpSalt attribute
@@ -286,6 +293,7 @@ class VclosFlowExecutor : public VclosJobExecutor
     std::vector<double> m_capacities;               //!< payload capacities, by id
     std::vector<uint64_t> m_linkMark;               //!< scratch: visit epoch, by link id
     uint64_t m_epoch;                               //!< scratch: current visit
+    std::vector<double> m_linkLoad;                 //!< scratch: a job's bytes per link
     std::vector<uint32_t> m_linkUse;                //!< running jobs whose paths use each link
     std::vector<int64_t> m_linkOwner;               //!< isolated job's slot on each link, or -1
     Stats m_stats;                                  //!< counts
