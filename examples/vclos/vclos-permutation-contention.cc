@@ -305,9 +305,8 @@ PrintSummary(const Options& opt, const std::vector<Trial>& trials)
     std::cout << std::fixed << std::setprecision(1);
     std::cout << "# " << first.flows.size() << " long "
               << (opt.transport == "rdma" ? "RoCEv2 flows (one QP each)" : "TCP flows")
-              << ", each GPU to the same position "
-              << opt.shift << " leaf over; " << first.leaves << " leaves, " << first.spines
-              << " spines, " << flowsPerLeaf << " GPUs per leaf\n";
+              << ", each GPU to the same position " << opt.shift << " leaf over; " << first.leaves
+              << " leaves, " << first.spines << " spines, " << flowsPerLeaf << " GPUs per leaf\n";
     std::cout << "#   routing  trials  completion(us)  goodput mean/min (Gbps)  max flows/link  "
                  "conflicting flows\n";
     for (const auto& [name, s] : {std::make_pair("pinned", pinned), std::make_pair("ecmp", ecmp)})

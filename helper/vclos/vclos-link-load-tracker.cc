@@ -168,7 +168,8 @@ void
 VclosLinkLoadTracker::Record(uint32_t link, Ptr<const Packet> packet)
 {
     VclosParsedPacket parsed;
-    if (!VclosParsePacket(packet, parsed) || (m_ignorePureAcks && (parsed.tcpNoPayload || parsed.roceControl)))
+    if (!VclosParsePacket(packet, parsed) ||
+        (m_ignorePureAcks && (parsed.tcpNoPayload || parsed.roceControl)))
     {
         return;
     }

@@ -4,9 +4,9 @@
 #ifndef VCLOS_PACKET_EXECUTOR_H
 #define VCLOS_PACKET_EXECUTOR_H
 
-#include "ns3/vclos-fabric.h"
 #include "ns3/application-container.h"
 #include "ns3/traced-callback.h"
+#include "ns3/vclos-fabric.h"
 #include "ns3/vclos-job-executor.h"
 
 #include <map>
@@ -126,8 +126,8 @@ class VclosPacketExecutor : public VclosJobExecutor
     Transport m_transport;                     //!< Transport attribute
     bool m_nicsInstalled;                      //!< rdma: the GPUs have their NICs
     TracedCallback<uint32_t, uint64_t, uint64_t> m_jobBytesTrace; //!< JobBytes
-    std::set<uint16_t> m_portsInUse;           //!< ports of running jobs
-    std::map<uint32_t, Running> m_running;     //!< by job id
+    std::set<uint16_t> m_portsInUse;                              //!< ports of running jobs
+    std::map<uint32_t, Running> m_running;                        //!< by job id
 
     /**
      * \brief Program the OCSs to hold exactly the circuits of a state.

@@ -204,11 +204,11 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
             m_results.push_back(result);
             fabric->GetGpus().Get(dst)->GetObject<VclosRdmaNic>()->SetAcceptCallback(
                 service,
-                VclosRdmaNic::AcceptCallback([self, flow = first + i](Ptr<VclosRdmaQp> qp,
-                                                                      Ipv4Address) {
-                    qp->SetDataCallback(
-                        MakeBoundCallback(&VclosPermutationHelper::QpReceived, self, flow));
-                }));
+                VclosRdmaNic::AcceptCallback(
+                    [self, flow = first + i](Ptr<VclosRdmaQp> qp, Ipv4Address) {
+                        qp->SetDataCallback(
+                            MakeBoundCallback(&VclosPermutationHelper::QpReceived, self, flow));
+                    }));
             Ptr<VclosRdmaQp> qp = fabric->GetGpus().Get(src)->GetObject<VclosRdmaNic>()->Connect(
                 fabric->GetGpuAddress(dst),
                 service);

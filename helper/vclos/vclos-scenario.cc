@@ -533,7 +533,8 @@ VclosApplyScenarioTransport(const VclosScenario& s)
     }
     DataRateValue nicRate;
     CreateObject<VclosFabricHelper>()->GetAttribute("NicDataRate", nicRate);
-    for (const auto& [attribute, value] : VclosDcqcn::GetProfile(s.transport.profile, nicRate.Get()))
+    for (const auto& [attribute, value] :
+         VclosDcqcn::GetProfile(s.transport.profile, nicRate.Get()))
     {
         Config::SetDefault("ns3::VclosDcqcn::" + attribute, StringValue(value));
     }

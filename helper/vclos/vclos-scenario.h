@@ -78,7 +78,7 @@ struct VclosScenario
     {
         std::vector<std::string> policies{"ecmp", "source-routing", "vclos"};
         bool backfill = false;           //!< FIFO without head-of-line blocking
-        std::string engine = "packet";   //!< packet (ns-3 nodes, TCP) or flow (fluid flows)
+        std::string engine = "packet";   //!< packet (ns-3 nodes, TCP or RDMA) or flow (fluid)
         std::string sharing = "max-min"; //!< flow engine: max-min or equal-share
         bool ecmpPathPerStep = false;    //!< flow engine: hash each transfer, not each connection
         double reconfigurationMs = 0;    //!< OCS: delay of a start that sets up new circuits
@@ -89,7 +89,7 @@ struct VclosScenario
     /// the scheduler"). The flow engine accepts it and models neither: its sharing is fluid.
     struct Transport
     {
-        std::string type = "tcp";              //!< tcp or rdma (RoCEv2 queue pairs)
+        std::string type = "tcp";               //!< tcp or rdma (RoCEv2 queue pairs)
         std::string congestionControl = "none"; //!< rdma: none (line rate) or dcqcn
         std::string profile = "hpcc"; //!< dcqcn: paper, hpcc, simai, nvidia or none (defaults)
     } transport;                      //!< the transport

@@ -75,9 +75,9 @@ TEST(VclosPacketParser, FlagsRoceControlPackets)
     VclosParsedPacket parsed;
     for (uint8_t opcode : {VclosRoceBth::RC_ACKNOWLEDGE, VclosRoceBth::CNP})
     {
-        ASSERT_TRUE(VclosParsePacket(MakeRoce(opcode, opcode == VclosRoceBth::CNP ? 16 : 4,
-                                              VCLOS_ROCE_UDP_PORT),
-                                     parsed));
+        ASSERT_TRUE(VclosParsePacket(
+            MakeRoce(opcode, opcode == VclosRoceBth::CNP ? 16 : 4, VCLOS_ROCE_UDP_PORT),
+            parsed));
         EXPECT_TRUE(parsed.roceControl) << int(opcode);
         EXPECT_FALSE(parsed.tcpNoPayload);
         EXPECT_EQ(parsed.tuple.protocol, 17);

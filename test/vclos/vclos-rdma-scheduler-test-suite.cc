@@ -39,16 +39,16 @@ const std::vector<uint32_t> SIZES = {16, 8, 4, 16, 8, 2};
 /// What one scheduled run left.
 struct Outcome
 {
-    uint32_t finished = 0;                                      //!< jobs finished
-    std::map<uint32_t, std::pair<uint64_t, uint64_t>> bytes;    //!< job -> sent, received
-    std::map<uint32_t, int64_t> finish;                         //!< job -> finish (ns)
-    double spineConflicts = 0;                                  //!< data flows, default tracker
+    uint32_t finished = 0;                                   //!< jobs finished
+    std::map<uint32_t, std::pair<uint64_t, uint64_t>> bytes; //!< job -> sent, received
+    std::map<uint32_t, int64_t> finish;                      //!< job -> finish (ns)
+    double spineConflicts = 0;                               //!< data flows, default tracker
     uint32_t flowsWithControl = 0; //!< flows with ACKs (TCP's, RoCE's ACKs/CNPs) counted too
-    uint32_t dataFlows = 0;                                     //!< flows the tracker saw
-    uint32_t flowsOfProtocol = 0;                               //!< of them: TCP (tcp) / UDP (rdma)
-    uint32_t qps = 0;                                           //!< QPs on all GPU NICs
-    std::string digest;                                         //!< every flow, for repeat runs
-    bool failed = false;                                        //!< the run stopped on a failure
+    uint32_t dataFlows = 0;        //!< flows the tracker saw
+    uint32_t flowsOfProtocol = 0;  //!< of them: TCP (tcp) / UDP (rdma)
+    uint32_t qps = 0;              //!< QPs on all GPU NICs
+    std::string digest;            //!< every flow, for repeat runs
+    bool failed = false;           //!< the run stopped on a failure
 };
 
 /// Run the jobs under a policy over a transport, on a fresh default fabric.
@@ -112,8 +112,8 @@ RunJobs(const std::string& policy, VclosPacketExecutor::Transport transport)
     {
         ++out.dataFlows;
         out.flowsOfProtocol += flow.tuple.protocol == protocol ? 1 : 0;
-        digest << flow.tuple.srcAddress << ":" << flow.tuple.srcPort << ">"
-               << flow.tuple.dstAddress << ":" << flow.tuple.dstPort << "," << flow.bytes << ","
+        digest << flow.tuple.srcAddress << ":" << flow.tuple.srcPort << ">" << flow.tuple.dstAddress
+               << ":" << flow.tuple.dstPort << "," << flow.bytes << ","
                << flow.firstSeen.GetTimeStep() << "," << flow.lastSeen.GetTimeStep() << ","
                << flow.maxSharing << ";";
     }

@@ -6,9 +6,9 @@
 #include "../suite-error-of.h"
 
 #include "ns3/config.h"
+#include "ns3/nstime.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/nstime.h"
 #include "ns3/vclos-dcqcn.h"
 #include "ns3/vclos-fabric-helper.h"
 #include "ns3/vclos-packet-executor.h"
