@@ -27,6 +27,10 @@ suite_module(
     model/vclos/vclos-roce-header.cc
     model/vclos/vclos-rdma-qp.cc
     model/vclos/vclos-rdma-nic.cc
+    model/vclos/vclos-pfc-header.cc
+    model/vclos/vclos-pfc-channel.cc
+    model/vclos/vclos-pfc-net-device.cc
+    model/vclos/vclos-pfc-switch-buffer.cc
     model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
@@ -43,6 +47,7 @@ suite_module(
     helper/vclos/vclos-scenario.cc
     helper/vclos/vclos-ocs-helper.cc
     helper/vclos/vclos-rdma-helper.cc
+    helper/vclos/vclos-pfc-helper.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -72,6 +77,10 @@ suite_module(
     model/vclos/vclos-roce-header.h
     model/vclos/vclos-rdma-qp.h
     model/vclos/vclos-rdma-nic.h
+    model/vclos/vclos-pfc-header.h
+    model/vclos/vclos-pfc-channel.h
+    model/vclos/vclos-pfc-net-device.h
+    model/vclos/vclos-pfc-switch-buffer.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -87,6 +96,7 @@ suite_module(
     helper/vclos/vclos-scenario.h
     helper/vclos/vclos-ocs-helper.h
     helper/vclos/vclos-rdma-helper.h
+    helper/vclos/vclos-pfc-helper.h
   LIBRARIES
     ns3-suite ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)

@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
@@ -20,6 +21,7 @@
 #include "ns3/vclos-ecmp-routing.h"
 #include "ns3/vclos-ocs-helper.h"
 #include "ns3/vclos-ocs-state.h"
+#include "ns3/vclos-pfc-net-device.h"
 
 namespace ns3
 {
@@ -221,6 +223,14 @@ VclosFabricHelper::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&VclosFabricHelper::m_tcpDelAckTimeout),
                           MakeTimeChecker())
+            .AddAttribute("LinkLayer",
+                          "NIC-leaf and leaf-spine links: p2p (PointToPointNetDevice and a queue "
+                          "disc per device) or pfc (lossless Ethernet: VclosPfcNetDevice with 8 "
+                          "priorities, PFC and ECN, a VclosPfcSwitchBuffer per leaf and spine; "
+                          "not with an OCS layer). Intra-server links stay p2p.",
+                          EnumValue(P2P),
+                          MakeEnumAccessor(&VclosFabricHelper::m_linkLayer),
+                          MakeEnumChecker(P2P, "p2p", PFC, "pfc"))
             .AddAttribute("TcpMinRto",
                           "Minimum TCP retransmission timeout.",
                           TimeValue(MilliSeconds(1)),
@@ -231,6 +241,7 @@ VclosFabricHelper::GetTypeId()
 
 VclosFabricHelper::VclosFabricHelper()
     : m_hasCustomQueueDisc(false),
+      m_linkLayer(P2P),
       m_saltRng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
@@ -240,6 +251,18 @@ void
 VclosFabricHelper::SetRoutingAttribute(const std::string& name, const AttributeValue& value)
 {
     m_routing.Set(name, value);
+}
+
+void
+VclosFabricHelper::SetPfcDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_pfc.SetDeviceAttribute(name, value);
+}
+
+void
+VclosFabricHelper::SetPfcBufferAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_pfc.SetBufferAttribute(name, value);
 }
 
 int64_t
@@ -255,6 +278,11 @@ VclosFabricHelper::AssignStreams(Ptr<VclosFabric> fabric, int64_t stream)
     next += InternetStackHelper().AssignStreams(all, next);
     for (const auto& link : fabric->GetLinks())
     {
+        if (Ptr<VclosPfcNetDevice> pfc = DynamicCast<VclosPfcNetDevice>(link.device))
+        {
+            next += pfc->AssignStreams(next);
+            continue;
+        }
         Ptr<TrafficControlLayer> tc = link.device->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<RedQueueDisc> red =
             DynamicCast<RedQueueDisc>(tc->GetRootQueueDiscOnDevice(link.device));
@@ -283,6 +311,9 @@ void
 VclosFabricHelper::Validate() const
 {
     // Attribute checkers bound each value; these are the fabric's own limits.
+    VCLOS_REQUIRE(m_linkLayer != PFC || m_ocsCount == 0,
+                  std::invalid_argument,
+                  "LinkLayer=pfc does not support an OCS layer (OcsCount=" << m_ocsCount << ")");
     if (m_ocsCount > 0)
     {
         GetTopologyConfig(); // throws, one line, where the OCS layer does not fit
@@ -456,11 +487,30 @@ VclosFabricHelper::Install()
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
     TrafficControlHelper queueDisc = GetQueueDiscHelper();
-    NetDeviceContainer allDevices;
+    NetDeviceContainer allDevices; // the devices that get a queue disc
     SwitchAddressPool switchAddresses;
     Ipv4StaticRoutingHelper staticRouting;
+    const bool pfc = m_linkLayer == PFC;
+    if (pfc)
+    {
+        m_pfc.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+        for (auto* switches : {&fabric->m_leaves, &fabric->m_spines})
+        {
+            for (auto it = switches->Begin(); it != switches->End(); ++it)
+            {
+                m_pfc.InstallSwitchBuffer(*it);
+            }
+        }
+    }
 
-    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) {
+    // Fabric links (NIC-leaf, leaf-spine) follow LinkLayer; intra-server links are p2p.
+    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay, bool fabricLink) {
+        if (pfc && fabricLink)
+        {
+            m_pfc.SetDeviceAttribute("DataRate", DataRateValue(rate));
+            m_pfc.SetChannelAttribute("Delay", TimeValue(delay));
+            return m_pfc.Install(a, b);
+        }
         p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
         p2p.SetChannelAttribute("Delay", TimeValue(delay));
         NetDeviceContainer devices = p2p.Install(a, b);
@@ -476,7 +526,13 @@ VclosFabricHelper::Install()
     {
         uint32_t leaf = fabric->GetLeafOfGpu(gpu);
         Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
-        NetDeviceContainer d = connect(gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay);
+        NetDeviceContainer d =
+            connect(gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay, true);
+        if (pfc)
+        {
+            // Congestion points are switch egresses (rdma-spec 3.1): NICs never mark.
+            d.Get(0)->SetAttribute("EcnEnabled", BooleanValue(false));
+        }
         uint32_t nicIf = AddInterface(d.Get(0), fabric->GetGpuAddress(gpu));
         Ipv4Address leafSide = switchAddresses.Next();
         leafDownIf[leaf].push_back(AddInterface(d.Get(1), leafSide));
@@ -506,7 +562,8 @@ VclosFabricHelper::Install()
                 NetDeviceContainer d = connect(fabric->m_leaves.Get(leaf),
                                                fabric->m_spines.Get(spine),
                                                m_fabricRate,
-                                               m_fabricDelay);
+                                               m_fabricDelay,
+                                               true);
                 fabric->m_leafUplinkIf[leaf][spine] =
                     AddInterface(d.Get(0), switchAddresses.Next());
                 fabric->m_spinePortIf[spine][leaf] = AddInterface(d.Get(1), switchAddresses.Next());
@@ -531,7 +588,7 @@ VclosFabricHelper::Install()
             Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
             Ptr<Node> serverSwitch = fabric->m_serverSwitches.Get(serverIndex);
             NetDeviceContainer d =
-                connect(gpuNode, serverSwitch, m_intraServerRate, m_intraServerDelay);
+                connect(gpuNode, serverSwitch, m_intraServerRate, m_intraServerDelay, false);
             Ipv4Address nvAddress = fabric->GetGpuIntraServerAddress(gpu);
             uint32_t nvIf = AddInterface(d.Get(0), nvAddress);
             uint32_t switchIf = AddInterface(d.Get(1), switchAddresses.Next());
@@ -685,7 +742,15 @@ VclosFabricHelper::EnablePcap(const std::string& prefix, Ptr<VclosFabric> fabric
 {
     for (const auto& link : fabric->GetLinks())
     {
-        if (link.kind != VclosLink::GPU_TO_NVSWITCH && link.kind != VclosLink::NVSWITCH_TO_GPU)
+        if (link.kind == VclosLink::GPU_TO_NVSWITCH || link.kind == VclosLink::NVSWITCH_TO_GPU)
+        {
+            continue;
+        }
+        if (DynamicCast<VclosPfcNetDevice>(link.device))
+        {
+            m_pfc.EnablePcap(prefix, link.device, false);
+        }
+        else
         {
             m_pcap.EnablePcap(prefix, link.device, false);
         }

@@ -14,6 +14,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/vclos-fabric.h"
+#include "ns3/vclos-pfc-helper.h"
 #include "ns3/vclos-topology.h"
 
 #include <functional>
@@ -33,6 +34,9 @@ namespace ns3
  * VclosEcmpRouting, whose routes come from the fabric's structure. Every device gets a
  * queue disc: by default RED in DCTCP style (mark ECN above EcnThreshold, drop above
  * QueueSize), or drop-tail when EcnThreshold is 0, or whatever SetQueueDisc() names.
+ * With LinkLayer pfc the NIC-leaf and leaf-spine links are lossless Ethernet instead
+ * (VclosPfcNetDevice, no queue disc; leaves and spines get a VclosPfcSwitchBuffer; see
+ * doc/vclos/pfc.rst); intra-server links stay point-to-point.
  *
  * Install() also sets these ns-3 defaults so TCP fits the fabric: TcpL4Protocol::SocketType
  * = TcpSocketType, TcpSocket::SegmentSize = Mtu - 52 (IPv4, TCP and timestamp headers),
@@ -55,6 +59,13 @@ class VclosFabricHelper : public Object
     static constexpr uint32_t MAX_NODES = 16384;           //!< GPUs + switches Install builds
     static constexpr uint32_t MAX_LINKS = 131072;          //!< directed links Install builds
     static constexpr uint64_t MIN_DATA_RATE_BPS = 1000000; //!< every data rate: 1 Mbps
+
+    /// What the NIC-leaf and leaf-spine links are made of.
+    enum LinkLayer
+    {
+        P2P, //!< PointToPointNetDevice + a queue disc per device (the default)
+        PFC  //!< VclosPfcNetDevice (priorities, PFC, ECN) + a VclosPfcSwitchBuffer per switch
+    };
 
     /**
      * \brief Get the type ID.
@@ -84,6 +95,22 @@ class VclosFabricHelper : public Object
      * \param value attribute value
      */
     void SetRoutingAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Set an attribute of every VclosPfcNetDevice (LinkLayer pfc), e.g. "EcnEnabled".
+     *        DataRate and Mtu come from this helper's attributes.
+     * \param name attribute name
+     * \param value attribute value
+     */
+    void SetPfcDeviceAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Set an attribute of every switch's VclosPfcSwitchBuffer (LinkLayer pfc), e.g.
+     *        "BufferSize" or "PfcEnabled".
+     * \param name attribute name
+     * \param value attribute value
+     */
+    void SetPfcBufferAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * \brief Replace the default queue disc of every device, as
@@ -176,6 +203,8 @@ class VclosFabricHelper : public Object
     TrafficControlHelper m_customQueueDisc; //!< set by SetQueueDisc
     bool m_hasCustomQueueDisc;              //!< SetQueueDisc was called
     PointToPointHelper m_pcap;              //!< used only for EnablePcap
+    LinkLayer m_linkLayer;                  //!< p2p or pfc fabric links
+    VclosPfcHelper m_pfc;                   //!< pfc links, buffers and their pcap
     Ptr<UniformRandomVariable> m_saltRng;   //!< draws per-switch salts
 };
 
