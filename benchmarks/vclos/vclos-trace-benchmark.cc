@@ -125,8 +125,9 @@ Run(int argc, char* argv[])
     }
     VclosModelZoo zoo = VclosModelZoo::LoadDefault();
     VclosValidateScenario(s, zoo);
+    VclosApplyScenarioTransport(s);
     std::cout << "# " << s.name << ", engine " << s.scheduler.engine << " (" << s.scheduler.sharing
-              << "), each policy in a child process\n"
+              << "), transport " << s.transport.type << ", each policy in a child process\n"
               << "policy,jobs,mean_jct_s,wall_s,cpu_s,events,transfers,isolated_jobs,"
                  "materialized_jobs,peak_rss_mb\n";
     for (const auto& policy : s.scheduler.policies)

@@ -4,7 +4,9 @@
 // ECMP hash collisions versus pinned paths on a leaf-spine GPU fabric.
 //
 // Every GPU sends one long TCP flow to the GPU at the same position under the next leaf
-// (a cross-leaf permutation, what one step of a ring all-reduce produces). The run is done
+// (a cross-leaf permutation, what one step of a ring all-reduce produces); with
+// --transport=rdma each flow is one RoCEv2 queue pair instead (its own UDP source port, so
+// per-flow ECMP hashes each QP). The run is done
 // once with every flow pinned to its own spine (collision-free) and once per salt under
 // per-flow ECMP, whose per-switch salts come from --RngRun and the trial number.
 //
@@ -58,6 +60,7 @@ struct Options
     uint32_t shift = 1;
     uint32_t salts = 30;
     std::string hash = "crc32";
+    std::string transport = "tcp";
     std::string output = "vclos-permutation";
     bool flowMonitor = false;
     bool pcap = false;
@@ -94,6 +97,7 @@ RunTrial(const Options& opt, bool pinned, uint32_t index, VclosHashAlgorithm has
         VclosPermutationHelper::PinBalanced(fabric, pairs);
     }
     Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+    traffic->SetAttribute("Transport", StringValue(opt.transport));
     traffic->Install(fabric, pairs);
     Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
     tracker->Install(fabric);
@@ -299,9 +303,10 @@ PrintSummary(const Options& opt, const std::vector<Trial>& trials)
     Summary ecmp = Summarize(trials, "ecmp");
 
     std::cout << std::fixed << std::setprecision(1);
-    std::cout << "# " << first.flows.size() << " long TCP flows, each GPU to the same position "
-              << opt.shift << " leaf over; " << first.leaves << " leaves, " << first.spines
-              << " spines, " << flowsPerLeaf << " GPUs per leaf\n";
+    std::cout << "# " << first.flows.size() << " long "
+              << (opt.transport == "rdma" ? "RoCEv2 flows (one QP each)" : "TCP flows")
+              << ", each GPU to the same position " << opt.shift << " leaf over; " << first.leaves
+              << " leaves, " << first.spines << " spines, " << flowsPerLeaf << " GPUs per leaf\n";
     std::cout << "#   routing  trials  completion(us)  goodput mean/min (Gbps)  max flows/link  "
                  "conflicting flows\n";
     for (const auto& [name, s] : {std::make_pair("pinned", pinned), std::make_pair("ecmp", ecmp)})
@@ -362,6 +367,10 @@ Run(int argc, char* argv[])
     cmd.AddValue("shift", "Leaves between a sender and its receiver (1 .. leaves-1)", opt.shift);
     cmd.AddValue("salts", "Number of ECMP trials, each with fresh per-switch salts", opt.salts);
     cmd.AddValue("hash", "ECMP hash: crc32 or xor-fold", opt.hash);
+    cmd.AddValue("transport",
+                 "tcp (BulkSend) or rdma (one RoCEv2 queue pair per flow; NIC attributes via "
+                 "--ns3::VclosRdmaNic::<Attr>)",
+                 opt.transport);
     cmd.AddOutputPrefix("output", "Prefix of the output files", opt.output);
     cmd.AddValue("flowMonitor", "Write FlowMonitor XML of the first ECMP trial", opt.flowMonitor);
     cmd.AddValue("pcap", "Write pcap files of the first ECMP trial", opt.pcap);
@@ -372,6 +381,9 @@ Run(int argc, char* argv[])
     VCLOS_REQUIRE(VclosParseHashAlgorithm(opt.hash, hash),
                   std::invalid_argument,
                   "hash: unknown hash '" << opt.hash << "' (expected crc32 or xor-fold)");
+    VCLOS_REQUIRE(opt.transport == "tcp" || opt.transport == "rdma",
+                  std::invalid_argument,
+                  "transport: unknown transport '" << opt.transport << "' (expected tcp or rdma)");
     VCLOS_REQUIRE(opt.salts >= 1 && opt.salts <= 100000,
                   std::invalid_argument,
                   "salts must be 1 to 100000 (got " << opt.salts << ")");

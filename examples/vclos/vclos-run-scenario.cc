@@ -529,6 +529,13 @@ Run(int argc, char* argv[])
     cmd.AddValue("keepIdleCircuits",
                  "scheduler.keepIdleCircuits: finished jobs' OCS circuits stay, reusable",
                  s.scheduler.keepIdleCircuits);
+    cmd.AddValue("transport", "transport.type: tcp or rdma (packet engine)", s.transport.type);
+    cmd.AddValue("congestionControl",
+                 "transport.congestionControl: none or dcqcn (rdma)",
+                 s.transport.congestionControl);
+    cmd.AddValue("dcqcnProfile",
+                 "transport.profile: paper, hpcc, simai, nvidia or none (dcqcn)",
+                 s.transport.profile);
     cmd.AddValue("ecmpRuns", "seeds.ecmpRuns: ECMP salts per ECMP policy", s.seeds.ecmpRuns);
     cmd.AddValue("workloadSeed", "seeds.workload", s.seeds.workload);
     cmd.AddValue("slowdown", "metrics.slowdown: run each job shape alone", s.metrics.slowdown);
@@ -553,6 +560,7 @@ Run(int argc, char* argv[])
                   std::invalid_argument,
                   "--wallLimit=" << wallLimit << " must be a number of seconds >= 0");
     VclosValidateScenario(s, zoo);
+    VclosApplyScenarioTransport(s);
     std::string unusable = SuiteCheckOutputPrefix(s.output.prefix);
     VCLOS_REQUIRE(unusable.empty(),
                   std::invalid_argument,

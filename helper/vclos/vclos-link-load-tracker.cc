@@ -43,8 +43,8 @@ VclosLinkLoadTracker::GetTypeId()
             .SetGroupName("Vclos")
             .AddConstructor<VclosLinkLoadTracker>()
             .AddAttribute("IgnorePureAcks",
-                          "Do not count TCP segments without payload (ACKs, SYN, FIN), so that "
-                          "flows are data flows.",
+                          "Do not count TCP segments without payload (ACKs, SYN, FIN) nor "
+                          "RoCEv2 ACKs, NAKs and CNPs, so that flows are data flows.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&VclosLinkLoadTracker::m_ignorePureAcks),
                           MakeBooleanChecker())
@@ -168,7 +168,8 @@ void
 VclosLinkLoadTracker::Record(uint32_t link, Ptr<const Packet> packet)
 {
     VclosParsedPacket parsed;
-    if (!VclosParsePacket(packet, parsed) || (m_ignorePureAcks && parsed.tcpNoPayload))
+    if (!VclosParsePacket(packet, parsed) ||
+        (m_ignorePureAcks && (parsed.tcpNoPayload || parsed.roceControl)))
     {
         return;
     }

@@ -26,7 +26,8 @@ namespace ns3
  * root queue disc, MacTxDrop and PhyTxDrop): the routing and the devices know nothing of it. A flow
  * (5-tuple) is active on a link from its first to its last packet there. Two flows conflict when
  * their active intervals on some link overlap. By default TCP segments without payload (pure ACKs,
- * SYN, FIN) are not counted, so the figures describe data flows.
+ * SYN, FIN) and RoCEv2 ACKs, NAKs and CNPs are not counted, so the figures describe data flows
+ * (a queue pair's data is one flow: its UDP 5-tuple).
  */
 class VclosLinkLoadTracker : public Object
 {
@@ -170,7 +171,7 @@ class VclosLinkLoadTracker : public Object
 
     std::vector<std::string> m_linkNames; //!< per link id, from the fabric
     std::vector<bool> m_spineLink;        //!< per link id: leaf-spine (either direction)
-    bool m_ignorePureAcks;                //!< skip TCP segments without payload
+    bool m_ignorePureAcks;                //!< skip TCP and RoCE packets without payload
     Time m_binWidth;                      //!< time-series bin (0: none)
     Time m_idleGap;                       //!< silence that ends an active period
     std::vector<LinkRecord> m_links;      //!< per link id

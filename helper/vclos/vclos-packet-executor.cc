@@ -6,11 +6,14 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
+#include "ns3/vclos-collective-app.h"
 #include "ns3/vclos-collective-helper.h"
 #include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-ocs.h"
+#include "ns3/vclos-rdma-helper.h"
 #include "ns3/vclos-run-status.h"
 
 namespace ns3
@@ -34,13 +37,27 @@ VclosPacketExecutor::GetTypeId()
                           "BasePort..65535 (never 0); a job waits while every port is held.",
                           UintegerValue(20000),
                           MakeUintegerAccessor(&VclosPacketExecutor::m_basePort),
-                          MakeUintegerChecker<uint16_t>(1));
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("Transport",
+                          "How ranks move bytes: tcp (TCP sockets) or rdma (RoCEv2 queue pairs, "
+                          "one per peer; SetFabric installs a VclosRdmaNic on every GPU node, "
+                          "so set this first). Same byte counts and step semantics.",
+                          EnumValue(TCP),
+                          MakeEnumAccessor(&VclosPacketExecutor::m_transport),
+                          MakeEnumChecker(TCP, "tcp", RDMA, "rdma"))
+            .AddTraceSource("JobBytes",
+                            "A job of 2 or more GPUs stopped: the bytes its ranks sent and "
+                            "received, all ranks and iterations.",
+                            MakeTraceSourceAccessor(&VclosPacketExecutor::m_jobBytesTrace),
+                            "ns3::VclosPacketExecutor::JobBytesTracedCallback");
     return tid;
 }
 
 VclosPacketExecutor::VclosPacketExecutor()
     : m_basePort(20000),
-      m_nextPort(0)
+      m_nextPort(0),
+      m_transport(TCP),
+      m_nicsInstalled(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -66,6 +83,18 @@ VclosPacketExecutor::SetFabric(Ptr<VclosFabric> fabric)
     config.ocsCount = fabric->GetOcsCount();
     config.spinePorts = fabric->GetOcsCount() * fabric->GetSpinePortsPerOcs();
     m_topology = std::make_unique<VclosTopology>(config);
+    if (m_transport == RDMA && !m_nicsInstalled)
+    {
+        // Validates the NIC attributes (and its rate controller's) before any node changes.
+        VclosRdmaHelper().Install(fabric->GetGpus());
+        m_nicsInstalled = true;
+    }
+}
+
+VclosPacketExecutor::Transport
+VclosPacketExecutor::GetTransport() const
+{
+    return m_transport;
 }
 
 Ptr<VclosFabric>
@@ -271,6 +300,9 @@ VclosPacketExecutor::Start(const VclosJobRequest& job,
         });
         return job.algorithm;
     }
+    VCLOS_REQUIRE(m_transport == TCP || m_nicsInstalled,
+                  std::logic_error,
+                  "VclosPacketExecutor: Transport=rdma must be set before SetFabric()");
     running.port = TakePort();
     VCLOS_REQUIRE(running.port,
                   std::logic_error,
@@ -282,7 +314,9 @@ VclosPacketExecutor::Start(const VclosJobRequest& job,
     helper->SetAttribute("Iterations", UintegerValue(job.iterations));
     helper->SetAttribute("Port", UintegerValue(*running.port));
     helper->SetAttribute("RankOrder", EnumValue(VclosCollectiveHelper::AS_GIVEN));
+    helper->SetAttribute("Transport", StringValue(m_transport == RDMA ? "rdma" : "tcp"));
     ApplicationContainer apps = helper->Install(m_fabric, allocation.gpus);
+    running.apps = apps;
     Ptr<VclosPacketExecutor> self(this);
     for (uint32_t r = 0; r < apps.GetN(); ++r)
     {
@@ -321,6 +355,15 @@ VclosPacketExecutor::Stop(const VclosJobRequest& job, const VclosJobAllocation& 
     {
         // Its ranks closed their listeners when their last iteration ended.
         m_portsInUse.erase(*it->second.port);
+        uint64_t sent = 0;
+        uint64_t received = 0;
+        for (uint32_t r = 0; r < it->second.apps.GetN(); ++r)
+        {
+            Ptr<VclosCollectiveApp> app = DynamicCast<VclosCollectiveApp>(it->second.apps.Get(r));
+            sent += app->GetBytesSent();
+            received += app->GetBytesReceived();
+        }
+        m_jobBytesTrace(job.id, sent, received);
     }
     m_running.erase(it);
     const bool ownCircuits = !allocation.uplinkPort.empty();

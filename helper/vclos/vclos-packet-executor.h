@@ -4,6 +4,8 @@
 #ifndef VCLOS_PACKET_EXECUTOR_H
 #define VCLOS_PACKET_EXECUTOR_H
 
+#include "ns3/application-container.h"
+#include "ns3/traced-callback.h"
 #include "ns3/vclos-fabric.h"
 #include "ns3/vclos-job-executor.h"
 
@@ -29,9 +31,17 @@ namespace ns3
  * GPU is pinned to its own uplink port on its leaf and, through a spine, each cross-leaf pair
  * to the spine port of the destination's virtual leaf (the flow executor's path).
  *
+ * Transport says how ranks move bytes: tcp (the default: TCP sockets) or rdma (RoCEv2 queue
+ * pairs, one per peer, VclosCollectiveApp's Transport rdma). With rdma, SetFabric installs a
+ * VclosRdmaNic on every GPU node (VclosRdmaHelper, NIC attributes from their Config defaults:
+ * its RateControl, e.g. ns3::VclosDcqcn, sets the congestion control), so Transport is set
+ * before SetFabric. The byte counts and step semantics are the same over both; ECMP hashes each
+ * queue pair's UDP 5-tuple as it hashes each TCP connection, and pins act on sources alike.
+ *
  * Each job of 2 or more GPUs holds a TCP port (BasePort, BasePort + 1, ...) while it runs;
  * after 65535 the ports of finished jobs are reused in the same cyclic order, never 0, and
- * CanStart says no while every port is held (the job waits rather than share a port).
+ * CanStart says no while every port is held (the job waits rather than share a port). With
+ * rdma the port is the job's rdma_cm-like service on the NICs.
  */
 class VclosPacketExecutor : public VclosJobExecutor
 {
@@ -44,8 +54,28 @@ class VclosPacketExecutor : public VclosJobExecutor
 
     VclosPacketExecutor();
 
-    /// \param fabric the fabric jobs run on
+    /// How ranks move bytes.
+    enum Transport
+    {
+        TCP, //!< TCP sockets
+        RDMA //!< RoCEv2 queue pairs (VclosRdmaNic on every GPU node)
+    };
+
+    /**
+     * TracedCallback signature for a finished job's bytes.
+     * \param job the job id
+     * \param sent bytes its ranks handed to the transport, all ranks and iterations
+     * \param received bytes its ranks received, all ranks and iterations
+     */
+    typedef void (*JobBytesTracedCallback)(uint32_t job, uint64_t sent, uint64_t received);
+
+    /**
+     * \param fabric the fabric jobs run on (with Transport rdma: every GPU node gets a
+     *        VclosRdmaNic; bad NIC attributes throw std::invalid_argument with one line)
+     */
     void SetFabric(Ptr<VclosFabric> fabric);
+    /// \return the transport
+    Transport GetTransport() const;
     /// \return the fabric (null before SetFabric)
     Ptr<VclosFabric> GetFabric() const;
 
@@ -71,6 +101,7 @@ class VclosPacketExecutor : public VclosJobExecutor
         uint32_t ranks = 0;           //!< ranks
         uint32_t ranksDone = 0;       //!< ranks that ended the last iteration
         std::optional<uint16_t> port; //!< its connections' port
+        ApplicationContainer apps;    //!< its ranks (2 or more GPUs)
         DoneCallback done;            //!< the scheduler's
     };
 
@@ -92,8 +123,11 @@ class VclosPacketExecutor : public VclosJobExecutor
     std::unique_ptr<VclosTopology> m_topology; //!< its shape
     uint16_t m_basePort;                       //!< first port of the cycle
     uint32_t m_nextPort;                       //!< where the search for a port starts
-    std::set<uint16_t> m_portsInUse;           //!< ports of running jobs
-    std::map<uint32_t, Running> m_running;     //!< by job id
+    Transport m_transport;                     //!< Transport attribute
+    bool m_nicsInstalled;                      //!< rdma: the GPUs have their NICs
+    TracedCallback<uint32_t, uint64_t, uint64_t> m_jobBytesTrace; //!< JobBytes
+    std::set<uint16_t> m_portsInUse;                              //!< ports of running jobs
+    std::map<uint32_t, Running> m_running;                        //!< by job id
 
     /**
      * \brief Program the OCSs to hold exactly the circuits of a state.

@@ -4,6 +4,7 @@
 #include "vclos-permutation-helper.h"
 
 #include "ns3/bulk-send-helper.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/packet-sink-helper.h"
@@ -12,8 +13,11 @@
 #include "ns3/tcp-socket.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
+#include "ns3/vclos-rdma-helper.h"
+#include "ns3/vclos-rdma-nic.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ns3
 {
@@ -54,6 +58,14 @@ VclosPermutationHelper::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&VclosPermutationHelper::m_startTime),
                           MakeTimeChecker(Seconds(0), Seconds(3600)))
+            .AddAttribute("Transport",
+                          "tcp: each flow is a BulkSend over TCP to a PacketSink; rdma: each "
+                          "flow is one RoCEv2 queue pair sending one FlowBytes message (Install "
+                          "puts a VclosRdmaNic on GPUs without one; flow i is service "
+                          "BasePort + i on the receiver's NIC).",
+                          EnumValue(TCP),
+                          MakeEnumAccessor(&VclosPermutationHelper::m_transport),
+                          MakeEnumChecker(TCP, "tcp", RDMA, "rdma"))
             .AddTraceSource("FlowCompleted",
                             "A flow's last byte arrived (flow index, in Install order).",
                             MakeTraceSourceAccessor(&VclosPermutationHelper::m_flowCompleted),
@@ -64,7 +76,8 @@ VclosPermutationHelper::GetTypeId()
 VclosPermutationHelper::VclosPermutationHelper()
     : m_flowBytes(0),
       m_sendSize(0),
-      m_basePort(0)
+      m_basePort(0),
+      m_transport(TCP)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -163,6 +176,46 @@ VclosPermutationHelper::Install(Ptr<VclosFabric> fabric, const std::vector<Pair>
                   "BasePort + flows exceeds 65535");
 
     Ptr<VclosPermutationHelper> self(this); // the sinks' traces keep the helper alive
+    if (m_transport == RDMA)
+    {
+        NodeContainer bare;
+        std::set<uint32_t> seen;
+        for (const auto& [src, dst] : pairs)
+        {
+            for (uint32_t gpu : {src, dst})
+            {
+                Ptr<Node> node = fabric->GetGpus().Get(gpu);
+                if (seen.insert(gpu).second && !node->GetObject<VclosRdmaNic>())
+                {
+                    bare.Add(node);
+                }
+            }
+        }
+        VclosRdmaHelper().Install(bare); // bad NIC attributes throw here, one line
+        const uint32_t first = static_cast<uint32_t>(m_results.size());
+        for (uint32_t i = 0; i < pairs.size(); ++i)
+        {
+            const auto& [src, dst] = pairs[i];
+            const auto service = static_cast<uint16_t>(m_basePort + first + i);
+            FlowResult result;
+            result.src = src;
+            result.dst = dst;
+            result.start = m_startTime;
+            m_results.push_back(result);
+            fabric->GetGpus().Get(dst)->GetObject<VclosRdmaNic>()->SetAcceptCallback(
+                service,
+                VclosRdmaNic::AcceptCallback(
+                    [self, flow = first + i](Ptr<VclosRdmaQp> qp, Ipv4Address) {
+                        qp->SetDataCallback(
+                            MakeBoundCallback(&VclosPermutationHelper::QpReceived, self, flow));
+                    }));
+            Ptr<VclosRdmaQp> qp = fabric->GetGpus().Get(src)->GetObject<VclosRdmaNic>()->Connect(
+                fabric->GetGpuAddress(dst),
+                service);
+            Simulator::Schedule(m_startTime, [qp, bytes = m_flowBytes]() { qp->Send(bytes); });
+        }
+        return ApplicationContainer();
+    }
     ApplicationContainer sinks;
     ApplicationContainer senders;
     uint32_t first = static_cast<uint32_t>(m_results.size());
@@ -204,24 +257,39 @@ VclosPermutationHelper::Received(Ptr<VclosPermutationHelper> helper,
                                  Ptr<const Packet> packet,
                                  const Address& from)
 {
-    FlowResult& r = helper->m_results[flow];
+    helper->Delivered(flow, packet->GetSize());
+}
+
+void
+VclosPermutationHelper::QpReceived(Ptr<VclosPermutationHelper> helper,
+                                   uint32_t flow,
+                                   Ptr<VclosRdmaQp> qp,
+                                   uint32_t bytes)
+{
+    helper->Delivered(flow, bytes);
+}
+
+void
+VclosPermutationHelper::Delivered(uint32_t flow, uint64_t bytes)
+{
+    FlowResult& r = m_results[flow];
     Time now = Simulator::Now();
     if (r.bytes == 0)
     {
         r.firstRx = now;
-        r.firstChunkBytes = packet->GetSize();
+        r.firstChunkBytes = bytes;
     }
-    r.bytes += packet->GetSize();
+    r.bytes += bytes;
     r.lastRx = now;
     if (r.lastRx > r.firstRx)
     {
         r.goodputBps = (r.bytes - r.firstChunkBytes) * 8.0 / (r.lastRx - r.firstRx).GetSeconds();
     }
     bool wasComplete = r.complete;
-    r.complete = r.bytes >= helper->m_flowBytes;
+    r.complete = r.bytes >= m_flowBytes;
     if (r.complete && !wasComplete)
     {
-        helper->m_flowCompleted(flow);
+        m_flowCompleted(flow);
     }
 }
 

@@ -9,6 +9,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 #include "ns3/vclos-fabric.h"
+#include "ns3/vclos-rdma-qp.h"
 
 #include <utility>
 #include <vector>
@@ -18,8 +19,13 @@ namespace ns3
 
 /**
  * \ingroup vclos
- * \brief Long TCP flows between GPU pairs (BulkSendApplication to PacketSink), with
- *        their completion recorded from the sinks' Rx trace source.
+ * \brief Long flows between GPU pairs, with their completion recorded as bytes arrive:
+ *        over TCP (Transport tcp: BulkSendApplication to PacketSink, the sinks' Rx trace) or
+ *        over RoCEv2 (Transport rdma: one queue pair per flow, one FlowBytes message, bytes
+ *        counted by the responder QP's data callback; Install puts a VclosRdmaNic on every
+ *        GPU of a pair that has none, with the NIC attributes' Config defaults). Each QP has
+ *        its own UDP source port, so per-flow ECMP hashes each QP as it hashes each TCP
+ *        connection.
  *
  * A permutation is a list of (source GPU, destination GPU) pairs in which every GPU sends
  * at most once and receives at most once: what one step of a ring all-reduce produces.
@@ -37,6 +43,13 @@ class VclosPermutationHelper : public Object
     static constexpr uint32_t MAX_SEND_SIZE = 16u << 20;       //!< SendSize: 16 MiB
 
     VclosPermutationHelper();
+
+    /// How flows move bytes.
+    enum Transport
+    {
+        TCP, //!< BulkSend over TCP
+        RDMA //!< one RoCEv2 RC queue pair per flow
+    };
 
     /// (source GPU, destination GPU)
     using Pair = std::pair<uint32_t, uint32_t>;
@@ -112,6 +125,23 @@ class VclosPermutationHelper : public Object
 
   private:
     /**
+     * \brief Count bytes delivered to a flow's receiver.
+     * \param flow flow index
+     * \param bytes bytes delivered now
+     */
+    void Delivered(uint32_t flow, uint64_t bytes);
+    /**
+     * \brief Responder QP data callback (Transport rdma).
+     * \param helper the helper
+     * \param flow flow index
+     * \param qp the responder QP
+     * \param bytes in-order bytes delivered
+     */
+    static void QpReceived(Ptr<VclosPermutationHelper> helper,
+                           uint32_t flow,
+                           Ptr<VclosRdmaQp> qp,
+                           uint32_t bytes);
+    /**
      * \brief PacketSink Rx sink.
      * \param helper the helper
      * \param flow flow index
@@ -127,6 +157,7 @@ class VclosPermutationHelper : public Object
     uint32_t m_sendSize;                      //!< BulkSend write size
     uint16_t m_basePort;                      //!< port of flow 0
     Time m_startTime;                         //!< when senders start
+    Transport m_transport;                    //!< Transport attribute
     std::vector<FlowResult> m_results;        //!< per flow
     TracedCallback<uint32_t> m_flowCompleted; //!< a flow's last byte arrived
 };

@@ -5,12 +5,14 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/data-rate.h"
 #include "ns3/string.h"
 #include "ns3/suite-attribute-text.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-collective-schedule.h"
 #include "ns3/vclos-csv-reader.h"
+#include "ns3/vclos-dcqcn.h"
 #include "ns3/vclos-fabric-helper.h"
 #include "ns3/vclos-flow-executor.h"
 #include "ns3/vclos-job-trace.h"
@@ -279,6 +281,39 @@ CheckJsonDepth(const std::string& path, const std::string& text)
     }
 }
 
+/**
+ * The line of a field's key in a scenario's text: the first "<key>": after the first
+ * "<section>": (comments are not skipped).
+ * \param text the file's text
+ * \param section the top-level section
+ * \param key the field
+ * \return the 1-based line, or 0 when not found (a value from the command line)
+ */
+uint32_t
+LineOfField(const std::string& text, const std::string& section, const std::string& key)
+{
+    auto keyAt = [&text](const std::string& name, std::size_t from) {
+        const std::string quoted = "\"" + name + "\"";
+        for (std::size_t at = text.find(quoted, from); at != std::string::npos;
+             at = text.find(quoted, at + 1))
+        {
+            std::size_t after = text.find_first_not_of(" \t\r\n", at + quoted.size());
+            if (after != std::string::npos && text[after] == ':')
+            {
+                return at;
+            }
+        }
+        return std::string::npos;
+    };
+    std::size_t sectionAt = keyAt(section, 0);
+    std::size_t at = sectionAt == std::string::npos ? sectionAt : keyAt(key, sectionAt);
+    if (at == std::string::npos)
+    {
+        return 0;
+    }
+    return 1 + static_cast<uint32_t>(std::count(text.begin(), text.begin() + at, '\n'));
+}
+
 /// The trace path, relative to the scenario's folder unless absolute.
 std::string
 TracePath(const VclosScenario& s)
@@ -374,6 +409,22 @@ VclosReadScenario(const std::string& path)
     q.Read("reconfigurationMs", s.scheduler.reconfigurationMs);
     q.Read("keepIdleCircuits", s.scheduler.keepIdleCircuits);
     q.RejectUnknown();
+    FieldReader t = top.Child("transport");
+    t.Read("type", s.transport.type);
+    t.Read("congestionControl", s.transport.congestionControl);
+    t.Read("profile", s.transport.profile);
+    t.RejectUnknown();
+    std::string field;
+    std::string problem = VclosCheckScenarioTransport(s.transport, field);
+    if (!problem.empty())
+    {
+        const uint32_t line = LineOfField(text, "transport", field.substr(field.find('.') + 1));
+        VCLOS_REQUIRE(false,
+                      std::runtime_error,
+                      "scenario " << path << ": "
+                                  << (line > 0 ? "line " + std::to_string(line) + ": " : "")
+                                  << field << ": " << problem);
+    }
     FieldReader r = top.Child("seeds");
     r.Read("workload", s.seeds.workload);
     r.Read("rngRun", s.seeds.rngRun);
@@ -428,9 +479,75 @@ VclosApplyScenarioAttributes(const VclosScenario& s)
     }
 }
 
+std::string
+VclosCheckScenarioTransport(const VclosScenario::Transport& t, std::string& field)
+{
+    std::ostringstream problem;
+    if (t.type != "tcp" && t.type != "rdma")
+    {
+        field = "transport.type";
+        problem << "unknown transport '" << t.type << "' (tcp or rdma)";
+    }
+    else if (t.congestionControl != "none" && t.congestionControl != "dcqcn")
+    {
+        field = "transport.congestionControl";
+        problem << "unknown congestion control '" << t.congestionControl << "' (none or dcqcn)";
+    }
+    else if (t.type == "tcp" && t.congestionControl != "none")
+    {
+        field = "transport.congestionControl";
+        problem << "'" << t.congestionControl << "' is an rdma option (transport.type is tcp; "
+                << "TCP's is fabric.TcpSocketType)";
+    }
+    else if (t.profile != "none")
+    {
+        try
+        {
+            VclosDcqcn::GetProfile(t.profile, DataRate("100Gbps"));
+        }
+        catch (const std::invalid_argument&)
+        {
+            field = "transport.profile";
+            problem << "unknown DCQCN profile '" << t.profile
+                    << "' (paper, hpcc, simai, nvidia or none)";
+        }
+    }
+    return problem.str();
+}
+
+void
+VclosApplyScenarioTransport(const VclosScenario& s)
+{
+    std::string field;
+    std::string problem = VclosCheckScenarioTransport(s.transport, field);
+    SCENARIO_CHECK(problem.empty(), field, problem);
+    Config::SetDefault("ns3::VclosPacketExecutor::Transport", StringValue(s.transport.type));
+    if (s.transport.type != "rdma" || s.transport.congestionControl != "dcqcn")
+    {
+        return;
+    }
+    Config::SetDefault("ns3::VclosRdmaNic::RateControl", StringValue("ns3::VclosDcqcn"));
+    if (s.transport.profile == "none")
+    {
+        return;
+    }
+    DataRateValue nicRate;
+    CreateObject<VclosFabricHelper>()->GetAttribute("NicDataRate", nicRate);
+    for (const auto& [attribute, value] :
+         VclosDcqcn::GetProfile(s.transport.profile, nicRate.Get()))
+    {
+        Config::SetDefault("ns3::VclosDcqcn::" + attribute, StringValue(value));
+    }
+}
+
 void
 VclosValidateScenario(const VclosScenario& s, const VclosModelZoo& zoo)
 {
+    {
+        std::string field;
+        std::string problem = VclosCheckScenarioTransport(s.transport, field);
+        SCENARIO_CHECK(problem.empty(), field, problem);
+    }
     const auto& w = s.workload;
     SCENARIO_CHECK(w.source == "synthetic" || w.source == "tiresias" || w.source == "helios" ||
                        w.source == "spec7" || w.source == "job-list",
@@ -602,6 +719,9 @@ VclosScenarioToJson(const VclosScenario& s)
                          {"ecmpPathPerStep", s.scheduler.ecmpPathPerStep},
                          {"reconfigurationMs", s.scheduler.reconfigurationMs},
                          {"keepIdleCircuits", s.scheduler.keepIdleCircuits}};
+    root["transport"] = {{"type", s.transport.type},
+                         {"congestionControl", s.transport.congestionControl},
+                         {"profile", s.transport.profile}};
     root["seeds"] = {{"workload", s.seeds.workload},
                      {"rngRun", s.seeds.rngRun},
                      {"ecmpRuns", s.seeds.ecmpRuns}};

@@ -78,12 +78,21 @@ struct VclosScenario
     {
         std::vector<std::string> policies{"ecmp", "source-routing", "vclos"};
         bool backfill = false;           //!< FIFO without head-of-line blocking
-        std::string engine = "packet";   //!< packet (ns-3 nodes, TCP) or flow (fluid flows)
+        std::string engine = "packet";   //!< packet (ns-3 nodes, TCP or RDMA) or flow (fluid)
         std::string sharing = "max-min"; //!< flow engine: max-min or equal-share
         bool ecmpPathPerStep = false;    //!< flow engine: hash each transfer, not each connection
         double reconfigurationMs = 0;    //!< OCS: delay of a start that sets up new circuits
         bool keepIdleCircuits = false;   //!< OCS: finished jobs' circuits stay, reusable
     } scheduler;                         //!< the scheduler
+
+    /// How the packet engine's ranks move bytes (doc/vclos/rdma.rst, "RDMA in scenarios and
+    /// the scheduler"). The flow engine accepts it and models neither: its sharing is fluid.
+    struct Transport
+    {
+        std::string type = "tcp";               //!< tcp or rdma (RoCEv2 queue pairs)
+        std::string congestionControl = "none"; //!< rdma: none (line rate) or dcqcn
+        std::string profile = "hpcc"; //!< dcqcn: paper, hpcc, simai, nvidia or none (defaults)
+    } transport;                      //!< the transport
 
     /// Seeds.
     struct Seeds
@@ -131,6 +140,30 @@ VclosScenario VclosReadScenario(const std::string& path);
  * \param scenario the scenario
  */
 void VclosApplyScenarioAttributes(const VclosScenario& scenario);
+
+/**
+ * \ingroup vclos
+ * \brief Check the transport section alone (VclosReadScenario and VclosValidateScenario call
+ *        it; the reader adds the file and line).
+ * \param transport the section
+ * \param[out] field the field at fault ("transport.type", ...), when there is one
+ * \return what is wrong, or "" when nothing is
+ */
+std::string VclosCheckScenarioTransport(const VclosScenario::Transport& transport,
+                                        std::string& field);
+
+/**
+ * \ingroup vclos
+ * \brief Set the Config defaults the transport section means, for the packet engine:
+ *        ns3::VclosPacketExecutor::Transport; with congestionControl dcqcn,
+ *        ns3::VclosRdmaNic::RateControl=ns3::VclosDcqcn and, unless profile is none, every
+ *        ns3::VclosDcqcn attribute of the profile (VclosDcqcn::GetProfile at the fabric's
+ *        NicDataRate). Call it after the command line is parsed: it overrides
+ *        --ns3::VclosDcqcn::... flags unless the profile is none. Throws std::invalid_argument
+ *        with one line for a section VclosCheckScenarioTransport refuses.
+ * \param scenario the scenario
+ */
+void VclosApplyScenarioTransport(const VclosScenario& scenario);
 
 /**
  * \ingroup vclos

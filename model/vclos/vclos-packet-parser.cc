@@ -11,6 +11,9 @@ namespace
 constexpr uint16_t PPP_IPV4 = 0x0021; //!< PPP protocol number of IPv4
 constexpr uint8_t PROTO_TCP = 6;      //!< IP protocol number of TCP
 constexpr uint8_t PROTO_UDP = 17;     //!< IP protocol number of UDP
+constexpr uint16_t ROCE_PORT = 4791;  //!< UDP destination port of RoCEv2
+constexpr uint8_t ROCE_ACK = 0x11;    //!< BTH opcode of an RC ACK or NAK
+constexpr uint8_t ROCE_CNP = 0x81;    //!< BTH opcode of a CNP
 
 /// \return the big-endian 16-bit value at b
 uint16_t
@@ -58,6 +61,7 @@ VclosParsePacket(Ptr<const Packet> packet, VclosParsedPacket& parsed)
     t.dstAddress = Read32(ip + 16);
     parsed.ipBytes = Read16(ip + 2);
     parsed.tcpNoPayload = false;
+    parsed.roceControl = false;
     bool firstFragment = (Read16(ip + 6) & 0x1FFFu) == 0;
     if (HasPorts(t.protocol) && firstFragment && n >= ihl + 4)
     {
@@ -67,6 +71,11 @@ VclosParsePacket(Ptr<const Packet> packet, VclosParsedPacket& parsed)
         {
             uint32_t tcpHeader = (ip[ihl + 12] >> 4) * 4u;
             parsed.tcpNoPayload = parsed.ipBytes <= ihl + tcpHeader;
+        }
+        else if (t.protocol == PROTO_UDP && t.dstPort == ROCE_PORT && n >= ihl + 9)
+        {
+            const uint8_t opcode = ip[ihl + 8]; // the BTH's first byte, after UDP's 8
+            parsed.roceControl = opcode == ROCE_ACK || opcode == ROCE_CNP;
         }
     }
     return true;

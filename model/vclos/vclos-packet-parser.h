@@ -21,12 +21,17 @@ struct VclosParsedPacket
     VclosFiveTuple tuple;      //!< the flow (ports 0 unless TCP/UDP and first fragment)
     uint32_t ipBytes = 0;      //!< IPv4 total length
     bool tcpNoPayload = false; //!< a TCP segment without payload (ACK, SYN, FIN)
+    /// a RoCEv2 packet (UDP to port 4791) that carries no message bytes: an RC ACK or NAK
+    /// (opcode 0x11) or a CNP (0x81)
+    bool roceControl = false;
 };
 
 /**
  * \ingroup vclos
  * \brief Read the IPv4 and transport headers at the front of a packet, as a device sees
  *        it: bare IPv4 or behind a PPP header. Copies at most 76 bytes; no allocation.
+ *        RoCEv2 is recognised by its UDP destination port 4791 (the BTH opcode follows
+ *        the 8-byte UDP header).
  * \param packet the packet
  * \param[out] parsed the result
  * \return false when the packet is not IPv4

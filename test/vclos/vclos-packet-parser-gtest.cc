@@ -8,6 +8,7 @@
 #include "ns3/tcp-header.h"
 #include "ns3/udp-header.h"
 #include "ns3/vclos-packet-parser.h"
+#include "ns3/vclos-roce-header.h"
 
 #include <gtest/gtest.h>
 
@@ -41,7 +42,63 @@ MakeTcp(uint32_t payload, bool ppp, uint16_t fragmentOffset = 0)
     return p;
 }
 
+/// A RoCEv2 packet (BTH with `opcode`, `payload` bytes) in UDP to `dstPort`, behind PPP.
+Ptr<Packet>
+MakeRoce(uint8_t opcode, uint32_t payload, uint16_t dstPort)
+{
+    Ptr<Packet> p = Create<Packet>(payload);
+    VclosRoceBth bth;
+    bth.opcode = opcode;
+    p->AddHeader(bth);
+    UdpHeader udp;
+    udp.SetSourcePort(0xC123);
+    udp.SetDestinationPort(dstPort);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.1.2"));
+    ip.SetDestination(Ipv4Address("10.3.0.4"));
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(p->GetSize());
+    p->AddHeader(ip);
+    PppHeader h;
+    h.SetProtocol(0x0021);
+    p->AddHeader(h);
+    return p;
+}
+
 } // namespace
+
+// RoCEv2 ACKs/NAKs and CNPs carry no message bytes (the tracker skips them like TCP's pure
+// ACKs); data packets do. The control: the same ACK bytes to another UDP port are not RoCE.
+TEST(VclosPacketParser, FlagsRoceControlPackets)
+{
+    VclosParsedPacket parsed;
+    for (uint8_t opcode : {VclosRoceBth::RC_ACKNOWLEDGE, VclosRoceBth::CNP})
+    {
+        ASSERT_TRUE(VclosParsePacket(
+            MakeRoce(opcode, opcode == VclosRoceBth::CNP ? 16 : 4, VCLOS_ROCE_UDP_PORT),
+            parsed));
+        EXPECT_TRUE(parsed.roceControl) << int(opcode);
+        EXPECT_FALSE(parsed.tcpNoPayload);
+        EXPECT_EQ(parsed.tuple.protocol, 17);
+        EXPECT_EQ(parsed.tuple.srcPort, 0xC123);
+        EXPECT_EQ(parsed.tuple.dstPort, VCLOS_ROCE_UDP_PORT);
+    }
+    for (uint8_t opcode : {VclosRoceBth::RC_WRITE_FIRST,
+                           VclosRoceBth::RC_WRITE_MIDDLE,
+                           VclosRoceBth::RC_WRITE_LAST,
+                           VclosRoceBth::RC_WRITE_ONLY})
+    {
+        ASSERT_TRUE(VclosParsePacket(MakeRoce(opcode, 1024, VCLOS_ROCE_UDP_PORT), parsed));
+        EXPECT_FALSE(parsed.roceControl) << int(opcode);
+        EXPECT_EQ(parsed.ipBytes, 20u + 8u + 12u + 1024u);
+    }
+    ASSERT_TRUE(VclosParsePacket(MakeRoce(VclosRoceBth::RC_ACKNOWLEDGE, 4, 5001), parsed));
+    EXPECT_FALSE(parsed.roceControl);
+    // The TCP parse clears it.
+    ASSERT_TRUE(VclosParsePacket(MakeTcp(0, true), parsed));
+    EXPECT_FALSE(parsed.roceControl);
+}
 
 TEST(VclosPacketParser, ReadsTcpBehindPppAndBare)
 {

@@ -6,9 +6,13 @@
 #include "../suite-error-of.h"
 
 #include "ns3/config.h"
+#include "ns3/nstime.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "ns3/vclos-dcqcn.h"
 #include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-packet-executor.h"
+#include "ns3/vclos-rdma-nic.h"
 #include "ns3/vclos-scenario.h"
 #include "ns3/vclos-scheduler-tracker.h"
 
@@ -437,4 +441,70 @@ TEST(VclosScenario, TraceTimesAreReadInTheirUnitAndMustFitOnceScaled)
     std::string e = ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); });
     EXPECT_NE(e.find("scaling.arrivalTime: job 11 ("), std::string::npos) << e;
     EXPECT_NE(e.find("trace.csv:3) would arrive at 1.8e+10 s"), std::string::npos) << e;
+}
+
+// The transport section (doc/vclos/rdma.rst, "RDMA in scenarios and the scheduler"): read,
+// written back, applied as Config defaults; bad values named with file, line and field.
+TEST(VclosScenario, TransportIsReadAppliedOrRefusedWithLine)
+{
+    ScenarioFile file(R"({
+      "name": "t",
+      "transport": {"type": "rdma", "congestionControl": "dcqcn", "profile": "simai"}})");
+    VclosScenario s = VclosReadScenario(file.Path());
+    EXPECT_EQ(s.transport.type, "rdma");
+    EXPECT_EQ(s.transport.congestionControl, "dcqcn");
+    EXPECT_EQ(s.transport.profile, "simai");
+    VclosScenario d;
+    EXPECT_EQ(d.transport.type, "tcp"); // the default keeps the TCP behaviour
+    EXPECT_EQ(d.transport.congestionControl, "none");
+    EXPECT_NE(VclosScenarioToJson(s).find("\"congestionControl\": \"dcqcn\""), std::string::npos);
+    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    EXPECT_EQ(ErrorOf([&] { VclosValidateScenario(s, zoo); }), "");
+    // Applied: the executor's Transport, the NIC's controller and the profile's parameters
+    // (simai's IncreaseTimer is 900 us, the attribute's default is not).
+    VclosApplyScenarioTransport(s);
+    StringValue rateControl;
+    TimeValue increaseTimer;
+    EXPECT_EQ(CreateObject<VclosPacketExecutor>()->GetTransport(), VclosPacketExecutor::RDMA);
+    CreateObject<VclosRdmaNic>()->GetAttribute("RateControl", rateControl);
+    CreateObject<VclosDcqcn>()->GetAttribute("IncreaseTimer", increaseTimer);
+    EXPECT_EQ(rateControl.Get(), "ns3::VclosDcqcn");
+    EXPECT_EQ(increaseTimer.Get(), MicroSeconds(900));
+    Config::Reset();
+    // The control: defaults back, TCP and the attribute's own timer.
+    EXPECT_EQ(CreateObject<VclosPacketExecutor>()->GetTransport(), VclosPacketExecutor::TCP);
+    CreateObject<VclosDcqcn>()->GetAttribute("IncreaseTimer", increaseTimer);
+    EXPECT_NE(increaseTimer.Get(), MicroSeconds(900));
+
+    std::string type = ReadError("{\n  \"transport\": {\n    \"type\": \"roce\"}}");
+    EXPECT_NE(type.find("scenario.json: line 3: transport.type: unknown transport 'roce'"),
+              std::string::npos)
+        << type;
+    std::string profile =
+        ReadError("{\"transport\": {\"type\": \"rdma\",\n \"congestionControl\": \"dcqcn\",\n"
+                  " \"profile\": \"fast\"}}");
+    EXPECT_NE(profile.find("line 3: transport.profile: unknown DCQCN profile 'fast'"),
+              std::string::npos)
+        << profile;
+    std::string cc = ReadError("{\"transport\": {\"congestionControl\": \"hpcc\"}}");
+    EXPECT_NE(cc.find("line 1: transport.congestionControl: unknown congestion control"),
+              std::string::npos)
+        << cc;
+    std::string tcpDcqcn = ReadError("{\"transport\": {\"congestionControl\": \"dcqcn\"}}");
+    EXPECT_NE(tcpDcqcn.find("transport.congestionControl: 'dcqcn' is an rdma option"),
+              std::string::npos)
+        << tcpDcqcn;
+    EXPECT_NE(ReadError("{\"transport\": {\"kind\": \"rdma\"}}").find("transport.kind: unknown"),
+              std::string::npos);
+    for (const auto& message : {type, profile, cc, tcpDcqcn})
+    {
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+    // Command-line values (no line) are refused by validation, naming the field.
+    VclosScenario flag;
+    flag.transport.type = "udp";
+    EXPECT_NE(ErrorOf([&] { VclosValidateScenario(flag, zoo); }).find("transport.type"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioTransport(flag); }).find("transport.type"),
+              std::string::npos);
 }
