@@ -129,7 +129,7 @@ class VclosFlowExecutor : public VclosJobExecutor
     /// What one iteration's collective of a job alone amounts to.
     using Alone = VclosFlowReplay::Counts;
 
-    /// Where a job's ranks sit: what its paths are computed from (shared with the worker).
+    /// Where a job's ranks sit: what its paths are computed from.
     struct Placement
     {
         uint32_t jobId = 0;                //!< the job (its flow key's destination port)
