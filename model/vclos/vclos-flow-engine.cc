@@ -180,13 +180,35 @@ VclosFlowEngine::MarkDirty(uint32_t link)
     }
 }
 
-double
-VclosFlowEngine::NextTime() const
+void
+VclosFlowEngine::PruneCompletions()
 {
+    auto stale = [this](const Completion& c) {
+        const Flow& f = m_flows[c.flow];
+        return !f.inHeap || f.version != c.version;
+    };
+    if (m_completions.size() > 2 * static_cast<std::size_t>(m_active) + 1024)
+    {
+        m_completions.erase(
+            std::remove_if(m_completions.begin(), m_completions.end(), stale),
+            m_completions.end());
+        std::make_heap(m_completions.begin(), m_completions.end(), Later());
+    }
+    while (!m_completions.empty() && stale(m_completions.front()))
+    {
+        std::pop_heap(m_completions.begin(), m_completions.end(), Later());
+        m_completions.pop_back();
+    }
+}
+
+double
+VclosFlowEngine::NextTime()
+{
+    PruneCompletions();
     double t = INF;
     if (!m_completions.empty())
     {
-        t = m_completions.top().time;
+        t = m_completions.front().time;
     }
     if (!m_timers.empty())
     {
@@ -208,10 +230,12 @@ VclosFlowEngine::Step()
     ++m_stats.instants;
     while (true)
     {
-        if (!m_completions.empty() && m_completions.top().time <= t)
+        PruneCompletions();
+        if (!m_completions.empty() && m_completions.front().time <= t)
         {
-            const FlowId id = m_completions.top().flow;
-            m_completions.pop();
+            const FlowId id = m_completions.front().flow;
+            std::pop_heap(m_completions.begin(), m_completions.end(), Later());
+            m_completions.pop_back();
             m_flows[id].inHeap = false;
             Finish(id);
         }
@@ -530,16 +554,10 @@ VclosFlowEngine::ApplyRate(FlowId id)
     f.remaining = std::max(0.0, f.remaining - f.rate * (m_now - f.since));
     f.since = m_now;
     f.rate = f.newRate;
-    const double finish = m_now + f.remaining / f.rate;
-    if (f.inHeap)
-    {
-        m_completions.update(f.handle, Completion{finish, id});
-    }
-    else
-    {
-        f.handle = m_completions.push(Completion{finish, id});
-        f.inHeap = true;
-    }
+    f.finish = m_now + f.remaining / f.rate;
+    m_completions.push_back(Completion{f.finish, id, ++f.version}); // older entries: stale
+    std::push_heap(m_completions.begin(), m_completions.end(), Later());
+    f.inHeap = true;
     ++m_stats.heapUpdates;
 }
 
@@ -624,7 +642,7 @@ double
 VclosFlowEngine::GetFinishTime(FlowId id) const
 {
     CheckActive(id, "GetFinishTime");
-    return m_flows[id].inHeap ? (*m_flows[id].handle).time : INF;
+    return m_flows[id].inHeap ? m_flows[id].finish : INF;
 }
 
 uint32_t

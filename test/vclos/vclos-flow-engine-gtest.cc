@@ -175,6 +175,89 @@ TEST(VclosFlowEngine, CompletionTimesByHand)
     }
 }
 
+TEST(VclosFlowEngine, ManyRateChangesOnOneLink)
+{
+    // n flows of sizes k * S (k = 1..n) on one link of capacity C B/s, all started at 0:
+    // every finish re-rates all the others, so the completion heap holds many superseded
+    // entries (and is rebuilt from the live ones more than once). By hand: while n - k + 1
+    // flows are left, each gets C / (n - k + 1), and the k-th finishes S (n - k + 1) / C after
+    // the (k-1)-th: t_k = (S / C) * sum_{j=1..k} (n - j + 1).
+    constexpr uint32_t n = 3000;
+    constexpr double S = 1e6;
+    constexpr double C = 1e9; // 8 Gbit/s
+    for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
+    {
+        VclosFlowEngine engine({8 * C}, sharing);
+        std::vector<double> finish(n + 1, -1);
+        std::vector<uint64_t> order;
+        engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
+            finish[tag] = engine.GetNow();
+            order.push_back(tag);
+        });
+        for (uint32_t k = n; k >= 1; --k) // started largest first: ids do not give the order
+        {
+            engine.StartFlow({0}, k * S, k);
+        }
+        engine.Run();
+        ASSERT_EQ(order.size(), n);
+        double expected = 0;
+        for (uint32_t k = 1; k <= n; ++k)
+        {
+            expected += S * (n - k + 1) / C;
+            EXPECT_EQ(order[k - 1], k);
+            EXPECT_NEAR(finish[k], expected, 1e-9 * expected) << "flow " << k;
+        }
+        // n starts then n - 1 re-rates after each finish: far more entries than flows.
+        EXPECT_GT(engine.GetStats().heapUpdates, 100u * n);
+    }
+}
+
+TEST(VclosFlowEngine, ManyRateDropsThenRisesOnOneLink)
+{
+    // n flows of S bytes join one link of capacity C B/s one by one, d apart: each start
+    // slows every flow already there (their finishes move later), then the finishes speed
+    // them up again. By hand: flow k (started at (k-1)d) has sent sum_{j=k-1..n-2} dC/(j+1)
+    // when the last one joins at T = (n-1)d; the rest, r_k, grows with k, and the k-th
+    // finishes at T + sum_{j=1..k} (r_j - r_{j-1}) (n - j + 1) / C.
+    constexpr uint32_t n = 2000;
+    constexpr double S = 1e6;
+    constexpr double C = 1e9;
+    constexpr double d = 1e-7;
+    for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
+    {
+        VclosFlowEngine engine({8 * C}, sharing);
+        std::vector<double> finish(n + 1, -1);
+        std::vector<uint64_t> order;
+        engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
+            finish[tag] = engine.GetNow();
+            order.push_back(tag);
+        });
+        for (uint32_t k = 1; k <= n; ++k)
+        {
+            engine.Schedule((k - 1) * d, [&engine, k] { engine.StartFlow({0}, S, k); });
+        }
+        engine.Run();
+        ASSERT_EQ(order.size(), n);
+        std::vector<double> rest(n + 1, 0);
+        for (uint32_t k = 1; k <= n; ++k)
+        {
+            double sent = 0;
+            for (uint32_t j = k - 1; j + 2 <= n; ++j)
+            {
+                sent += d * C / (j + 1);
+            }
+            rest[k] = S - sent;
+        }
+        double expected = (n - 1) * d;
+        for (uint32_t k = 1; k <= n; ++k)
+        {
+            expected += (rest[k] - rest[k - 1]) * (n - k + 1) / C;
+            EXPECT_EQ(order[k - 1], k);
+            EXPECT_NEAR(finish[k], expected, 1e-9 * expected) << "flow " << k;
+        }
+    }
+}
+
 TEST(VclosFlowEngine, OrderAtOneInstantAndSlotReuse)
 {
     // Link 0: 8 Gbit/s = 1e9 B/s. Flows X (tag 1) and Y (tag 2), 1e9 B each, end together at
