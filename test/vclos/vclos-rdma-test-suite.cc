@@ -362,6 +362,101 @@ class VclosRdmaTimeoutTest : public TestCase
     }
 };
 
+/// The retransmission timer restarts at every ACK that makes progress, and a QP keeps one
+/// timer event in the simulator, not one per ACK (a cancelled ns-3 event stays in the
+/// scheduler until its time).
+class VclosRdmaLazyTimerTest : public TestCase
+{
+  public:
+    VclosRdmaLazyTimerTest()
+        : TestCase("the timer restarts at each ACK's progress; one timer event per QP, not per ACK")
+    {
+    }
+
+  private:
+    /// Sends \p bytes a -> b with AckTimeout \p timeout, runs until no event is left.
+    /// \return the events executed
+    uint64_t Events(uint64_t bytes, const std::string& timeout)
+    {
+        Rig rig;
+        BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+        ConnectRig(rig, {{"AckTimeout", timeout}}, Ipv4Address("10.0.0.2"));
+        rig.qp->Send(bytes);
+        Simulator::Run();
+        const uint64_t events = Simulator::GetEventCount();
+        NS_TEST_EXPECT_MSG_EQ(rig.acked, bytes, "every byte acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(rig.qp->GetTimeouts(), 0, "no timeout on a lossless link");
+        Simulator::Destroy();
+        return events;
+    }
+
+    void DoRun() override
+    {
+        {
+            // 25 packets, the last one lost: the timer expires AckTimeout after the last ACK
+            // that made progress (packet 23's), not after the first packet armed it.
+            Rig rig;
+            BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+            ConnectRig(rig, {{"AckTimeout", "100us"}}, Ipv4Address("10.0.0.2"));
+            DropReceived(rig, {24});
+            Time lastProgress = Seconds(-1);
+            Time timeoutAt = Seconds(-1);
+            rig.qp->SetSendCompleteCallback(Callback<void, Ptr<VclosRdmaQp>, uint64_t>(
+                [&lastProgress, &timeoutAt](Ptr<VclosRdmaQp>, uint64_t) {
+                    if (timeoutAt.IsNegative())
+                    {
+                        lastProgress = Simulator::Now();
+                    }
+                }));
+            rig.qp->TraceConnectWithoutContext("Timeout",
+                                               Callback<void, uint32_t>([&timeoutAt](uint32_t) {
+                                                   if (timeoutAt.IsNegative())
+                                                   {
+                                                       timeoutAt = Simulator::Now();
+                                                   }
+                                               }));
+            rig.qp->Send(100000);
+            Simulator::Run();
+            const Time firstTx = NanoSeconds(rig.txLog.front().first);
+            std::printf("first packet %.3f us, last progress %.3f us, timeout %.3f us\n",
+                        firstTx.GetSeconds() * 1e6,
+                        lastProgress.GetSeconds() * 1e6,
+                        timeoutAt.GetSeconds() * 1e6);
+            NS_TEST_ASSERT_MSG_EQ(rig.qp->GetTimeouts(), 1, "one timeout");
+            NS_TEST_ASSERT_MSG_EQ(timeoutAt,
+                                  lastProgress + MicroSeconds(100),
+                                  "timeout = last progress + AckTimeout");
+            // Control: the same check against the time the timer was first armed fails.
+            NS_TEST_ASSERT_MSG_NE(timeoutAt,
+                                  firstTx + MicroSeconds(100),
+                                  "the deadline moved with the ACKs");
+            Simulator::Destroy();
+        }
+        // Timer events = events with AckTimeout minus events without a timer. 1 MB (245
+        // packets, an ACK each) completes in about 84 us < 100 us: the one event armed by
+        // the first packet fires once, disarmed (one event per ACK would be 245). 10 MB
+        // (2442 packets) takes T = the closed form, about 0.81 ms: the event fires about
+        // every 100 us and moves to the deadline, so at most T / 100 us + 2 events.
+        const uint64_t small = Events(1000000, "100us") - Events(1000000, "0s");
+        const uint64_t large = Events(10000000, "100us") - Events(10000000, "0s");
+        const double transfer = ClosedFormSeconds(10000000, 4096, 100e9, 1e-6);
+        const auto bound = static_cast<uint64_t>(std::ceil(transfer / 100e-6)) + 2;
+        std::printf("timer events: 1 MB %lu, 10 MB %lu (bound %lu, packets %lu)\n",
+                    static_cast<unsigned long>(small),
+                    static_cast<unsigned long>(large),
+                    static_cast<unsigned long>(bound),
+                    static_cast<unsigned long>(Packets(10000000, 4096)));
+        NS_TEST_ASSERT_MSG_EQ(small, 1, "1 MB: one timer event, not one per ACK");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(large, 1, "10 MB: the timer event exists");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(large, bound, "10 MB: about one per AckTimeout");
+        // Control: the count does see timer events. With AckTimeout = 10 us the event fires
+        // about every 10 us of the 0.81 ms: more than 50 of them (and still no timeout,
+        // since an ACK comes back within 3 us).
+        const uint64_t frequent = Events(10000000, "10us") - Events(10000000, "0s");
+        NS_TEST_ASSERT_MSG_GT(frequent, 50, "a 10 us timer: dozens of events, counted");
+    }
+};
+
 /// Reads a little-endian 32-bit value.
 uint32_t
 Le32(const std::vector<uint8_t>& d, std::size_t at)
@@ -1145,6 +1240,7 @@ class VclosRdmaTestSuite : public TestSuite
         AddTestCase(new VclosRdmaTransferTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaGoBackNTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaTimeoutTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaLazyTimerTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPcapTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaAckIntervalTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPacingTest, TestCase::QUICK);
