@@ -315,9 +315,9 @@ Run(int argc, char* argv[])
         const Result& r = results[k];
         std::cout << std::setprecision(6) << transports[k] << "," << gpus << "," << algorithm << ","
                   << o.messageBytes << "," << o.pinned << "," << std::setprecision(9)
-                  << r.collective_s << std::setprecision(6) << "," << r.setup_s << "," << r.wall_s << "," << r.cpu_s << "," << r.events << ","
-                  << r.events / r.wall_s << "," << r.simulated_s / r.wall_s << "," << r.peakMiB
-                  << ",";
+                  << r.collective_s << std::setprecision(6) << "," << r.setup_s << "," << r.wall_s
+                  << "," << r.cpu_s << "," << r.events << "," << r.events / r.wall_s << ","
+                  << r.simulated_s / r.wall_s << "," << r.peakMiB << ",";
         if (known)
         {
             std::cout << targetWall << "," << simaiMiB / 5;

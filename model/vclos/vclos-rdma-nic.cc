@@ -462,12 +462,10 @@ VclosRdmaNic::NotifyReady()
 void
 VclosRdmaNic::TransmitEvent()
 {
+    // Control packets sent since this event was scheduled may have pushed m_txFreeAt past
+    // now: the data packet still goes now (behind them in the device queue), and their line
+    // time delays the one after, rather than costing an extra event per control packet.
     const Time now = Simulator::Now();
-    if (now < m_txFreeAt)
-    {
-        m_txEvent = Simulator::Schedule(m_txFreeAt - now, &VclosRdmaNic::TransmitEvent, this);
-        return;
-    }
     const std::size_t n = m_requesters.size();
     Time earliest = Time::Max();
     for (std::size_t k = 0; k < n; ++k)
@@ -483,7 +481,7 @@ VclosRdmaNic::TransmitEvent()
         {
             const uint32_t wire = qp->TransmitNext();
             m_next = (index + 1) % n;
-            m_txFreeAt = now + m_lineRate.CalculateBytesTxTime(wire);
+            m_txFreeAt = std::max(now, m_txFreeAt) + m_lineRate.CalculateBytesTxTime(wire);
             m_txEvent = Simulator::Schedule(m_txFreeAt - now, &VclosRdmaNic::TransmitEvent, this);
             return;
         }
@@ -493,6 +491,14 @@ VclosRdmaNic::TransmitEvent()
     {
         m_txEvent = Simulator::Schedule(earliest - now, &VclosRdmaNic::TransmitEvent, this);
     }
+}
+
+void
+VclosRdmaNic::SendControl(Ptr<Packet> packet, Ipv4Address local, Ipv4Address peer, uint16_t sport)
+{
+    const uint32_t wire = packet->GetSize() + IP_UDP_BYTES + m_wireOverhead;
+    m_txFreeAt = std::max(Simulator::Now(), m_txFreeAt) + m_lineRate.CalculateBytesTxTime(wire);
+    SendPacket(packet, local, peer, sport, m_controlDscp << 2);
 }
 
 void

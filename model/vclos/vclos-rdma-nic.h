@@ -33,10 +33,12 @@ class UdpL4Protocol;
  * Data packets leave one at a time: the NIC serves its requester QPs round robin, each no
  * faster than its rate (its VclosRdmaRateControl, or line rate) and all together no faster
  * than LineRate, counting every byte a packet takes on the link (IP, UDP, BTH, RETH, pad,
- * WireOverhead). The device queue thus holds about one data packet. ACKs, NAKs and CNPs go
- * at once, with ControlDscp. Packets are sent with the QP's UDP source port through the
- * node's UdpL4Protocol (so ECMP hashes each QP as one flow) and received on its UDP
- * endpoint for port 4791 (the one a socket would bind; without the socket's receive queue
+ * WireOverhead). ACKs, NAKs and CNPs go at once, with ControlDscp, and their bytes count
+ * too: the line time they take delays the next data packet. The device queue thus holds
+ * about one data packet (plus the control packets sent meanwhile), and a NIC that sends and
+ * receives at once does not overrun its link by the ACKs' share. Packets are sent with the QP's UDP
+ * source port through the node's UdpL4Protocol (so ECMP hashes each QP as one flow) and received on
+ * its UDP endpoint for port 4791 (the one a socket would bind; without the socket's receive queue
  * and tags), whose callback passes the IPv4 header, so the responder sees CE marks.
  *
  * Connection management is out of band and instant (as rdma_cm's exchange of QPNs and
@@ -137,6 +139,9 @@ class VclosRdmaNic : public Object
     void NotifyReady();
     /// Transmit the next data packet of the next QP due, and schedule the one after.
     void TransmitEvent();
+    /// Send an ACK, NAK or CNP (BTH on it) with ControlDscp, now; its line time delays the
+    /// next data packet.
+    void SendControl(Ptr<Packet> packet, Ipv4Address local, Ipv4Address peer, uint16_t sport);
     /// Send an RoCE packet (BTH on it) from \p local to \p peer, from UDP port \p sport,
     /// with IP TOS \p tos.
     void SendPacket(Ptr<Packet> packet,
@@ -177,7 +182,8 @@ class VclosRdmaNic : public Object
     std::vector<VclosRdmaQp*> m_requesters;      //!< scheduling order
     std::size_t m_next = 0;                      //!< round-robin position in m_requesters
     EventId m_txEvent;                           //!< next transmit decision
-    Time m_txFreeAt;                             //!< when the line is free again
+    Time m_txFreeAt;                             //!< when the line is free again (data and
+                                                 //!< control packets sent so far)
     std::map<uint16_t, AcceptCallback> m_accept; //!< new responders, by service
     uint64_t m_unknown = 0;                      //!< packets without a QP
     std::vector<uint32_t> m_registered;          //!< addresses this NIC put in the registry

@@ -475,7 +475,7 @@ VclosRdmaQp::SendAck(uint8_t syndrome, uint64_t psn)
     bth.destQp = m_remoteQpn;
     bth.psn = static_cast<uint32_t>(psn & VclosRoceBth::MASK24);
     packet->AddHeader(bth);
-    m_nic->SendPacket(packet, m_local, m_peer, m_sport, m_nic->m_controlDscp << 2);
+    m_nic->SendControl(packet, m_local, m_peer, m_sport);
 }
 
 void
@@ -488,7 +488,7 @@ VclosRdmaQp::SendCnp()
     bth.becn = true;
     bth.destQp = m_remoteQpn;
     packet->AddHeader(bth);
-    m_nic->SendPacket(packet, m_local, m_peer, m_sport, m_nic->m_controlDscp << 2);
+    m_nic->SendControl(packet, m_local, m_peer, m_sport);
     m_lastCnp = Simulator::Now();
     m_cnpSentOnce = true;
     ++m_cnps;

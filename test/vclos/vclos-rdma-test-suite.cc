@@ -24,6 +24,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-collective-app.h"
 #include "ns3/vclos-collective-helper.h"
@@ -675,6 +676,80 @@ class VclosRdmaPacingTest : public TestCase
     }
 };
 
+/// ACKs count against the line rate: a NIC that sends and receives at once keeps its link's
+/// backlog at about one data packet instead of piling up the ACKs' 1.1% share.
+class VclosRdmaControlBytesTest : public TestCase
+{
+  public:
+    VclosRdmaControlBytesTest()
+        : TestCase("a NIC sending and acknowledging at once does not overrun its link")
+    {
+    }
+
+  private:
+    /// a <-> b, 10 MB each way, NICs with \p attributes.
+    /// \return the largest backlog (device queue + queue disc) of b's link, in bytes
+    uint32_t Run(const Attributes& attributes)
+    {
+        Rig rig;
+        BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+        ConnectRig(rig, attributes, Ipv4Address("10.0.0.2"));
+        Ptr<VclosRdmaQp> back = rig.nics[1]->Connect(Ipv4Address("10.0.0.1"));
+        Ptr<NetDevice> device = rig.ab.Get(1);
+        Ptr<QueueDisc> disc =
+            rig.nodes.Get(1)->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(device);
+        NS_TEST_EXPECT_MSG_NE(disc, nullptr, "b's device has a root queue disc");
+
+        // The backlog is the device queue's bytes plus the queue disc's, at every change.
+        struct Backlog
+        {
+            uint32_t device = 0;
+            uint32_t disc = 0;
+            uint32_t max = 0;
+        } backlog;
+
+        Backlog* b = &backlog;
+        DynamicCast<PointToPointNetDevice>(device)->GetQueue()->TraceConnectWithoutContext(
+            "BytesInQueue",
+            Callback<void, uint32_t, uint32_t>([b](uint32_t, uint32_t now) {
+                b->device = now;
+                b->max = std::max(b->max, b->device + b->disc);
+            }));
+        disc->TraceConnectWithoutContext(
+            "BytesInQueue",
+            Callback<void, uint32_t, uint32_t>([b](uint32_t, uint32_t now) {
+                b->disc = now;
+                b->max = std::max(b->max, b->device + b->disc);
+            }));
+        const uint64_t bytes = 10000000;
+        rig.qp->Send(bytes);
+        back->Send(bytes);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(rig.delivered, bytes, "a -> b delivered");
+        NS_TEST_EXPECT_MSG_EQ(back->GetBytesAcked(), bytes, "b -> a acknowledged");
+        Simulator::Destroy();
+        return backlog.max;
+    }
+
+    void DoRun() override
+    {
+        // By hand: a data packet takes 4096 + 42 + 2 = 4140 bytes on the wire (PPP in the
+        // device's count: 4138 in the queues), an ACK 48 (46). Pacing data and ACKs together
+        // leaves at most one data packet and the few ACKs sent during it queued: < 2 data
+        // packets. Pacing data alone, the ACKs (one per data packet received, 46/4138 =
+        // 1.1% of the line) pile up over the 2442 packets: about 2442 x 46 = 112 kB.
+        const uint32_t bound = 2 * 4138;
+        const uint32_t paced = Run({});
+        std::printf("largest backlog of b's link: %u bytes (bound %u)\n", paced, bound);
+        NS_TEST_ASSERT_MSG_LT(paced, bound, "data + ACKs within the line rate");
+        // Control: a NIC pacing 1.1% above its link (LineRate 101.1 Gb/s on 100 Gb/s) fails
+        // the same check, as the ACK bytes did when they were not counted.
+        const uint32_t over = Run({{"LineRate", "101.1Gbps"}});
+        std::printf("LineRate 101.1 Gb/s: largest backlog %u bytes\n", over);
+        NS_TEST_ASSERT_MSG_GT(over, bound * 5, "pacing above the line rate builds a queue");
+    }
+};
+
 /**
  * a -100G- r -10G- b with RED + ECN on the instantaneous queue (MinTh 5, MaxTh 15 packets,
  * 1000 packets, no hard drop)
@@ -1244,6 +1319,7 @@ class VclosRdmaTestSuite : public TestSuite
         AddTestCase(new VclosRdmaPcapTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaAckIntervalTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPacingTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaControlBytesTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaCnpTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaDcqcnTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaBadAttributeTest, TestCase::QUICK);
