@@ -42,6 +42,7 @@ struct Result
     uint64_t events = 0;     //!< events executed
     double peakMiB = 0;      //!< peak resident memory of the process
     bool complete = false;   //!< the all-reduce completed
+    uint64_t cnps = 0;       //!< RDMA: CNPs the requester QPs received
 };
 
 /// The options of a run.
@@ -152,6 +153,18 @@ RunOne(const Options& o, const std::string& transport)
     }
     result.simulated_s = Simulator::Now().GetSeconds();
     result.events = Simulator::GetEventCount();
+    for (uint32_t g = 0; g < fabric->GetGpus().GetN(); ++g)
+    {
+        Ptr<VclosRdmaNic> nic = fabric->GetGpus().Get(g)->GetObject<VclosRdmaNic>();
+        for (uint32_t q = 0; nic && q < nic->GetNQps(); ++q)
+        {
+            Ptr<VclosRdmaQp> qp = nic->GetQp(VclosRdmaNic::FIRST_QPN + q);
+            if (qp->GetRole() == VclosRdmaQp::Role::REQUESTER)
+            {
+                result.cnps += qp->GetCnps(); // the responder counts the ones it sent
+            }
+        }
+    }
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     result.peakMiB = usage.ru_maxrss / 1024.0;
@@ -309,7 +322,7 @@ Run(int argc, char* argv[])
     }
     std::cout << "transport,gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,cpu_s,"
                  "events,events_per_s,sim_s_per_wall_s,peak_rss_mib,target_wall_s,"
-                 "target_peak_mib\n";
+                 "target_peak_mib,cnps\n";
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
@@ -326,7 +339,7 @@ Run(int argc, char* argv[])
         {
             std::cout << ",";
         }
-        std::cout << "\n";
+        std::cout << "," << r.cnps << "\n";
     }
     return 0;
 }
