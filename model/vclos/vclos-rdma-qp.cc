@@ -255,12 +255,16 @@ VclosRdmaQp::ArmTimer()
         return;
     }
     // Lazy timer: re-arming (every ACK that makes progress) only moves the deadline. The
-    // pending event, if any, is never later than the new deadline (deadlines only move
-    // forward); when it fires early, OnTimeout schedules it again for the deadline. So each
-    // QP has at most one timer event in the simulator instead of one (cancelled, but kept
-    // by the scheduler until its time) per ACK.
+    // pending event, if any, is not later than the new deadline (deadlines only move
+    // forward while AckTimeout stays); when it fires early, OnTimeout schedules it again for
+    // the deadline. So each QP has at most one timer event in the simulator instead of one
+    // (cancelled, but kept by the scheduler until its time) per ACK.
     m_timerArmed = true;
     m_timerDeadline = Simulator::Now() + m_nic->m_ackTimeout;
+    if (m_timer.IsRunning() && Time(m_timer.GetTs()) > m_timerDeadline)
+    {
+        m_timer.Cancel(); // AckTimeout was shortened meanwhile
+    }
     if (!m_timer.IsRunning())
     {
         m_timer = Simulator::Schedule(m_nic->m_ackTimeout, &VclosRdmaQp::OnTimeout, this);
