@@ -42,6 +42,7 @@ struct Result
     uint64_t events = 0;     //!< events executed
     double peakMiB = 0;      //!< peak resident memory of the process
     bool complete = false;   //!< the all-reduce completed
+    uint64_t cnps = 0;       //!< RDMA: CNPs the requester QPs received
 };
 
 /// The options of a run.
@@ -54,6 +55,7 @@ struct Options
     VclosCollectiveAlgorithm collective;  //!< the algorithm
     bool pinned = false;                  //!< pin each GPU to a spine
     std::string profile = "simai";        //!< RDMA: DCQCN profile ("none": line rate)
+    uint32_t ackInterval = 1;             //!< RDMA: ns3::VclosRdmaNic::AckInterval
 };
 
 /// \return CPU seconds (user + system) of this process so far
@@ -108,6 +110,7 @@ RunOne(const Options& o, const std::string& transport)
             }
             rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
         }
+        rdma.SetNicAttribute("AckInterval", UintegerValue(o.ackInterval));
         rdma.Install(fabric->GetGpus());
     }
     Ptr<VclosCollectiveHelper> collectiveHelper = CreateObject<VclosCollectiveHelper>();
@@ -150,6 +153,18 @@ RunOne(const Options& o, const std::string& transport)
     }
     result.simulated_s = Simulator::Now().GetSeconds();
     result.events = Simulator::GetEventCount();
+    for (uint32_t g = 0; g < fabric->GetGpus().GetN(); ++g)
+    {
+        Ptr<VclosRdmaNic> nic = fabric->GetGpus().Get(g)->GetObject<VclosRdmaNic>();
+        for (uint32_t q = 0; nic && q < nic->GetNQps(); ++q)
+        {
+            Ptr<VclosRdmaQp> qp = nic->GetQp(VclosRdmaNic::FIRST_QPN + q);
+            if (qp->GetRole() == VclosRdmaQp::Role::REQUESTER)
+            {
+                result.cnps += qp->GetCnps(); // the responder counts the ones it sent
+            }
+        }
+    }
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     result.peakMiB = usage.ru_maxrss / 1024.0;
@@ -215,7 +230,14 @@ Run(int argc, char* argv[])
     cmd.AddValue("dcqcn",
                  "RDMA: DCQCN profile of every QP (paper, hpcc, simai, nvidia) or none",
                  o.profile);
+    cmd.AddValue("ackInterval",
+                 "RDMA: the responder ACKs every this many packets (and each message's last); "
+                 "1 as in SimAI.conf and HPCC (L2_ACK_INTERVAL 1)",
+                 o.ackInterval);
     cmd.Parse(argc, argv);
+    VCLOS_REQUIRE(o.ackInterval >= 1,
+                  std::invalid_argument,
+                  "ackInterval: " << o.ackInterval << " must be at least 1 packet");
     VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
                   std::invalid_argument,
                   "algorithm: unknown '" << algorithm << "'");
@@ -266,7 +288,7 @@ Run(int argc, char* argv[])
     std::cout << std::fixed << std::setprecision(3) << "# " << gpus << " GPUs, " << algorithm
               << " all-reduce of " << o.messageBytes / 1048576.0 << " MiB, "
               << (o.pinned ? "pinned" : "per-flow ECMP") << "; RDMA DCQCN profile " << o.profile
-              << "\n";
+              << ", AckInterval " << o.ackInterval << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
               << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"
@@ -300,15 +322,15 @@ Run(int argc, char* argv[])
     }
     std::cout << "transport,gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,cpu_s,"
                  "events,events_per_s,sim_s_per_wall_s,peak_rss_mib,target_wall_s,"
-                 "target_peak_mib\n";
+                 "target_peak_mib,cnps\n";
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
         std::cout << std::setprecision(6) << transports[k] << "," << gpus << "," << algorithm << ","
-                  << o.messageBytes << "," << o.pinned << "," << r.collective_s << "," << r.setup_s
-                  << "," << r.wall_s << "," << r.cpu_s << "," << r.events << ","
-                  << r.events / r.wall_s << "," << r.simulated_s / r.wall_s << "," << r.peakMiB
-                  << ",";
+                  << o.messageBytes << "," << o.pinned << "," << std::setprecision(9)
+                  << r.collective_s << std::setprecision(6) << "," << r.setup_s << "," << r.wall_s
+                  << "," << r.cpu_s << "," << r.events << "," << r.events / r.wall_s << ","
+                  << r.simulated_s / r.wall_s << "," << r.peakMiB << ",";
         if (known)
         {
             std::cout << targetWall << "," << simaiMiB / 5;
@@ -317,7 +339,7 @@ Run(int argc, char* argv[])
         {
             std::cout << ",";
         }
-        std::cout << "\n";
+        std::cout << "," << r.cnps << "\n";
     }
     return 0;
 }

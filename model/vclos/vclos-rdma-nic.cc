@@ -8,8 +8,9 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
-#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-end-point.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/ipv4.h"
@@ -20,7 +21,6 @@
 #include "ns3/socket.h"
 #include "ns3/string.h"
 #include "ns3/udp-l4-protocol.h"
-#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 #include <stdexcept>
@@ -194,7 +194,7 @@ VclosRdmaNic::Validate() const
 void
 VclosRdmaNic::Start()
 {
-    if (m_socket)
+    if (m_started)
     {
         return;
     }
@@ -235,11 +235,16 @@ VclosRdmaNic::Start()
         probe->Start(m_lineRate);
         probe->Stop();
     }
-    m_socket = Socket::CreateSocket(m_node, UdpSocketFactory::GetTypeId());
-    VCLOS_REQUIRE(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), VCLOS_ROCE_UDP_PORT)) ==
-                      0,
+    // The endpoint a UDP socket bound to 0.0.0.0:4791 would hold, with our callback instead of
+    // the socket's receive queue: a packet goes from UdpL4Protocol::Receive straight to
+    // Receive, with its IPv4 header (the TOS, for CE marks) and no tag.
+    m_endPoint = m_udp->Allocate(nullptr, VCLOS_ROCE_UDP_PORT);
+    VCLOS_REQUIRE(m_endPoint,
                   std::invalid_argument,
                   "VclosRdmaNic: node " << m_node->GetId() << ": UDP port 4791 is taken");
+    m_endPoint->SetRxCallback(MakeCallback(&VclosRdmaNic::Receive, this));
+    m_endPoint->SetDestroyCallback(MakeCallback(&VclosRdmaNic::EndPointDestroyed, this));
+    m_started = true;
     for (uint32_t i = 1; i < ipv4->GetNInterfaces(); ++i)
     {
         for (uint32_t j = 0; j < ipv4->GetNAddresses(i); ++j)
@@ -249,8 +254,12 @@ VclosRdmaNic::Start()
             m_registered.push_back(address);
         }
     }
-    m_socket->SetIpRecvTos(true);
-    m_socket->SetRecvCallback(MakeCallback(&VclosRdmaNic::HandleRead, this));
+}
+
+void
+VclosRdmaNic::EndPointDestroyed()
+{
+    m_endPoint = nullptr;
 }
 
 void
@@ -272,12 +281,13 @@ VclosRdmaNic::DoDispose()
     }
     m_qps.clear();
     m_requesters.clear();
-    if (m_socket)
+    if (m_endPoint && m_udp)
     {
-        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-        m_socket->Close();
+        m_endPoint->SetDestroyCallback(MakeNullCallback<void>());
+        m_udp->DeAllocate(m_endPoint);
     }
-    m_socket = nullptr;
+    m_endPoint = nullptr;
+    m_started = false;
     m_udp = nullptr;
     m_node = nullptr;
     m_accept.clear();
@@ -317,7 +327,7 @@ VclosRdmaNic::Connect(Ipv4Address peer)
 Ptr<VclosRdmaQp>
 VclosRdmaNic::Connect(Ipv4Address peer, uint16_t service)
 {
-    VCLOS_REQUIRE(m_socket,
+    VCLOS_REQUIRE(m_started,
                   std::invalid_argument,
                   "VclosRdmaNic::Connect: the NIC is not started (VclosRdmaHelper::Install)");
     // The NICs registered their addresses when they started; a scan of the nodes covers
@@ -337,7 +347,7 @@ VclosRdmaNic::Connect(Ipv4Address peer, uint16_t service)
             peerNic = (*it)->GetObject<VclosRdmaNic>();
         }
     }
-    VCLOS_REQUIRE(peerNic && peerNic->m_socket,
+    VCLOS_REQUIRE(peerNic && peerNic->m_started,
                   std::invalid_argument,
                   "VclosRdmaNic::Connect: no node with a started VclosRdmaNic owns " << peer);
     // The source address the node's routing picks towards the peer.
@@ -452,12 +462,10 @@ VclosRdmaNic::NotifyReady()
 void
 VclosRdmaNic::TransmitEvent()
 {
+    // Control packets sent since this event was scheduled may have pushed m_txFreeAt past
+    // now: the data packet still goes now (behind them in the device queue), and their line
+    // time delays the one after, rather than costing an extra event per control packet.
     const Time now = Simulator::Now();
-    if (now < m_txFreeAt)
-    {
-        m_txEvent = Simulator::Schedule(m_txFreeAt - now, &VclosRdmaNic::TransmitEvent, this);
-        return;
-    }
     const std::size_t n = m_requesters.size();
     Time earliest = Time::Max();
     for (std::size_t k = 0; k < n; ++k)
@@ -473,7 +481,7 @@ VclosRdmaNic::TransmitEvent()
         {
             const uint32_t wire = qp->TransmitNext();
             m_next = (index + 1) % n;
-            m_txFreeAt = now + m_lineRate.CalculateBytesTxTime(wire);
+            m_txFreeAt = std::max(now, m_txFreeAt) + m_lineRate.CalculateBytesTxTime(wire);
             m_txEvent = Simulator::Schedule(m_txFreeAt - now, &VclosRdmaNic::TransmitEvent, this);
             return;
         }
@@ -483,6 +491,14 @@ VclosRdmaNic::TransmitEvent()
     {
         m_txEvent = Simulator::Schedule(earliest - now, &VclosRdmaNic::TransmitEvent, this);
     }
+}
+
+void
+VclosRdmaNic::SendControl(Ptr<Packet> packet, Ipv4Address local, Ipv4Address peer, uint16_t sport)
+{
+    const uint32_t wire = packet->GetSize() + IP_UDP_BYTES + m_wireOverhead;
+    m_txFreeAt = std::max(Simulator::Now(), m_txFreeAt) + m_lineRate.CalculateBytesTxTime(wire);
+    SendPacket(packet, local, peer, sport, m_controlDscp << 2);
 }
 
 void
@@ -499,69 +515,62 @@ VclosRdmaNic::SendPacket(Ptr<Packet> packet,
 }
 
 void
-VclosRdmaNic::HandleRead(Ptr<Socket> socket)
+VclosRdmaNic::Receive(Ptr<Packet> packet,
+                      Ipv4Header header,
+                      uint16_t /* sport */,
+                      Ptr<Ipv4Interface> /* incomingInterface */)
 {
-    Ptr<Packet> packet;
-    Address from;
-    while ((packet = socket->RecvFrom(from)))
+    const uint8_t tos = header.GetTos();
+    VclosRoceBth bth;
+    if (packet->GetSize() < bth.GetSerializedSize())
     {
-        uint8_t tos = 0;
-        SocketIpTosTag tag;
-        if (packet->RemovePacketTag(tag))
-        {
-            tos = tag.GetTos();
-        }
-        VclosRoceBth bth;
-        if (packet->GetSize() < bth.GetSerializedSize())
-        {
-            ++m_unknown;
-            continue;
-        }
-        packet->RemoveHeader(bth);
-        VclosRdmaQp* qp = bth.destQp >= FIRST_QPN && bth.destQp - FIRST_QPN < m_qps.size()
-                              ? PeekPointer(m_qps[bth.destQp - FIRST_QPN])
-                              : nullptr;
-        const bool responder = qp && qp->m_role == VclosRdmaQp::Role::RESPONDER;
-        switch (bth.opcode)
-        {
-        case VclosRoceBth::RC_WRITE_FIRST:
-        case VclosRoceBth::RC_WRITE_MIDDLE:
-        case VclosRoceBth::RC_WRITE_LAST:
-        case VclosRoceBth::RC_WRITE_ONLY:
-            if (responder)
-            {
-                if (!qp->m_accepted)
-                {
-                    qp->m_accepted = true;
-                    auto accept = m_accept.find(qp->m_service); // once per QP
-                    if (accept != m_accept.end())
-                    {
-                        accept->second(qp, qp->m_peer);
-                    }
-                }
-                qp->ReceiveData(packet, bth, tos);
-                continue;
-            }
-            break;
-        case VclosRoceBth::RC_ACKNOWLEDGE:
-            if (qp && !responder)
-            {
-                qp->ReceiveAck(packet, bth);
-                continue;
-            }
-            break;
-        case VclosRoceBth::CNP:
-            if (qp && !responder)
-            {
-                qp->ReceiveCnp();
-                continue;
-            }
-            break;
-        default:
-            break;
-        }
         ++m_unknown;
+        return;
     }
+    packet->RemoveHeader(bth);
+    VclosRdmaQp* qp = bth.destQp >= FIRST_QPN && bth.destQp - FIRST_QPN < m_qps.size()
+                          ? PeekPointer(m_qps[bth.destQp - FIRST_QPN])
+                          : nullptr;
+    const bool responder = qp && qp->m_role == VclosRdmaQp::Role::RESPONDER;
+    switch (bth.opcode)
+    {
+    case VclosRoceBth::RC_WRITE_FIRST:
+    case VclosRoceBth::RC_WRITE_MIDDLE:
+    case VclosRoceBth::RC_WRITE_LAST:
+    case VclosRoceBth::RC_WRITE_ONLY:
+        if (responder)
+        {
+            if (!qp->m_accepted)
+            {
+                qp->m_accepted = true;
+                auto accept = m_accept.find(qp->m_service); // once per QP
+                if (accept != m_accept.end())
+                {
+                    accept->second(qp, qp->m_peer);
+                }
+            }
+            qp->ReceiveData(packet, bth, tos);
+            return;
+        }
+        break;
+    case VclosRoceBth::RC_ACKNOWLEDGE:
+        if (qp && !responder)
+        {
+            qp->ReceiveAck(packet, bth);
+            return;
+        }
+        break;
+    case VclosRoceBth::CNP:
+        if (qp && !responder)
+        {
+            qp->ReceiveCnp();
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    ++m_unknown;
 }
 
 } // namespace ns3

@@ -19,22 +19,27 @@
 namespace ns3
 {
 
+class Ipv4EndPoint;
+class Ipv4Header;
+class Ipv4Interface;
 class Node;
-class Socket;
 class UdpL4Protocol;
 
 /**
  * \ingroup vclos
- * \brief A RoCEv2 NIC on a node with the Internet stack: its RC queue pairs, one UDP socket
- *        bound to port 4791, and the transmit scheduler (rdma-spec.md 1, 2, 3.2).
+ * \brief A RoCEv2 NIC on a node with the Internet stack: its RC queue pairs, UDP port 4791
+ *        and the transmit scheduler (rdma-spec.md 1, 2, 3.2).
  *
  * Data packets leave one at a time: the NIC serves its requester QPs round robin, each no
  * faster than its rate (its VclosRdmaRateControl, or line rate) and all together no faster
  * than LineRate, counting every byte a packet takes on the link (IP, UDP, BTH, RETH, pad,
- * WireOverhead). The device queue thus holds about one data packet. ACKs, NAKs and CNPs go
- * at once, with ControlDscp. Packets are sent with the QP's UDP source port through the
- * node's UdpL4Protocol (so ECMP hashes each QP as one flow) and received by the socket,
- * which passes the IP TOS up so the responder sees CE marks.
+ * WireOverhead). ACKs, NAKs and CNPs go at once, with ControlDscp, and their bytes count
+ * too: the line time they take delays the next data packet. The device queue thus holds
+ * about one data packet (plus the control packets sent meanwhile), and a NIC that sends and
+ * receives at once does not overrun its link by the ACKs' share. Packets are sent with the QP's UDP
+ * source port through the node's UdpL4Protocol (so ECMP hashes each QP as one flow) and received on
+ * its UDP endpoint for port 4791 (the one a socket would bind; without the socket's receive queue
+ * and tags), whose callback passes the IPv4 header, so the responder sees CE marks.
  *
  * Connection management is out of band and instant (as rdma_cm's exchange of QPNs and
  * starting PSNs would be): Connect reserves the responder QP on the peer's NIC, which
@@ -68,7 +73,7 @@ class VclosRdmaNic : public Object
     void Validate() const;
 
     /**
-     * \brief Open the UDP socket on the node this NIC is aggregated to (idempotent).
+     * \brief Bind UDP port 4791 on the node this NIC is aggregated to (idempotent).
      */
     void Start();
 
@@ -134,6 +139,9 @@ class VclosRdmaNic : public Object
     void NotifyReady();
     /// Transmit the next data packet of the next QP due, and schedule the one after.
     void TransmitEvent();
+    /// Send an ACK, NAK or CNP (BTH on it) with ControlDscp, now; its line time delays the
+    /// next data packet.
+    void SendControl(Ptr<Packet> packet, Ipv4Address local, Ipv4Address peer, uint16_t sport);
     /// Send an RoCE packet (BTH on it) from \p local to \p peer, from UDP port \p sport,
     /// with IP TOS \p tos.
     void SendPacket(Ptr<Packet> packet,
@@ -141,8 +149,13 @@ class VclosRdmaNic : public Object
                     Ipv4Address peer,
                     uint16_t sport,
                     uint8_t tos);
-    /// The socket has packets.
-    void HandleRead(Ptr<Socket> socket);
+    /// A packet arrived on UDP port 4791 (the UDP header removed).
+    void Receive(Ptr<Packet> packet,
+                 Ipv4Header header,
+                 uint16_t sport,
+                 Ptr<Ipv4Interface> incomingInterface);
+    /// UdpL4Protocol is disposing of the endpoint.
+    void EndPointDestroyed();
 
     // Attributes.
     uint32_t m_mtu;            //!< payload bytes per packet
@@ -162,13 +175,15 @@ class VclosRdmaNic : public Object
 
     ObjectFactory m_rcFactory;                   //!< from m_rateControl
     Ptr<Node> m_node;                            //!< owner
-    Ptr<Socket> m_socket;                        //!< bound to 4791
+    Ipv4EndPoint* m_endPoint = nullptr;          //!< UDP port 4791 (owned by m_udp)
+    bool m_started = false;                      //!< Start succeeded
     Ptr<UdpL4Protocol> m_udp;                    //!< sends with per-QP source ports
     std::vector<Ptr<VclosRdmaQp>> m_qps;         //!< by QPN - FIRST_QPN
     std::vector<VclosRdmaQp*> m_requesters;      //!< scheduling order
     std::size_t m_next = 0;                      //!< round-robin position in m_requesters
     EventId m_txEvent;                           //!< next transmit decision
-    Time m_txFreeAt;                             //!< when the line is free again
+    Time m_txFreeAt;                             //!< when the line is free again (data and
+                                                 //!< control packets sent so far)
     std::map<uint16_t, AcceptCallback> m_accept; //!< new responders, by service
     uint64_t m_unknown = 0;                      //!< packets without a QP
     std::vector<uint32_t> m_registered;          //!< addresses this NIC put in the registry

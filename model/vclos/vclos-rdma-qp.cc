@@ -78,6 +78,7 @@ void
 VclosRdmaQp::DoDispose()
 {
     m_timer.Cancel();
+    m_timerArmed = false;
     StopRateControl();
     m_rc = nullptr;
     m_nic = nullptr;
@@ -239,7 +240,7 @@ VclosRdmaQp::TransmitNext()
         rate = std::min(rate, m_rc->GetRate());
     }
     m_nextAllowed = Simulator::Now() + rate.CalculateBytesTxTime(wire);
-    if (!m_timer.IsRunning())
+    if (!m_timerArmed)
     {
         ArmTimer();
     }
@@ -249,15 +250,47 @@ VclosRdmaQp::TransmitNext()
 void
 VclosRdmaQp::ArmTimer()
 {
-    if (m_nic && m_nic->m_ackTimeout.IsStrictlyPositive())
+    if (!m_nic || !m_nic->m_ackTimeout.IsStrictlyPositive())
+    {
+        return;
+    }
+    // Lazy timer: re-arming (every ACK that makes progress) only moves the deadline. The
+    // pending event, if any, is not later than the new deadline (deadlines only move
+    // forward while AckTimeout stays); when it fires early, OnTimeout schedules it again for
+    // the deadline. So each QP has at most one timer event in the simulator instead of one
+    // (cancelled, but kept by the scheduler until its time) per ACK.
+    m_timerArmed = true;
+    m_timerDeadline = Simulator::Now() + m_nic->m_ackTimeout;
+    if (m_timer.IsRunning() && Time(m_timer.GetTs()) > m_timerDeadline)
+    {
+        m_timer.Cancel(); // AckTimeout was shortened meanwhile
+    }
+    if (!m_timer.IsRunning())
     {
         m_timer = Simulator::Schedule(m_nic->m_ackTimeout, &VclosRdmaQp::OnTimeout, this);
     }
 }
 
 void
+VclosRdmaQp::DisarmTimer()
+{
+    m_timerArmed = false; // a pending event finds it disarmed and does nothing
+}
+
+void
 VclosRdmaQp::OnTimeout()
 {
+    if (!m_timerArmed)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (now < m_timerDeadline)
+    {
+        m_timer = Simulator::Schedule(m_timerDeadline - now, &VclosRdmaQp::OnTimeout, this);
+        return;
+    }
+    m_timerArmed = false;
     if (m_sndUna >= m_sndMax || m_error)
     {
         return;
@@ -318,7 +351,7 @@ VclosRdmaQp::Advance(uint64_t una)
     {
         m_txMsg -= popped; // the cursor's message is still there
     }
-    m_timer.Cancel();
+    DisarmTimer();
     if (m_sndUna < m_sndMax)
     {
         ArmTimer();
@@ -446,7 +479,7 @@ VclosRdmaQp::SendAck(uint8_t syndrome, uint64_t psn)
     bth.destQp = m_remoteQpn;
     bth.psn = static_cast<uint32_t>(psn & VclosRoceBth::MASK24);
     packet->AddHeader(bth);
-    m_nic->SendPacket(packet, m_local, m_peer, m_sport, m_nic->m_controlDscp << 2);
+    m_nic->SendControl(packet, m_local, m_peer, m_sport);
 }
 
 void
@@ -459,7 +492,7 @@ VclosRdmaQp::SendCnp()
     bth.becn = true;
     bth.destQp = m_remoteQpn;
     packet->AddHeader(bth);
-    m_nic->SendPacket(packet, m_local, m_peer, m_sport, m_nic->m_controlDscp << 2);
+    m_nic->SendControl(packet, m_local, m_peer, m_sport);
     m_lastCnp = Simulator::Now();
     m_cnpSentOnce = true;
     ++m_cnps;

@@ -171,6 +171,7 @@ class VclosRdmaQp : public Object
     /// Point m_txMsg at the message holding m_sndNxt.
     void SeekTxMessage();
     void ArmTimer();
+    void DisarmTimer();
     void OnTimeout();
     void StopRateControl();
 
@@ -194,7 +195,9 @@ class VclosRdmaQp : public Object
     uint64_t m_bytesPosted = 0;          //!< stream bytes posted
     uint64_t m_bytesAcked = 0;           //!< stream bytes acknowledged
     Time m_nextAllowed;                  //!< rate pacing
-    EventId m_timer;                     //!< retransmission timer
+    EventId m_timer;                     //!< retransmission timer event (may be early)
+    Time m_timerDeadline;                //!< when the armed timer expires
+    bool m_timerArmed = false;           //!< the retransmission timer is armed
     uint32_t m_retries = 0;              //!< timeouts since the last progress
     Ptr<VclosRdmaRateControl> m_rc;      //!< optional rate controller
     bool m_rcRunning = false;            //!< between Start and Stop

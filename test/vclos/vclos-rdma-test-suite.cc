@@ -24,6 +24,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 #include "ns3/vclos-collective-app.h"
 #include "ns3/vclos-collective-helper.h"
@@ -362,6 +363,101 @@ class VclosRdmaTimeoutTest : public TestCase
     }
 };
 
+/// The retransmission timer restarts at every ACK that makes progress, and a QP keeps one
+/// timer event in the simulator, not one per ACK (a cancelled ns-3 event stays in the
+/// scheduler until its time).
+class VclosRdmaLazyTimerTest : public TestCase
+{
+  public:
+    VclosRdmaLazyTimerTest()
+        : TestCase("the timer restarts at each ACK's progress; one timer event per QP, not per ACK")
+    {
+    }
+
+  private:
+    /// Sends \p bytes a -> b with AckTimeout \p timeout, runs until no event is left.
+    /// \return the events executed
+    uint64_t Events(uint64_t bytes, const std::string& timeout)
+    {
+        Rig rig;
+        BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+        ConnectRig(rig, {{"AckTimeout", timeout}}, Ipv4Address("10.0.0.2"));
+        rig.qp->Send(bytes);
+        Simulator::Run();
+        const uint64_t events = Simulator::GetEventCount();
+        NS_TEST_EXPECT_MSG_EQ(rig.acked, bytes, "every byte acknowledged");
+        NS_TEST_EXPECT_MSG_EQ(rig.qp->GetTimeouts(), 0, "no timeout on a lossless link");
+        Simulator::Destroy();
+        return events;
+    }
+
+    void DoRun() override
+    {
+        {
+            // 25 packets, the last one lost: the timer expires AckTimeout after the last ACK
+            // that made progress (packet 23's), not after the first packet armed it.
+            Rig rig;
+            BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+            ConnectRig(rig, {{"AckTimeout", "100us"}}, Ipv4Address("10.0.0.2"));
+            DropReceived(rig, {24});
+            Time lastProgress = Seconds(-1);
+            Time timeoutAt = Seconds(-1);
+            rig.qp->SetSendCompleteCallback(Callback<void, Ptr<VclosRdmaQp>, uint64_t>(
+                [&lastProgress, &timeoutAt](Ptr<VclosRdmaQp>, uint64_t) {
+                    if (timeoutAt.IsNegative())
+                    {
+                        lastProgress = Simulator::Now();
+                    }
+                }));
+            rig.qp->TraceConnectWithoutContext("Timeout",
+                                               Callback<void, uint32_t>([&timeoutAt](uint32_t) {
+                                                   if (timeoutAt.IsNegative())
+                                                   {
+                                                       timeoutAt = Simulator::Now();
+                                                   }
+                                               }));
+            rig.qp->Send(100000);
+            Simulator::Run();
+            const Time firstTx = NanoSeconds(rig.txLog.front().first);
+            std::printf("first packet %.3f us, last progress %.3f us, timeout %.3f us\n",
+                        firstTx.GetSeconds() * 1e6,
+                        lastProgress.GetSeconds() * 1e6,
+                        timeoutAt.GetSeconds() * 1e6);
+            NS_TEST_ASSERT_MSG_EQ(rig.qp->GetTimeouts(), 1, "one timeout");
+            NS_TEST_ASSERT_MSG_EQ(timeoutAt,
+                                  lastProgress + MicroSeconds(100),
+                                  "timeout = last progress + AckTimeout");
+            // Control: the same check against the time the timer was first armed fails.
+            NS_TEST_ASSERT_MSG_NE(timeoutAt,
+                                  firstTx + MicroSeconds(100),
+                                  "the deadline moved with the ACKs");
+            Simulator::Destroy();
+        }
+        // Timer events = events with AckTimeout minus events without a timer. 1 MB (245
+        // packets, an ACK each) completes in about 84 us < 100 us: the one event armed by
+        // the first packet fires once, disarmed (one event per ACK would be 245). 10 MB
+        // (2442 packets) takes T = the closed form, about 0.81 ms: the event fires about
+        // every 100 us and moves to the deadline, so at most T / 100 us + 2 events.
+        const uint64_t small = Events(1000000, "100us") - Events(1000000, "0s");
+        const uint64_t large = Events(10000000, "100us") - Events(10000000, "0s");
+        const double transfer = ClosedFormSeconds(10000000, 4096, 100e9, 1e-6);
+        const auto bound = static_cast<uint64_t>(std::ceil(transfer / 100e-6)) + 2;
+        std::printf("timer events: 1 MB %lu, 10 MB %lu (bound %lu, packets %lu)\n",
+                    static_cast<unsigned long>(small),
+                    static_cast<unsigned long>(large),
+                    static_cast<unsigned long>(bound),
+                    static_cast<unsigned long>(Packets(10000000, 4096)));
+        NS_TEST_ASSERT_MSG_EQ(small, 1, "1 MB: one timer event, not one per ACK");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(large, 1, "10 MB: the timer event exists");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(large, bound, "10 MB: about one per AckTimeout");
+        // Control: the count does see timer events. With AckTimeout = 10 us the event fires
+        // about every 10 us of the 0.81 ms: more than 50 of them (and still no timeout,
+        // since an ACK comes back within 3 us).
+        const uint64_t frequent = Events(10000000, "10us") - Events(10000000, "0s");
+        NS_TEST_ASSERT_MSG_GT(frequent, 50, "a 10 us timer: dozens of events, counted");
+    }
+};
+
 /// Reads a little-endian 32-bit value.
 uint32_t
 Le32(const std::vector<uint8_t>& d, std::size_t at)
@@ -577,6 +673,80 @@ class VclosRdmaPacingTest : public TestCase
                     expected * 1e6);
         NS_TEST_ASSERT_MSG_EQ_TOL(rig.done.GetSeconds(), expected, expected * 0.02, "10 Gb/s");
         Simulator::Destroy();
+    }
+};
+
+/// ACKs count against the line rate: a NIC that sends and receives at once keeps its link's
+/// backlog at about one data packet instead of piling up the ACKs' 1.1% share.
+class VclosRdmaControlBytesTest : public TestCase
+{
+  public:
+    VclosRdmaControlBytesTest()
+        : TestCase("a NIC sending and acknowledging at once does not overrun its link")
+    {
+    }
+
+  private:
+    /// a <-> b, 10 MB each way, NICs with \p attributes.
+    /// \return the largest backlog (device queue + queue disc) of b's link, in bytes
+    uint32_t Run(const Attributes& attributes)
+    {
+        Rig rig;
+        BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+        ConnectRig(rig, attributes, Ipv4Address("10.0.0.2"));
+        Ptr<VclosRdmaQp> back = rig.nics[1]->Connect(Ipv4Address("10.0.0.1"));
+        Ptr<NetDevice> device = rig.ab.Get(1);
+        Ptr<QueueDisc> disc =
+            rig.nodes.Get(1)->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(device);
+        NS_TEST_EXPECT_MSG_NE(disc, nullptr, "b's device has a root queue disc");
+
+        // The backlog is the device queue's bytes plus the queue disc's, at every change.
+        struct Backlog
+        {
+            uint32_t device = 0;
+            uint32_t disc = 0;
+            uint32_t max = 0;
+        } backlog;
+
+        Backlog* b = &backlog;
+        DynamicCast<PointToPointNetDevice>(device)->GetQueue()->TraceConnectWithoutContext(
+            "BytesInQueue",
+            Callback<void, uint32_t, uint32_t>([b](uint32_t, uint32_t now) {
+                b->device = now;
+                b->max = std::max(b->max, b->device + b->disc);
+            }));
+        disc->TraceConnectWithoutContext(
+            "BytesInQueue",
+            Callback<void, uint32_t, uint32_t>([b](uint32_t, uint32_t now) {
+                b->disc = now;
+                b->max = std::max(b->max, b->device + b->disc);
+            }));
+        const uint64_t bytes = 10000000;
+        rig.qp->Send(bytes);
+        back->Send(bytes);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(rig.delivered, bytes, "a -> b delivered");
+        NS_TEST_EXPECT_MSG_EQ(back->GetBytesAcked(), bytes, "b -> a acknowledged");
+        Simulator::Destroy();
+        return backlog.max;
+    }
+
+    void DoRun() override
+    {
+        // By hand: a data packet takes 4096 + 42 + 2 = 4140 bytes on the wire (PPP in the
+        // device's count: 4138 in the queues), an ACK 48 (46). Pacing data and ACKs together
+        // leaves at most one data packet and the few ACKs sent during it queued: < 2 data
+        // packets. Pacing data alone, the ACKs (one per data packet received, 46/4138 =
+        // 1.1% of the line) pile up over the 2442 packets: about 2442 x 46 = 112 kB.
+        const uint32_t bound = 2 * 4138;
+        const uint32_t paced = Run({});
+        std::printf("largest backlog of b's link: %u bytes (bound %u)\n", paced, bound);
+        NS_TEST_ASSERT_MSG_LT(paced, bound, "data + ACKs within the line rate");
+        // Control: a NIC pacing 1.1% above its link (LineRate 101.1 Gb/s on 100 Gb/s) fails
+        // the same check, as the ACK bytes did when they were not counted.
+        const uint32_t over = Run({{"LineRate", "101.1Gbps"}});
+        std::printf("LineRate 101.1 Gb/s: largest backlog %u bytes\n", over);
+        NS_TEST_ASSERT_MSG_GT(over, bound * 5, "pacing above the line rate builds a queue");
     }
 };
 
@@ -1145,9 +1315,11 @@ class VclosRdmaTestSuite : public TestSuite
         AddTestCase(new VclosRdmaTransferTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaGoBackNTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaTimeoutTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaLazyTimerTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPcapTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaAckIntervalTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaPacingTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaControlBytesTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaCnpTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaDcqcnTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaBadAttributeTest, TestCase::QUICK);
