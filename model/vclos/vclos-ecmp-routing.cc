@@ -309,8 +309,13 @@ VclosEcmpRouting::RouteInput(Ptr<const Packet> p,
                              ErrorCallback ecb)
 {
     NS_LOG_FUNCTION(this << p << header.GetDestination());
-    uint32_t destination = header.GetDestination().Get();
-    if (m_localAddresses.count(destination) != 0 || header.GetDestination().IsBroadcast())
+    const int32_t interface = ForwardInterface(header, p);
+    if (interface >= 0)
+    {
+        ucb(RouteVia(static_cast<uint32_t>(interface)), p, header);
+        return true;
+    }
+    if (IsLocal(header.GetDestination()))
     {
         if (!lcb.IsNull())
         {
@@ -323,17 +328,33 @@ VclosEcmpRouting::RouteInput(Ptr<const Packet> p,
     {
         return false; // a fabric switch does not forward multicast
     }
-    int32_t group = LookupGroup(destination);
+    NS_LOG_LOGIC("no route to " << header.GetDestination());
+    m_noRouteTrace(p, header);
+    ecb(p, header, Socket::ERROR_NOROUTETOHOST);
+    return true;
+}
+
+bool
+VclosEcmpRouting::IsLocal(Ipv4Address destination) const
+{
+    return m_localAddresses.count(destination.Get()) != 0 || destination.IsBroadcast();
+}
+
+int32_t
+VclosEcmpRouting::ForwardInterface(const Ipv4Header& header, Ptr<const Packet> payload)
+{
+    const Ipv4Address destination = header.GetDestination();
+    if (IsLocal(destination) || destination.IsMulticast())
+    {
+        return -1;
+    }
+    const int32_t group = LookupGroup(destination.Get());
     if (group < 0)
     {
-        NS_LOG_LOGIC("no route to " << header.GetDestination());
-        m_noRouteTrace(p, header);
-        ecb(p, header, Socket::ERROR_NOROUTETOHOST);
-        return true;
+        return -1;
     }
-    VclosFiveTuple tuple = VclosExtractFiveTuple(header, p);
-    ucb(RouteVia(ChooseMember(static_cast<uint32_t>(group), tuple)), p, header);
-    return true;
+    const VclosFiveTuple tuple = VclosExtractFiveTuple(header, payload);
+    return static_cast<int32_t>(ChooseMember(static_cast<uint32_t>(group), tuple));
 }
 
 void

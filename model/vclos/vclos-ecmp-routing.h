@@ -99,6 +99,18 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      */
     int32_t SelectInterface(const VclosFiveTuple& tuple);
 
+    /**
+     * \brief The output interface of a packet this switch forwards, chosen as RouteInput
+     *        chooses it (longest prefix, pins, hash or spray): the switch fast path
+     *        (VclosSwitchForwarder) calls this instead of RouteInput.
+     * \param header the packet's IPv4 header
+     * \param payload the packet after the IPv4 header (for the ports)
+     * \return the interface index, or -1 where RouteInput would not forward the packet as
+     *         plain unicast (local or broadcast destination, multicast, no route); only a
+     *         return >= 0 has chosen a member (and advanced the spray state)
+     */
+    int32_t ForwardInterface(const Ipv4Header& header, Ptr<const Packet> payload);
+
     /// \param salt the hash salt of this switch
     void SetSalt(uint32_t salt);
     /// \return the hash salt of this switch
@@ -151,6 +163,11 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      * \return the group index, or -1
      */
     int32_t LookupGroup(uint32_t destination) const;
+    /**
+     * \param destination a destination address
+     * \return true for this switch's own addresses and the broadcast address
+     */
+    bool IsLocal(Ipv4Address destination) const;
     /**
      * \brief Pick the member of a group for a flow.
      * \param group the group index
