@@ -204,6 +204,7 @@ Run(int argc, char* argv[])
     Options o;
     std::string algorithm = "ring";
     std::string transport = "tcp";
+    std::string scheduler = VCLOS_DEFAULT_EVENT_SCHEDULER;
     SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", o.leaves);
     cmd.AddValue("gpusPerLeaf", "GPUs (one per host) under each leaf", o.gpusPerLeaf);
@@ -215,7 +216,13 @@ Run(int argc, char* argv[])
     cmd.AddValue("dcqcn",
                  "RDMA: DCQCN profile of every QP (paper, hpcc, simai, nvidia) or none",
                  o.profile);
+    cmd.AddValue("eventScheduler",
+                 "Event set: priority-queue, map (ns-3's default), heap, calendar or list "
+                 "(same results; doc/vclos/rdma.rst, Lean path)",
+                 scheduler);
     cmd.Parse(argc, argv);
+    const std::string badScheduler = VclosSetEventScheduler(scheduler);
+    VCLOS_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
     VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
                   std::invalid_argument,
                   "algorithm: unknown '" << algorithm << "'");
@@ -266,7 +273,7 @@ Run(int argc, char* argv[])
     std::cout << std::fixed << std::setprecision(3) << "# " << gpus << " GPUs, " << algorithm
               << " all-reduce of " << o.messageBytes / 1048576.0 << " MiB, "
               << (o.pinned ? "pinned" : "per-flow ECMP") << "; RDMA DCQCN profile " << o.profile
-              << "\n";
+              << "; event set " << scheduler << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
               << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"
