@@ -337,7 +337,11 @@ VclosEcmpRouting::RouteInput(Ptr<const Packet> p,
 bool
 VclosEcmpRouting::IsLocal(Ipv4Address destination) const
 {
-    return m_localAddresses.count(destination.Get()) != 0 || destination.IsBroadcast();
+    // Most packets a switch sees are for GPUs, below the lowest own address (the range test
+    // saves the hash lookup per packet).
+    const uint32_t d = destination.Get();
+    return (d >= m_localMin && d <= m_localMax && m_localAddresses.count(d) != 0) ||
+           destination.IsBroadcast();
 }
 
 int32_t
@@ -374,6 +378,7 @@ VclosEcmpRouting::NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress addr
 {
     NS_LOG_FUNCTION(this << interface << address);
     m_localAddresses.insert(address.GetLocal().Get());
+    UpdateLocalRange();
     if (interface < m_routes.size())
     {
         m_routes[interface] = nullptr; // rebuilt with the new source address
@@ -385,6 +390,7 @@ VclosEcmpRouting::NotifyRemoveAddress(uint32_t interface, Ipv4InterfaceAddress a
 {
     NS_LOG_FUNCTION(this << interface << address);
     m_localAddresses.erase(address.GetLocal().Get());
+    UpdateLocalRange();
     if (interface < m_routes.size())
     {
         m_routes[interface] = nullptr;
@@ -397,6 +403,19 @@ VclosEcmpRouting::SetIpv4(Ptr<Ipv4> ipv4)
     NS_LOG_FUNCTION(this << ipv4);
     m_ipv4 = ipv4;
     m_localAddresses.insert(Ipv4Address::GetLoopback().Get());
+    UpdateLocalRange();
+}
+
+void
+VclosEcmpRouting::UpdateLocalRange()
+{
+    m_localMin = UINT32_MAX;
+    m_localMax = 0;
+    for (uint32_t a : m_localAddresses)
+    {
+        m_localMin = std::min(m_localMin, a);
+        m_localMax = std::max(m_localMax, a);
+    }
 }
 
 void

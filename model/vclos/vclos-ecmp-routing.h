@@ -168,6 +168,8 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      * \return true for this switch's own addresses and the broadcast address
      */
     bool IsLocal(Ipv4Address destination) const;
+    /// Recompute m_localMin and m_localMax from m_localAddresses.
+    void UpdateLocalRange();
     /**
      * \brief Pick the member of a group for a flow.
      * \param group the group index
@@ -194,6 +196,8 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
     std::unordered_map<uint32_t, uint32_t> m_srcPins;  //!< source -> interface
     std::unordered_map<uint64_t, uint32_t> m_pairPins; //!< (source, destination) -> interface
     std::unordered_set<uint32_t> m_localAddresses;     //!< this switch's own addresses
+    uint32_t m_localMin = UINT32_MAX;                  //!< lowest of m_localAddresses
+    uint32_t m_localMax = 0;                           //!< highest of m_localAddresses
     std::vector<Ptr<Ipv4Route>> m_routes;              //!< per interface, built once
     uint32_t m_salt;                                   //!< hash salt
     VclosHashAlgorithm m_algorithm;                    //!< hash function
