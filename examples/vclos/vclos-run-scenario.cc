@@ -568,6 +568,12 @@ Run(int argc, char* argv[])
                   "--wallLimit=" << wallLimit << " must be a number of seconds >= 0");
     VclosValidateScenario(s, zoo);
     VclosApplyScenarioTransport(s);
+    if (s.output.flowMonitor)
+    {
+        // FlowMonitor probes every node's Ipv4L3Protocol traces, which the switch fast path
+        // does not fire: keep ns-3's IPv4 path at the switches so its hop counts stay true.
+        Config::SetDefault("ns3::VclosFabricHelper::SwitchFastPath", BooleanValue(false));
+    }
     std::string unusable = SuiteCheckOutputPrefix(s.output.prefix);
     VCLOS_REQUIRE(unusable.empty(),
                   std::invalid_argument,

@@ -46,8 +46,8 @@ class VclosEcmpRouting;
  *
  * What it does not do: Ipv4L3Protocol's Rx, Tx and UnicastForward trace sources do not
  * fire for fast-forwarded packets (device, queue-disc and routing traces do), and raw
- * IPv4 sockets on a switch do not see them. VclosFabricHelper::SwitchFastPath = false
- * keeps the old path.
+ * IPv4 sockets on a switch do not see them; nor do FlowMonitor's IPv4 probes, which
+ * connect to those traces. VclosFabricHelper::SwitchFastPath = false keeps the old path.
  */
 class VclosSwitchForwarder : public Object
 {
