@@ -219,6 +219,7 @@ Run(int argc, char* argv[])
     Options o;
     std::string algorithm = "ring";
     std::string transport = "tcp";
+    std::string scheduler = VCLOS_DEFAULT_EVENT_SCHEDULER;
     SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", o.leaves);
     cmd.AddValue("gpusPerLeaf", "GPUs (one per host) under each leaf", o.gpusPerLeaf);
@@ -234,10 +235,16 @@ Run(int argc, char* argv[])
                  "RDMA: the responder ACKs every this many packets (and each message's last); "
                  "1 as in SimAI.conf and HPCC (L2_ACK_INTERVAL 1)",
                  o.ackInterval);
+    cmd.AddValue("eventScheduler",
+                 "Event set: priority-queue, map (ns-3's default), heap, calendar or list "
+                 "(same results; doc/vclos/rdma.rst, Lean path)",
+                 scheduler);
     cmd.Parse(argc, argv);
     VCLOS_REQUIRE(o.ackInterval >= 1,
                   std::invalid_argument,
                   "ackInterval: " << o.ackInterval << " must be at least 1 packet");
+    const std::string badScheduler = VclosSetEventScheduler(scheduler);
+    VCLOS_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
     VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
                   std::invalid_argument,
                   "algorithm: unknown '" << algorithm << "'");
@@ -288,7 +295,7 @@ Run(int argc, char* argv[])
     std::cout << std::fixed << std::setprecision(3) << "# " << gpus << " GPUs, " << algorithm
               << " all-reduce of " << o.messageBytes / 1048576.0 << " MiB, "
               << (o.pinned ? "pinned" : "per-flow ECMP") << "; RDMA DCQCN profile " << o.profile
-              << ", AckInterval " << o.ackInterval << "\n";
+              << ", AckInterval " << o.ackInterval << "; event set " << scheduler << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
               << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"

@@ -48,7 +48,7 @@ namespace
 /// (--ns3::VclosFabricHelper::Spines=4) and both sides change together.
 struct Job
 {
-    uint64_t flowBytes = 1000000000000000ULL; //!< never finishes within simTime
+    uint64_t flowBytes = VclosPermutationHelper::MAX_FLOW_BYTES; //!< 10 GB: never ends in simTime
     uint32_t sendSize = 0;                    //!< BulkSend write size (0: 8 segments)
     uint16_t basePort = 5000;                 //!< port of flow 0
     Time startTime = MicroSeconds(10);        //!< senders start

@@ -546,6 +546,11 @@ Run(int argc, char* argv[])
     cmd.AddValue("flowMonitor", "output.flowMonitor", s.output.flowMonitor);
     cmd.AddValue("pcap", "output.pcap", s.output.pcap);
     cmd.AddValue("progress", "output.progress", s.output.progress);
+    std::string scheduler = VCLOS_DEFAULT_EVENT_SCHEDULER;
+    cmd.AddValue("eventScheduler",
+                 "Event set of the packet engine: priority-queue, map (ns-3's default), heap, "
+                 "calendar or list (same results; doc/vclos/rdma.rst, Lean path)",
+                 scheduler);
     double wallLimit = 0;
     cmd.AddValue("wallLimit",
                  "Stop after this many wall-clock seconds (0: no limit), as on SIGINT/SIGTERM: "
@@ -553,6 +558,8 @@ Run(int argc, char* argv[])
                  wallLimit);
     cmd.Parse(argc, argv); // --RngRun overrides seeds.rngRun
     s.seeds.rngRun = RngSeedManager::GetRun();
+    const std::string badScheduler = VclosSetEventScheduler(scheduler);
+    VCLOS_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
     s.scheduler.policies = Split(policies);
     s.workload.models = Split(models);
     s.workload.algorithms = Split(algorithms);
@@ -561,6 +568,12 @@ Run(int argc, char* argv[])
                   "--wallLimit=" << wallLimit << " must be a number of seconds >= 0");
     VclosValidateScenario(s, zoo);
     VclosApplyScenarioTransport(s);
+    if (s.output.flowMonitor)
+    {
+        // FlowMonitor probes every node's Ipv4L3Protocol traces, which the switch fast path
+        // does not fire: keep ns-3's IPv4 path at the switches so its hop counts stay true.
+        Config::SetDefault("ns3::VclosFabricHelper::SwitchFastPath", BooleanValue(false));
+    }
     std::string unusable = SuiteCheckOutputPrefix(s.output.prefix);
     VCLOS_REQUIRE(unusable.empty(),
                   std::invalid_argument,

@@ -22,6 +22,7 @@
 #include "ns3/vclos-ocs-helper.h"
 #include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-pfc-net-device.h"
+#include "ns3/vclos-switch-forwarder.h"
 
 namespace ns3
 {
@@ -231,6 +232,17 @@ VclosFabricHelper::GetTypeId()
                           EnumValue(P2P),
                           MakeEnumAccessor(&VclosFabricHelper::m_linkLayer),
                           MakeEnumChecker(P2P, "p2p", PFC, "pfc"))
+            .AddAttribute("SwitchFastPath",
+                          "Leaves and spines forward transit IPv4 packets in one handler "
+                          "(VclosSwitchForwarder: same ECMP choice, TTL decrement, priority "
+                          "tag, queue disc or PFC device) instead of ns-3's IPv4 receive, "
+                          "routing and send path; anything else (TTL expiry, no route, local "
+                          "destination, interface down) still takes that path. Ipv4L3Protocol's "
+                          "Rx/Tx/UnicastForward traces do not fire for fast-forwarded packets. "
+                          "false: the old path everywhere.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosFabricHelper::m_switchFastPath),
+                          MakeBooleanChecker())
             .AddAttribute("TcpMinRto",
                           "Minimum TCP retransmission timeout.",
                           TimeValue(MilliSeconds(1)),
@@ -240,7 +252,8 @@ VclosFabricHelper::GetTypeId()
 }
 
 VclosFabricHelper::VclosFabricHelper()
-    : m_hasCustomQueueDisc(false),
+    : m_switchFastPath(true),
+      m_hasCustomQueueDisc(false),
       m_linkLayer(P2P),
       m_saltRng(CreateObject<UniformRandomVariable>())
 {
@@ -645,6 +658,16 @@ VclosFabricHelper::Install()
     if (m_ocsCount > 0)
     {
         StartOcsLayer(fabric);
+    }
+    if (m_switchFastPath)
+    {
+        for (auto* switches : {&fabric->m_leaves, &fabric->m_spines})
+        {
+            for (auto it = switches->Begin(); it != switches->End(); ++it)
+            {
+                CreateObject<VclosSwitchForwarder>()->Install(*it);
+            }
+        }
     }
     DrawSalts(fabric);
     NS_LOG_INFO("fabric: " << gpuCount << " GPUs, " << m_leaves << " leaves, " << m_spines

@@ -36,7 +36,9 @@ namespace ns3
  * QueueSize), or drop-tail when EcnThreshold is 0, or whatever SetQueueDisc() names.
  * With LinkLayer pfc the NIC-leaf and leaf-spine links are lossless Ethernet instead
  * (VclosPfcNetDevice, no queue disc; leaves and spines get a VclosPfcSwitchBuffer; see
- * doc/vclos/pfc.rst); intra-server links stay point-to-point.
+ * doc/vclos/pfc.rst); intra-server links stay point-to-point. With SwitchFastPath (the
+ * default) leaves and spines forward transit IPv4 packets through VclosSwitchForwarder
+ * instead of Ipv4L3Protocol (same routing, TTL, queue discs and devices; see its doc).
  *
  * Install() also sets these ns-3 defaults so TCP fits the fabric: TcpL4Protocol::SocketType
  * = TcpSocketType, TcpSocket::SegmentSize = Mtu - 52 (IPv4, TCP and timestamp headers),
@@ -198,6 +200,7 @@ class VclosFabricHelper : public Object
     uint32_t m_tcpBufferSize;               //!< socket buffers
     Time m_tcpMinRto;                       //!< minimum RTO
     bool m_tcpPacing;                       //!< pace TCP at up to the NIC rate
+    bool m_switchFastPath;                  //!< leaves and spines use VclosSwitchForwarder
     Time m_tcpDelAckTimeout;                //!< delayed-ACK timeout
     VclosEcmpRoutingHelper m_routing;       //!< switch routing factory
     TrafficControlHelper m_customQueueDisc; //!< set by SetQueueDisc

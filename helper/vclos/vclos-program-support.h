@@ -25,6 +25,20 @@ double VclosMean(const std::vector<double>& values);
  */
 double VclosPercentile(std::vector<double> values, double q);
 
+/// The event scheduler programs use unless told otherwise (doc/vclos/rdma.rst, "Lean path").
+constexpr const char* VCLOS_DEFAULT_EVENT_SCHEDULER = "priority-queue";
+
+/**
+ * \ingroup vclos
+ * \brief Choose the simulator's event set by a short name, for every simulator created from
+ *        now on (GlobalValue SchedulerType; call before the first event is scheduled, or
+ *        between Simulator::Destroy and the next run). Every ns-3 scheduler orders events by
+ *        time, then insertion order, so the choice changes speed and memory, not results.
+ * \param name map, heap, calendar, list or priority-queue
+ * \return an empty string, or one line naming the bad value (nothing is changed then)
+ */
+std::string VclosSetEventScheduler(const std::string& name);
+
 } // namespace ns3
 
 #endif /* VCLOS_PROGRAM_SUPPORT_H */

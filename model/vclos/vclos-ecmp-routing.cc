@@ -309,8 +309,13 @@ VclosEcmpRouting::RouteInput(Ptr<const Packet> p,
                              ErrorCallback ecb)
 {
     NS_LOG_FUNCTION(this << p << header.GetDestination());
-    uint32_t destination = header.GetDestination().Get();
-    if (m_localAddresses.count(destination) != 0 || header.GetDestination().IsBroadcast())
+    const int32_t interface = ForwardInterface(header, p);
+    if (interface >= 0)
+    {
+        ucb(RouteVia(static_cast<uint32_t>(interface)), p, header);
+        return true;
+    }
+    if (IsLocal(header.GetDestination()))
     {
         if (!lcb.IsNull())
         {
@@ -323,17 +328,37 @@ VclosEcmpRouting::RouteInput(Ptr<const Packet> p,
     {
         return false; // a fabric switch does not forward multicast
     }
-    int32_t group = LookupGroup(destination);
+    NS_LOG_LOGIC("no route to " << header.GetDestination());
+    m_noRouteTrace(p, header);
+    ecb(p, header, Socket::ERROR_NOROUTETOHOST);
+    return true;
+}
+
+bool
+VclosEcmpRouting::IsLocal(Ipv4Address destination) const
+{
+    // Most packets a switch sees are for GPUs, below the lowest own address (the range test
+    // saves the hash lookup per packet).
+    const uint32_t d = destination.Get();
+    return (d >= m_localMin && d <= m_localMax && m_localAddresses.count(d) != 0) ||
+           destination.IsBroadcast();
+}
+
+int32_t
+VclosEcmpRouting::ForwardInterface(const Ipv4Header& header, Ptr<const Packet> payload)
+{
+    const Ipv4Address destination = header.GetDestination();
+    if (IsLocal(destination) || destination.IsMulticast())
+    {
+        return -1;
+    }
+    const int32_t group = LookupGroup(destination.Get());
     if (group < 0)
     {
-        NS_LOG_LOGIC("no route to " << header.GetDestination());
-        m_noRouteTrace(p, header);
-        ecb(p, header, Socket::ERROR_NOROUTETOHOST);
-        return true;
+        return -1;
     }
-    VclosFiveTuple tuple = VclosExtractFiveTuple(header, p);
-    ucb(RouteVia(ChooseMember(static_cast<uint32_t>(group), tuple)), p, header);
-    return true;
+    const VclosFiveTuple tuple = VclosExtractFiveTuple(header, payload);
+    return static_cast<int32_t>(ChooseMember(static_cast<uint32_t>(group), tuple));
 }
 
 void
@@ -353,6 +378,7 @@ VclosEcmpRouting::NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress addr
 {
     NS_LOG_FUNCTION(this << interface << address);
     m_localAddresses.insert(address.GetLocal().Get());
+    UpdateLocalRange();
     if (interface < m_routes.size())
     {
         m_routes[interface] = nullptr; // rebuilt with the new source address
@@ -364,6 +390,7 @@ VclosEcmpRouting::NotifyRemoveAddress(uint32_t interface, Ipv4InterfaceAddress a
 {
     NS_LOG_FUNCTION(this << interface << address);
     m_localAddresses.erase(address.GetLocal().Get());
+    UpdateLocalRange();
     if (interface < m_routes.size())
     {
         m_routes[interface] = nullptr;
@@ -376,6 +403,19 @@ VclosEcmpRouting::SetIpv4(Ptr<Ipv4> ipv4)
     NS_LOG_FUNCTION(this << ipv4);
     m_ipv4 = ipv4;
     m_localAddresses.insert(Ipv4Address::GetLoopback().Get());
+    UpdateLocalRange();
+}
+
+void
+VclosEcmpRouting::UpdateLocalRange()
+{
+    m_localMin = UINT32_MAX;
+    m_localMax = 0;
+    for (uint32_t a : m_localAddresses)
+    {
+        m_localMin = std::min(m_localMin, a);
+        m_localMax = std::max(m_localMax, a);
+    }
 }
 
 void

@@ -99,6 +99,18 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      */
     int32_t SelectInterface(const VclosFiveTuple& tuple);
 
+    /**
+     * \brief The output interface of a packet this switch forwards, chosen as RouteInput
+     *        chooses it (longest prefix, pins, hash or spray): the switch fast path
+     *        (VclosSwitchForwarder) calls this instead of RouteInput.
+     * \param header the packet's IPv4 header
+     * \param payload the packet after the IPv4 header (for the ports)
+     * \return the interface index, or -1 where RouteInput would not forward the packet as
+     *         plain unicast (local or broadcast destination, multicast, no route); only a
+     *         return >= 0 has chosen a member (and advanced the spray state)
+     */
+    int32_t ForwardInterface(const Ipv4Header& header, Ptr<const Packet> payload);
+
     /// \param salt the hash salt of this switch
     void SetSalt(uint32_t salt);
     /// \return the hash salt of this switch
@@ -152,6 +164,13 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
      */
     int32_t LookupGroup(uint32_t destination) const;
     /**
+     * \param destination a destination address
+     * \return true for this switch's own addresses and the broadcast address
+     */
+    bool IsLocal(Ipv4Address destination) const;
+    /// Recompute m_localMin and m_localMax from m_localAddresses.
+    void UpdateLocalRange();
+    /**
      * \brief Pick the member of a group for a flow.
      * \param group the group index
      * \param tuple the flow
@@ -177,6 +196,8 @@ class VclosEcmpRouting : public Ipv4RoutingProtocol
     std::unordered_map<uint32_t, uint32_t> m_srcPins;  //!< source -> interface
     std::unordered_map<uint64_t, uint32_t> m_pairPins; //!< (source, destination) -> interface
     std::unordered_set<uint32_t> m_localAddresses;     //!< this switch's own addresses
+    uint32_t m_localMin = UINT32_MAX;                  //!< lowest of m_localAddresses
+    uint32_t m_localMax = 0;                           //!< highest of m_localAddresses
     std::vector<Ptr<Ipv4Route>> m_routes;              //!< per interface, built once
     uint32_t m_salt;                                   //!< hash salt
     VclosHashAlgorithm m_algorithm;                    //!< hash function

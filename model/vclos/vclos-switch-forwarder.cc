@@ -1,0 +1,181 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-switch-forwarder.h"
+
+#include "vclos-ecmp-routing.h"
+
+#include "ns3/arp-l3-protocol.h"
+#include "ns3/ipv4-interface.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/socket.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/vclos-check.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosSwitchForwarder");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosSwitchForwarder);
+
+TypeId
+VclosSwitchForwarder::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::VclosSwitchForwarder")
+                            .SetParent<Object>()
+                            .SetGroupName("Vclos")
+                            .AddConstructor<VclosSwitchForwarder>();
+    return tid;
+}
+
+VclosSwitchForwarder::VclosSwitchForwarder()
+    : m_minMtu(std::numeric_limits<uint32_t>::max()),
+      m_fastForwarded(0),
+      m_slowPath(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosSwitchForwarder::DoDispose()
+{
+    m_ipv4 = nullptr;
+    m_tc = nullptr;
+    m_routing = nullptr;
+    m_ports.clear();
+    Object::DoDispose();
+}
+
+void
+VclosSwitchForwarder::Install(Ptr<Node> node)
+{
+    NS_LOG_FUNCTION(this << node);
+    m_ipv4 = node->GetObject<Ipv4L3Protocol>();
+    m_tc = node->GetObject<TrafficControlLayer>();
+    VCLOS_REQUIRE(m_ipv4 && m_tc,
+                  std::invalid_argument,
+                  "VclosSwitchForwarder: node " << node->GetId() << " has no IPv4 stack");
+    m_routing = DynamicCast<VclosEcmpRouting>(m_ipv4->GetRoutingProtocol());
+    VCLOS_REQUIRE(m_routing,
+                  std::invalid_argument,
+                  "VclosSwitchForwarder: node " << node->GetId()
+                                                << " does not route with VclosEcmpRouting");
+    // Ipv4L3Protocol::AddInterface registered TrafficControlLayer::Receive at the node twice
+    // per interface (IPv4 and ARP); the loopback interface registered Ipv4L3Protocol itself.
+    // Remove those registrations and put back ARP, and IPv4 on the devices not taken.
+    const auto tcReceive = MakeCallback(&TrafficControlLayer::Receive, m_tc);
+    for (uint32_t i = 1; i < m_ipv4->GetNInterfaces(); ++i)
+    {
+        node->UnregisterProtocolHandler(tcReceive);
+        node->UnregisterProtocolHandler(tcReceive);
+    }
+    m_ports.resize(m_ipv4->GetNInterfaces());
+    for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
+    {
+        Ptr<NetDevice> device = m_ipv4->GetNetDevice(i);
+        m_ports[i] = Port{device, m_ipv4->GetInterface(i)};
+        if (i == 0)
+        {
+            continue; // the loopback
+        }
+        m_minMtu = std::min<uint32_t>(m_minMtu, device->GetMtu());
+        node->RegisterProtocolHandler(tcReceive, ArpL3Protocol::PROT_NUMBER, device);
+        if (device->NeedsArp())
+        {
+            node->RegisterProtocolHandler(tcReceive, Ipv4L3Protocol::PROT_NUMBER, device);
+            continue;
+        }
+        if (device->GetIfIndex() >= m_interfaceOf.size())
+        {
+            m_interfaceOf.resize(device->GetIfIndex() + 1, -1);
+        }
+        m_interfaceOf[device->GetIfIndex()] = static_cast<int32_t>(i);
+        node->RegisterProtocolHandler(MakeCallback(&VclosSwitchForwarder::Receive, this),
+                                      Ipv4L3Protocol::PROT_NUMBER,
+                                      device);
+    }
+    node->AggregateObject(this);
+}
+
+uint64_t
+VclosSwitchForwarder::GetFastForwarded() const
+{
+    return m_fastForwarded;
+}
+
+uint64_t
+VclosSwitchForwarder::GetSlowPath() const
+{
+    return m_slowPath;
+}
+
+void
+VclosSwitchForwarder::Receive(Ptr<NetDevice> device,
+                              Ptr<const Packet> p,
+                              uint16_t protocol,
+                              const Address& from,
+                              const Address& to,
+                              NetDevice::PacketType packetType)
+{
+    const uint32_t ifIndex = device->GetIfIndex();
+    const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
+    if (in >= 0 && m_ports[in].interface->IsUp() && p->GetSize() <= m_minMtu)
+    {
+        Ptr<Packet> packet = p->Copy();
+        Ipv4Header header;
+        if (Node::ChecksumEnabled())
+        {
+            header.EnableChecksum();
+        }
+        packet->RemoveHeader(header);
+        if (header.GetPayloadSize() < packet->GetSize())
+        {
+            packet->RemoveAtEnd(packet->GetSize() - header.GetPayloadSize());
+        }
+        if (header.IsChecksumOk() && header.GetTtl() > 1)
+        {
+            const int32_t out = m_routing->ForwardInterface(header, packet);
+            if (out >= 0)
+            {
+                // From here on as IpForward + SendRealOut + Ipv4Interface::Send.
+                ++m_fastForwarded;
+                header.SetTtl(header.GetTtl() - 1);
+                SocketPriorityTag priorityTag;
+                packet->RemovePacketTag(priorityTag);
+                const uint8_t priority = Socket::IpTos2Priority(header.GetTos());
+                if (priority)
+                {
+                    priorityTag.SetPriority(priority);
+                    packet->AddPacketTag(priorityTag);
+                }
+                const Port& port = m_ports[out];
+                if (!port.interface->IsUp())
+                {
+                    NS_LOG_LOGIC("output interface " << out << " down: dropped");
+                    return; // as SendRealOut does
+                }
+                if (port.device->NeedsArp())
+                {
+                    port.interface->Send(packet, header, header.GetDestination());
+                    return;
+                }
+                m_tc->Send(port.device,
+                           Create<Ipv4QueueDiscItem>(packet,
+                                                     port.device->GetBroadcast(),
+                                                     Ipv4L3Protocol::PROT_NUMBER,
+                                                     header));
+                return;
+            }
+        }
+    }
+    ++m_slowPath;
+    m_tc->Receive(device, p, protocol, from, to, packetType);
+}
+
+} // namespace ns3

@@ -1,0 +1,406 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The switch fast path (VclosSwitchForwarder, VclosFabricHelper::SwitchFastPath) against
+// ns-3's IPv4 forwarding path: the same seed puts byte-identical frames on every link at the
+// same times (TCP over RED with ECN marks, RDMA with DCQCN, RDMA on PFC links with pauses,
+// a spine port going down and up mid-run); another salt stream changes them (the control:
+// the comparison sees a different path choice). TTL: frames leave the spines with 64 - 2,
+// and a packet whose TTL runs out at a spine is dropped there by the old path (ICMP time
+// exceeded), as with the fast path off; a TTL one higher passes the spine (the control).
+
+#include "ns3/boolean.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/queue-disc.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-fabric.h"
+#include "ns3/vclos-permutation-helper.h"
+#include "ns3/vclos-pfc-net-device.h"
+#include "ns3/vclos-pfc-switch-buffer.h"
+#include "ns3/vclos-rdma-helper.h"
+#include "ns3/vclos-rdma-nic.h"
+#include "ns3/vclos-rdma-qp.h"
+#include "ns3/vclos-switch-forwarder.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The traffic of a cross-check run.
+enum class Scenario
+{
+    TCP_RED,    //!< TCP permutation over one spine (RED marks ECN), a port down and up
+    RDMA_DCQCN, //!< RDMA 7:1 incast, DCQCN, p2p links with RED
+    RDMA_PFC    //!< RDMA 7:1 incast on LinkLayer=pfc (pauses, ECN at the PFC devices)
+};
+
+/// What a run put on the wire.
+struct WireRecord
+{
+    uint64_t digest = 14695981039346656037ull; //!< FNV-1a of (time, link, frame bytes)
+    uint64_t frames = 0;                       //!< frames sent on every link
+    uint64_t marks = 0;                        //!< ECN marks (RED queue discs, PFC devices)
+    uint64_t pauses = 0;                       //!< PFC pause frames the switches sent
+    uint64_t fast = 0;                         //!< packets the switch fast path forwarded
+    uint64_t slow = 0;                         //!< packets the forwarders handed to IPv4
+    uint32_t forwarders = 0;                   //!< switches with a VclosSwitchForwarder
+    uint32_t switches = 0;                     //!< leaves and spines
+    uint64_t delivered = 0;                    //!< bytes delivered to the applications
+
+    /// Add bytes to the digest.
+    void Mix(const uint8_t* bytes, std::size_t n)
+    {
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            digest = (digest ^ bytes[i]) * 1099511628211ull;
+        }
+    }
+};
+
+/// Sniffer sink: every frame a link's sending device puts on the wire.
+void
+RecordFrame(WireRecord* record, uint32_t link, Ptr<const Packet> frame)
+{
+    const int64_t t = Simulator::Now().GetTimeStep();
+    record->Mix(reinterpret_cast<const uint8_t*>(&t), sizeof(t));
+    record->Mix(reinterpret_cast<const uint8_t*>(&link), sizeof(link));
+    std::vector<uint8_t> bytes(frame->GetSize());
+    frame->CopyData(bytes.data(), bytes.size());
+    record->Mix(bytes.data(), bytes.size());
+    ++record->frames;
+}
+
+/**
+ * \param scenario the traffic
+ * \param fastPath VclosFabricHelper::SwitchFastPath
+ * \param stream the first random stream (salts, RED, NICs)
+ * \return what the run put on the wire
+ */
+WireRecord
+RunScenario(Scenario scenario, bool fastPath, int64_t stream)
+{
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    helper->SetAttribute("SwitchFastPath", BooleanValue(fastPath));
+    helper->SetAttribute("Leaves", UintegerValue(2));
+    helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
+    helper->SetAttribute("GpusPerServer", UintegerValue(1));
+    if (scenario == Scenario::TCP_RED)
+    {
+        helper->SetAttribute("Spines", UintegerValue(2)); // 4 flows per leaf over 2 uplinks
+        helper->SetAttribute("EcnThreshold", StringValue("20KB"));
+    }
+    else
+    {
+        helper->SetAttribute("Spines", UintegerValue(4));
+        helper->SetAttribute("EcnThreshold", StringValue("20KB"));
+    }
+    if (scenario == Scenario::RDMA_PFC)
+    {
+        helper->SetAttribute("LinkLayer", StringValue("pfc"));
+        helper->SetPfcBufferAttribute("BufferSize", UintegerValue(600000));
+        helper->SetPfcDeviceAttribute("EcnEnabled", BooleanValue(true));
+        helper->SetPfcDeviceAttribute("EcnKmin", UintegerValue(20000));
+        helper->SetPfcDeviceAttribute("EcnKmax", UintegerValue(80000));
+    }
+    Ptr<VclosFabric> fabric = helper->Install();
+    helper->AssignStreams(fabric, stream);
+
+    WireRecord record;
+    const auto& links = fabric->GetLinks();
+    for (uint32_t id = 0; id < links.size(); ++id)
+    {
+        // PhyTxBegin: data packets (p2p: with the PPP header; pfc: the IPv4 packet) and PFC
+        // frames as they start on the wire; their bytes carry TTL, ECN and checksum fields.
+        links[id].device->TraceConnectWithoutContext("PhyTxBegin",
+                                                     MakeBoundCallback(&RecordFrame, &record, id));
+        if (auto pfc = DynamicCast<VclosPfcNetDevice>(links[id].device))
+        {
+            pfc->TraceConnectWithoutContext(
+                "EcnMark",
+                Callback<void, Ptr<const Packet>>([&record](Ptr<const Packet>) { ++record.marks; }));
+        }
+    }
+
+    if (scenario == Scenario::TCP_RED)
+    {
+        std::vector<VclosPermutationHelper::Pair> pairs = VclosPermutationHelper::LeafShift(fabric, 1);
+        Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+        traffic->SetAttribute("FlowBytes", UintegerValue(400000));
+        traffic->Install(fabric, pairs);
+        // Every spine's port to leaf 1 goes down at 30 us and up at 60 us: packets routed to
+        // it meanwhile are dropped, and packets arriving on it too, on either path.
+        for (const VclosLink& l : links)
+        {
+            if (l.kind == VclosLink::SPINE_TO_LEAF && l.to == 1)
+            {
+                Ptr<Ipv4> spine = l.device->GetNode()->GetObject<Ipv4>();
+                const uint32_t itf = spine->GetInterfaceForDevice(l.device);
+                Simulator::Schedule(MicroSeconds(30), [spine, itf]() { spine->SetDown(itf); });
+                Simulator::Schedule(MicroSeconds(60), [spine, itf]() { spine->SetUp(itf); });
+            }
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        for (const auto& r : traffic->GetResults())
+        {
+            record.delivered += r.bytes;
+        }
+    }
+    else
+    {
+        VclosRdmaHelper rdma;
+        rdma.SetNicAttribute("AckTimeout", StringValue("1ms"));
+        if (scenario == Scenario::RDMA_DCQCN)
+        {
+            rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
+        }
+        std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
+        nics[0]->SetAcceptCallback(
+            Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>([&record](Ptr<VclosRdmaQp> qp,
+                                                                     Ipv4Address) {
+                qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
+                    [&record](Ptr<VclosRdmaQp>, uint32_t bytes) { record.delivered += bytes; }));
+            }));
+        for (uint32_t g = 1; g < fabric->GetGpuCount(); ++g)
+        {
+            nics[g]->Connect(fabric->GetGpuAddress(0))->Send(300000);
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+    }
+
+    for (const NodeContainer* set : {&fabric->GetLeaves(), &fabric->GetSpines()})
+    {
+        for (uint32_t i = 0; i < set->GetN(); ++i)
+        {
+            Ptr<Node> node = set->Get(i);
+            ++record.switches;
+            if (Ptr<VclosSwitchForwarder> f = node->GetObject<VclosSwitchForwarder>())
+            {
+                ++record.forwarders;
+                record.fast += f->GetFastForwarded();
+                record.slow += f->GetSlowPath();
+            }
+            if (Ptr<VclosPfcSwitchBuffer> b = node->GetObject<VclosPfcSwitchBuffer>())
+            {
+                record.pauses += b->GetPausesSent();
+            }
+        }
+    }
+    for (const VclosLink& l : links)
+    {
+        Ptr<TrafficControlLayer> tc = l.device->GetNode()->GetObject<TrafficControlLayer>();
+        Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(l.device) : nullptr;
+        if (qd)
+        {
+            record.marks += qd->GetStats().nTotalMarkedPackets;
+        }
+    }
+    Simulator::Destroy();
+    std::printf("scenario %d fastPath=%d stream=%lld: %llu frames, digest %016llx, %llu marks, "
+                "%llu pauses, %llu B delivered, fast %llu, slow %llu\n",
+                static_cast<int>(scenario),
+                fastPath,
+                static_cast<long long>(stream),
+                static_cast<unsigned long long>(record.frames),
+                static_cast<unsigned long long>(record.digest),
+                static_cast<unsigned long long>(record.marks),
+                static_cast<unsigned long long>(record.pauses),
+                static_cast<unsigned long long>(record.delivered),
+                static_cast<unsigned long long>(record.fast),
+                static_cast<unsigned long long>(record.slow));
+    return record;
+}
+
+} // namespace
+
+/// Fast path and old path: byte-identical frames on every link at the same times.
+class VclosFastPathCrossCheckTestCase : public TestCase
+{
+  public:
+    /**
+     * \param scenario the traffic
+     * \param name its label
+     */
+    VclosFastPathCrossCheckTestCase(Scenario scenario, const std::string& name)
+        : TestCase("fast path and ns-3's IPv4 path send the same frames at the same times: " +
+                   name + "; another salt stream does not (control)"),
+          m_scenario(scenario)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const WireRecord fast = RunScenario(m_scenario, true, 1);
+        const WireRecord old = RunScenario(m_scenario, false, 1);
+        NS_TEST_EXPECT_MSG_EQ(fast.forwarders, fast.switches, "every leaf and spine has a forwarder");
+        NS_TEST_EXPECT_MSG_EQ(old.forwarders, 0, "SwitchFastPath=false installs none");
+        NS_TEST_EXPECT_MSG_GT(fast.fast, 1000, "the fast path forwarded the traffic");
+        NS_TEST_EXPECT_MSG_GT(fast.frames, 1000, "traffic crossed the fabric");
+        NS_TEST_EXPECT_MSG_GT(fast.marks, 0, "the queues marked ECN");
+        NS_TEST_EXPECT_MSG_EQ(fast.frames, old.frames, "same frame count");
+        NS_TEST_EXPECT_MSG_EQ(fast.digest, old.digest, "same frames, same times, same links");
+        NS_TEST_EXPECT_MSG_EQ(fast.marks, old.marks, "same ECN marks");
+        NS_TEST_EXPECT_MSG_EQ(fast.pauses, old.pauses, "same PFC pauses");
+        NS_TEST_EXPECT_MSG_EQ(fast.delivered, old.delivered, "same bytes delivered");
+        if (m_scenario == Scenario::RDMA_PFC)
+        {
+            NS_TEST_EXPECT_MSG_GT(fast.pauses, 0, "PFC paused");
+        }
+        if (m_scenario == Scenario::TCP_RED)
+        {
+            NS_TEST_EXPECT_MSG_GT(fast.slow, 0, "the down port's packets took the old path");
+        }
+        // Control: the same check on a run with other salts (other ECMP choices) fails.
+        const WireRecord other = RunScenario(m_scenario, true, 7);
+        NS_TEST_EXPECT_MSG_NE(other.digest, fast.digest, "control: other salts, other frames");
+    }
+
+    Scenario m_scenario; //!< the traffic
+};
+
+/// TTL on the wire and TTL expiry at a spine.
+class VclosFastPathTtlTestCase : public TestCase
+{
+  public:
+    VclosFastPathTtlTestCase()
+        : TestCase("fast path: spines send TTL 64 - 2; a TTL of 2 expires at the spine through "
+                   "the old path, 3 passes it (control)")
+    {
+    }
+
+  private:
+    /**
+     * \param ttl the TTL of the UDP packets GPU 0 sends to GPU 4 (other leaf)
+     * \param[out] spineTtls TTLs of the IPv4 packets spines sent
+     * \param[out] received packets GPU 4 received
+     * \return TTL-expired drops at the spines
+     */
+    uint32_t Run(uint8_t ttl, std::vector<uint32_t>& spineTtls, uint32_t& received)
+    {
+        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        helper->SetAttribute("Leaves", UintegerValue(2));
+        helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
+        helper->SetAttribute("GpusPerServer", UintegerValue(1));
+        Ptr<VclosFabric> f = helper->Install();
+        uint32_t expired = 0;
+        for (uint32_t s = 0; s < f->GetSpineCount(); ++s)
+        {
+            f->GetSpines().Get(s)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+                "Drop",
+                Callback<void,
+                         const Ipv4Header&,
+                         Ptr<const Packet>,
+                         Ipv4L3Protocol::DropReason,
+                         Ptr<Ipv4>,
+                         uint32_t>([&expired](const Ipv4Header&,
+                                              Ptr<const Packet>,
+                                              Ipv4L3Protocol::DropReason reason,
+                                              Ptr<Ipv4>,
+                                              uint32_t) {
+                    expired += reason == Ipv4L3Protocol::DROP_TTL_EXPIRED;
+                }));
+        }
+        for (const VclosLink& l : f->GetLinks())
+        {
+            if (l.kind != VclosLink::SPINE_TO_LEAF)
+            {
+                continue;
+            }
+            // p2p PhyTxBegin: PPP header (2 bytes), then IPv4 (TTL at byte 8, protocol at 9).
+            l.device->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>([&spineTtls](Ptr<const Packet> p) {
+                    uint8_t bytes[12];
+                    p->CopyData(bytes, sizeof(bytes));
+                    if (bytes[2 + 9] == 17) // UDP (not the ICMP error)
+                    {
+                        spineTtls.push_back(bytes[2 + 8]);
+                    }
+                }));
+        }
+        received = 0;
+        Ptr<Socket> rx = Socket::CreateSocket(f->GetGpus().Get(4), UdpSocketFactory::GetTypeId());
+        rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+        rx->SetRecvCallback(Callback<void, Ptr<Socket>>([&received](Ptr<Socket> s) {
+            while (s->Recv())
+            {
+                ++received;
+            }
+        }));
+        Ptr<Socket> tx = Socket::CreateSocket(f->GetGpus().Get(0), UdpSocketFactory::GetTypeId());
+        tx->SetIpTtl(ttl);
+        const Ipv4Address to = f->GetGpuAddress(4);
+        for (uint32_t i = 0; i < 5; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(1 + i), [tx, to, i]() {
+                tx->SendTo(Create<Packet>(100 + i), 0, InetSocketAddress(to, 9));
+            });
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return expired;
+    }
+
+    void DoRun() override
+    {
+        std::vector<uint32_t> ttls;
+        uint32_t received = 0;
+        NS_TEST_EXPECT_MSG_EQ(Run(64, ttls, received), 0, "no TTL drop at 64");
+        NS_TEST_EXPECT_MSG_EQ(received, 5, "all arrive");
+        NS_TEST_ASSERT_MSG_EQ(ttls.size(), 5, "each crossed one spine");
+        for (uint32_t t : ttls)
+        {
+            NS_TEST_EXPECT_MSG_EQ(t, 62, "leaf and spine each took one");
+        }
+        ttls.clear();
+        NS_TEST_EXPECT_MSG_EQ(Run(2, ttls, received), 5, "TTL 2 expires at the spine");
+        NS_TEST_EXPECT_MSG_EQ(received, 0, "none arrives");
+        NS_TEST_EXPECT_MSG_EQ(ttls.size(), 0, "no UDP leaves a spine");
+        ttls.clear();
+        NS_TEST_EXPECT_MSG_EQ(Run(3, ttls, received), 0, "control: TTL 3 passes the spine");
+        NS_TEST_EXPECT_MSG_EQ(ttls.size(), 5, "control: each leaves a spine");
+        for (uint32_t t : ttls)
+        {
+            NS_TEST_EXPECT_MSG_EQ(t, 1, "control: with TTL 1 (it expires at the last leaf)");
+        }
+        NS_TEST_EXPECT_MSG_EQ(received, 0, "control: none arrives");
+    }
+};
+
+/// The fast-path test suite.
+class VclosFabricFastPathTestSuite : public TestSuite
+{
+  public:
+    VclosFabricFastPathTestSuite()
+        : TestSuite("vclos-fabric-fast-path", UNIT)
+    {
+        AddTestCase(new VclosFastPathCrossCheckTestCase(Scenario::TCP_RED,
+                                                        "TCP over RED, ports down and up"),
+                    TestCase::QUICK);
+        AddTestCase(new VclosFastPathCrossCheckTestCase(Scenario::RDMA_DCQCN,
+                                                        "RDMA incast with DCQCN"),
+                    TestCase::QUICK);
+        AddTestCase(new VclosFastPathCrossCheckTestCase(Scenario::RDMA_PFC,
+                                                        "RDMA incast on PFC links"),
+                    TestCase::QUICK);
+        AddTestCase(new VclosFastPathTtlTestCase(), TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+static VclosFabricFastPathTestSuite g_vclosFabricFastPathTestSuite;
