@@ -75,8 +75,9 @@ VclosFlowExecutor::GetTypeId()
             .AddAttribute("ReplayAhead",
                           "With IsolatedJobs: replay each job alone on a second thread as soon "
                           "as it starts, so that the answer is ready when its first collective "
-                          "begins (the same results; off: on the simulator's thread, when "
-                          "needed).",
+                          "begins; a replay the worker has not begun when it is needed runs on "
+                          "the simulator's thread instead (the same results; off: all on the "
+                          "simulator's thread, when needed).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&VclosFlowExecutor::m_replayAhead),
                           MakeBooleanChecker())
@@ -316,9 +317,9 @@ VclosFlowExecutor::Start(const VclosJobRequest& job,
                 return replay->Alone(*plan, *paths);
             });
         state.ahead = alone->get_future().share();
-        state.unwanted = std::make_shared<std::atomic<bool>>(false);
-        boost::asio::post(*m_worker, [alone, unwanted = state.unwanted]() {
-            if (!*unwanted)
+        state.taken = std::make_shared<std::atomic<bool>>(false);
+        boost::asio::post(*m_worker, [alone, taken = state.taken]() {
+            if (!taken->exchange(true))
             {
                 (*alone)();
             }
@@ -367,9 +368,9 @@ VclosFlowExecutor::Claim(uint32_t slot)
     }
     if (!state.isolated)
     {
-        if (state.unwanted)
+        if (state.taken)
         {
-            *state.unwanted = true;
+            *state.taken = true; // not wanted: the worker skips it if it has not begun
         }
         BeginCollective(slot);
         return;
@@ -424,12 +425,27 @@ VclosFlowExecutor::LeastCollectiveSecondsPerByte(const Job& job)
     {
         m_linkLoad[l] = 0;
     }
-    const auto& transfers = job.plan->GetTransfers();
-    for (uint32_t t = 0; t < transfers.size(); ++t)
+    if (job.paths)
     {
-        for (uint32_t l : PathOf(job, t))
+        // One path per connection: its transfers' bytes together.
+        const auto& totals = job.plan->GetConnectionTotals();
+        for (uint32_t c = 0; c < totals.size(); ++c)
         {
-            m_linkLoad[l] += transfers[t].share;
+            for (uint32_t l : (*job.paths)[c])
+            {
+                m_linkLoad[l] += totals[c].share;
+            }
+        }
+    }
+    else
+    {
+        const auto& transfers = job.plan->GetTransfers();
+        for (uint32_t t = 0; t < transfers.size(); ++t)
+        {
+            for (uint32_t l : PathOf(job, t))
+            {
+                m_linkLoad[l] += transfers[t].share;
+            }
         }
     }
     double least = 0;
@@ -563,15 +579,12 @@ VclosFlowExecutor::Alone
 VclosFlowExecutor::AloneOf(Job& job)
 {
     Alone alone;
-    if (job.ahead.valid())
-    {
-        alone = job.ahead.get(); // rethrows what the worker's replay threw
-        job.ahead = {};
-    }
-    else
-    {
-        alone = m_replay->Alone(*job.plan, *job.paths);
-    }
+    // The worker's answer, unless it has not begun the replay (it is behind): then take the
+    // replay from it and run it here rather than wait. The same answer either way.
+    const bool worker = job.ahead.valid() && job.taken->exchange(true);
+    alone = worker ? job.ahead.get() // rethrows what the worker's replay threw
+                   : m_replay->Alone(*job.plan, *job.paths);
+    job.ahead = {};
     if (alone.reference)
     {
         ++m_stats.referenceAlone;

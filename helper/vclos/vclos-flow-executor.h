@@ -162,7 +162,10 @@ class VclosFlowExecutor : public VclosJobExecutor
         std::shared_ptr<const std::vector<VclosPath>> paths; //!< by connection id (null with
                                                              //!< PathPerStep)
         std::shared_future<Alone> ahead;        //!< its alone run, computed on the worker
-        std::shared_ptr<std::atomic<bool>> unwanted; //!< tells the worker to skip its replay
+        std::shared_ptr<std::atomic<bool>> taken; //!< set by whichever thread replays it
+                                                  //!< (the worker, or the simulator's thread
+                                                  //!< when the worker has not begun it), or
+                                                  //!< to cancel it
         bool claimed = false;  //!< its first collective has begun: its links count as used
         bool isolated = false; //!< no other job uses its links: its times are its alone times
         Alone alone;           //!< isolated: its collective alone

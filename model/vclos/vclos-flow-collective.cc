@@ -141,6 +141,18 @@ VclosFlowCollectivePlan::VclosFlowCollectivePlan(const VclosCollectiveShape& sha
             m_initial.push_back(t);
         }
     }
+    m_connectionTotals.resize(m_connections.size());
+    for (const Transfer& t : m_transfers)
+    {
+        m_connectionTotals[t.connectionId].share += t.share;
+        ++m_connectionTotals[t.connectionId].steps;
+    }
+}
+
+const std::vector<VclosFlowCollectivePlan::ConnectionTotal>&
+VclosFlowCollectivePlan::GetConnectionTotals() const
+{
+    return m_connectionTotals;
 }
 
 const std::vector<VclosFlowCollectivePlan::Transfer>&

@@ -64,6 +64,15 @@ class VclosFlowCollectivePlan
     const std::vector<uint32_t>& GetInitial() const;
     /// \return one transfer of every connection (ordered rank pair), in first-use order
     const std::vector<uint32_t>& GetConnectionTransfers() const;
+    /// What one connection carries in one iteration.
+    struct ConnectionTotal
+    {
+        double share = 0;   //!< bytes per message byte, summed over its transfers
+        uint32_t steps = 0; //!< its transfers
+    };
+
+    /// \return per connection (by connectionId), what it carries
+    const std::vector<ConnectionTotal>& GetConnectionTotals() const;
     /// \return N
     uint32_t GetRanks() const;
 
@@ -73,6 +82,7 @@ class VclosFlowCollectivePlan
     std::vector<uint32_t> m_releases;    //!< CSR of released sends
     std::vector<uint32_t> m_initial;     //!< sends ready at the start
     std::vector<uint32_t> m_connections; //!< first transfer of each connection
+    std::vector<ConnectionTotal> m_connectionTotals; //!< by connectionId
 };
 
 /**

@@ -119,12 +119,7 @@ VclosFlowReplay::CoreNeverBinds(const VclosFlowCollectivePlan& plan,
         }
         if (most > 0)
         {
-            uint64_t steps = 0;
-            for (uint32_t s = t; s != VclosFlowCollectivePlan::NONE;
-                 s = transfers[s].nextOnConnection)
-            {
-                ++steps;
-            }
+            const uint64_t steps = plan.GetConnectionTotals()[c].steps;
             counts.coreFlows += steps;
             counts.sharingCoreFlows += most >= 2 ? steps : 0;
         }

@@ -4,6 +4,7 @@
 // Collective schedules without a simulator: bytes per rank, and that every schedule runs to
 // completion under data-driven progress (no deadlock, no lost or extra byte).
 #include "ns3/vclos-collective-schedule.h"
+#include "ns3/vclos-flow-collective.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -495,4 +496,20 @@ TEST(VclosCollectiveSchedule, LayoutKeyKeepsWhatTheScheduleReads)
         }
     }
     EXPECT_GT(keptApartButDiffer, 0u);
+}
+
+TEST(VclosFlowCollectivePlan, ConnectionTotalsOfAFlatRing)
+{
+    // A flat ring of N ranks: rank i sends 2(N-1) steps of M/N to rank i+1, over one
+    // connection each: N connections of 2(N-1) steps carrying 2(N-1)/N of the message.
+    constexpr uint32_t N = 5;
+    VclosCollectiveShape shape;
+    shape.algorithm = VCLOS_FLAT_RING;
+    const VclosFlowCollectivePlan plan(shape, N);
+    ASSERT_EQ(plan.GetConnectionTotals().size(), N);
+    for (const auto& total : plan.GetConnectionTotals())
+    {
+        EXPECT_EQ(total.steps, 2 * (N - 1));
+        EXPECT_NEAR(total.share, 2.0 * (N - 1) / N, 1e-12);
+    }
 }
