@@ -175,6 +175,31 @@ TEST(VclosFlowEngine, CompletionTimesByHand)
     }
 }
 
+namespace
+{
+
+/// Run the engine, whose flows are tagged 1..n, and expect flow k to finish k-th, at
+/// expected[k] (1e-9 relative).
+void
+ExpectFinishesInOrder(VclosFlowEngine& engine, uint32_t n, const std::vector<double>& expected)
+{
+    std::vector<double> finish(n + 1, -1);
+    std::vector<uint64_t> order;
+    engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
+        finish[tag] = engine.GetNow();
+        order.push_back(tag);
+    });
+    engine.Run();
+    ASSERT_EQ(order.size(), n);
+    for (uint32_t k = 1; k <= n; ++k)
+    {
+        EXPECT_EQ(order[k - 1], k);
+        EXPECT_NEAR(finish[k], expected[k], 1e-9 * expected[k]) << "flow " << k;
+    }
+}
+
+} // namespace
+
 TEST(VclosFlowEngine, ManyRateChangesOnOneLink)
 {
     // n flows of sizes k * S (k = 1..n) on one link of capacity C B/s, all started at 0:
@@ -185,28 +210,19 @@ TEST(VclosFlowEngine, ManyRateChangesOnOneLink)
     constexpr uint32_t n = 3000;
     constexpr double S = 1e6;
     constexpr double C = 1e9; // 8 Gbit/s
+    std::vector<double> expected(n + 1, 0);
+    for (uint32_t k = 1; k <= n; ++k)
+    {
+        expected[k] = expected[k - 1] + S * (n - k + 1) / C;
+    }
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
         VclosFlowEngine engine({8 * C}, sharing);
-        std::vector<double> finish(n + 1, -1);
-        std::vector<uint64_t> order;
-        engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
-            finish[tag] = engine.GetNow();
-            order.push_back(tag);
-        });
         for (uint32_t k = n; k >= 1; --k) // started largest first: ids do not give the order
         {
             engine.StartFlow({0}, k * S, k);
         }
-        engine.Run();
-        ASSERT_EQ(order.size(), n);
-        double expected = 0;
-        for (uint32_t k = 1; k <= n; ++k)
-        {
-            expected += S * (n - k + 1) / C;
-            EXPECT_EQ(order[k - 1], k);
-            EXPECT_NEAR(finish[k], expected, 1e-9 * expected) << "flow " << k;
-        }
+        ExpectFinishesInOrder(engine, n, expected);
         // n starts then n - 1 re-rates after each finish: far more entries than flows.
         EXPECT_GT(engine.GetStats().heapUpdates, 100u * n);
     }
@@ -223,38 +239,27 @@ TEST(VclosFlowEngine, ManyRateDropsThenRisesOnOneLink)
     constexpr double S = 1e6;
     constexpr double C = 1e9;
     constexpr double d = 1e-7;
+    std::vector<double> rest(n + 1, 0);
+    std::vector<double> expected(n + 1, (n - 1) * d);
+    for (uint32_t k = 1; k <= n; ++k)
+    {
+        double sent = 0;
+        for (uint32_t j = k - 1; j + 2 <= n; ++j)
+        {
+            sent += d * C / (j + 1);
+        }
+        rest[k] = S - sent;
+        expected[k] = (k == 1 ? (n - 1) * d : expected[k - 1]) +
+                      (rest[k] - rest[k - 1]) * (n - k + 1) / C;
+    }
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
         VclosFlowEngine engine({8 * C}, sharing);
-        std::vector<double> finish(n + 1, -1);
-        std::vector<uint64_t> order;
-        engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
-            finish[tag] = engine.GetNow();
-            order.push_back(tag);
-        });
         for (uint32_t k = 1; k <= n; ++k)
         {
             engine.Schedule((k - 1) * d, [&engine, k] { engine.StartFlow({0}, S, k); });
         }
-        engine.Run();
-        ASSERT_EQ(order.size(), n);
-        std::vector<double> rest(n + 1, 0);
-        for (uint32_t k = 1; k <= n; ++k)
-        {
-            double sent = 0;
-            for (uint32_t j = k - 1; j + 2 <= n; ++j)
-            {
-                sent += d * C / (j + 1);
-            }
-            rest[k] = S - sent;
-        }
-        double expected = (n - 1) * d;
-        for (uint32_t k = 1; k <= n; ++k)
-        {
-            expected += (rest[k] - rest[k - 1]) * (n - k + 1) / C;
-            EXPECT_EQ(order[k - 1], k);
-            EXPECT_NEAR(finish[k], expected, 1e-9 * expected) << "flow " << k;
-        }
+        ExpectFinishesInOrder(engine, n, expected);
     }
 }
 
