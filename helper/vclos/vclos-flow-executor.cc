@@ -425,27 +425,17 @@ VclosFlowExecutor::LeastCollectiveSecondsPerByte(const Job& job)
     {
         m_linkLoad[l] = 0;
     }
-    if (job.paths)
+    // Only isolated jobs ask, and they have one path per connection (no PathPerStep): each
+    // connection's transfers' bytes together.
+    VCLOS_REQUIRE(job.paths,
+                  std::logic_error,
+                  "job " << job.request.id << ": an earliest end needs paths per connection");
+    const auto& totals = job.plan->GetConnectionTotals();
+    for (uint32_t c = 0; c < totals.size(); ++c)
     {
-        // One path per connection: its transfers' bytes together.
-        const auto& totals = job.plan->GetConnectionTotals();
-        for (uint32_t c = 0; c < totals.size(); ++c)
+        for (uint32_t l : (*job.paths)[c])
         {
-            for (uint32_t l : (*job.paths)[c])
-            {
-                m_linkLoad[l] += totals[c].share;
-            }
-        }
-    }
-    else
-    {
-        const auto& transfers = job.plan->GetTransfers();
-        for (uint32_t t = 0; t < transfers.size(); ++t)
-        {
-            for (uint32_t l : PathOf(job, t))
-            {
-                m_linkLoad[l] += transfers[t].share;
-            }
+            m_linkLoad[l] += totals[c].share;
         }
     }
     double least = 0;
@@ -578,12 +568,11 @@ VclosFlowExecutor::Count(const Alone& counts, uint64_t times)
 VclosFlowExecutor::Alone
 VclosFlowExecutor::AloneOf(Job& job)
 {
-    Alone alone;
     // The worker's answer, unless it has not begun the replay (it is behind): then take the
     // replay from it and run it here rather than wait. The same answer either way.
     const bool worker = job.ahead.valid() && job.taken->exchange(true);
-    alone = worker ? job.ahead.get() // rethrows what the worker's replay threw
-                   : m_replay->Alone(*job.plan, *job.paths);
+    Alone alone = worker ? job.ahead.get() // rethrows what the worker's replay threw
+                         : m_replay->Alone(*job.plan, *job.paths);
     job.ahead = {};
     if (alone.reference)
     {

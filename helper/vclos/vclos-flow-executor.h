@@ -233,10 +233,11 @@ class VclosFlowExecutor : public VclosJobExecutor
     void StopWorker();
     /// \param slot an isolated job whose alone run is due: take it and schedule its end
     void ScheduleIsolatedEnd(uint32_t slot);
-    /// \param job an isolated job: set its alone run, once (waits for the worker)
+    /// \param job an isolated job: set its alone run, once (from the worker, or here if the
+    /// worker has not begun it)
     void ResolveAlone(Job& job);
     /**
-     * \param job a job
+     * \param job an isolated job (one path per connection)
      * \return a lower bound of its collective's time per message byte: its busiest link's
      *         bytes at that link's capacity
      */
