@@ -56,7 +56,18 @@ struct Options
     bool pinned = false;                  //!< pin each GPU to a spine
     std::string profile = "simai";        //!< RDMA: DCQCN profile ("none": line rate)
     uint32_t ackInterval = 1;             //!< RDMA: ns3::VclosRdmaNic::AckInterval
+    uint32_t rdmaMtu = 4096;              //!< RDMA: payload bytes per packet
 };
+
+/// IPv4 + UDP + BTH + RETH: the largest RoCE packet is this much above its payload.
+constexpr uint32_t ROCE_IP_OVERHEAD = 20 + 8 + 12 + 16;
+
+/// \return whether \p mtu is an IB path MTU (256, 512, 1024, 2048 or 4096)
+bool
+IsIbMtu(uint32_t mtu)
+{
+    return mtu >= 256 && mtu <= 4096 && (mtu & (mtu - 1)) == 0;
+}
 
 /// \return CPU seconds (user + system) of this process so far
 double
@@ -78,6 +89,13 @@ RunOne(const Options& o, const std::string& transport)
     fabricHelper->SetAttribute("Spines", UintegerValue(o.spines));
     fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(o.gpusPerLeaf));
     fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
+    UintegerValue fabricMtu;
+    fabricHelper->GetAttribute("Mtu", fabricMtu);
+    if (transport == "rdma" && o.rdmaMtu + ROCE_IP_OVERHEAD > fabricMtu.Get())
+    {
+        // SimAI's 9000-byte payloads need a slightly larger IP MTU than the jumbo 9000.
+        fabricHelper->SetAttribute("Mtu", UintegerValue(o.rdmaMtu + ROCE_IP_OVERHEAD));
+    }
     Ptr<VclosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 0);
     std::vector<uint32_t> gpus;
@@ -111,6 +129,8 @@ RunOne(const Options& o, const std::string& transport)
             rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
         }
         rdma.SetNicAttribute("AckInterval", UintegerValue(o.ackInterval));
+        rdma.SetNicAttribute("Mtu", UintegerValue(o.rdmaMtu));
+        rdma.SetNicAttribute("IbMtuOnly", BooleanValue(IsIbMtu(o.rdmaMtu)));
         rdma.Install(fabric->GetGpus());
     }
     Ptr<VclosCollectiveHelper> collectiveHelper = CreateObject<VclosCollectiveHelper>();
@@ -235,6 +255,11 @@ Run(int argc, char* argv[])
                  "RDMA: the responder ACKs every this many packets (and each message's last); "
                  "1 as in SimAI.conf and HPCC (L2_ACK_INTERVAL 1)",
                  o.ackInterval);
+    cmd.AddValue("rdmaMtu",
+                 "RDMA: payload bytes per packet; 4096 is RoCE's largest, 9000 is SimAI's "
+                 "default (not RoCE: for a like-for-like comparison with SimAI; the fabric's "
+                 "IP MTU grows to fit)",
+                 o.rdmaMtu);
     cmd.AddValue("eventScheduler",
                  "Event set: priority-queue, map (ns-3's default), heap, calendar or list "
                  "(same results; doc/vclos/rdma.rst, Lean path)",
@@ -243,6 +268,9 @@ Run(int argc, char* argv[])
     VCLOS_REQUIRE(o.ackInterval >= 1,
                   std::invalid_argument,
                   "ackInterval: " << o.ackInterval << " must be at least 1 packet");
+    VCLOS_REQUIRE(o.rdmaMtu >= 256 && o.rdmaMtu <= VclosRdmaNic::MAX_PAYLOAD,
+                  std::invalid_argument,
+                  "rdmaMtu: " << o.rdmaMtu << " must be 256 to " << VclosRdmaNic::MAX_PAYLOAD);
     const std::string badScheduler = VclosSetEventScheduler(scheduler);
     VCLOS_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
     VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
@@ -295,7 +323,9 @@ Run(int argc, char* argv[])
     std::cout << std::fixed << std::setprecision(3) << "# " << gpus << " GPUs, " << algorithm
               << " all-reduce of " << o.messageBytes / 1048576.0 << " MiB, "
               << (o.pinned ? "pinned" : "per-flow ECMP") << "; RDMA DCQCN profile " << o.profile
-              << ", AckInterval " << o.ackInterval << "; event set " << scheduler << "\n";
+              << ", AckInterval " << o.ackInterval << ", payload " << o.rdmaMtu
+              << (IsIbMtu(o.rdmaMtu) ? " B" : " B (not a RoCE MTU: SimAI's like-for-like)")
+              << "; event set " << scheduler << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
               << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"
@@ -329,7 +359,7 @@ Run(int argc, char* argv[])
     }
     std::cout << "transport,gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,cpu_s,"
                  "events,events_per_s,sim_s_per_wall_s,peak_rss_mib,target_wall_s,"
-                 "target_peak_mib,cnps\n";
+                 "target_peak_mib,cnps,rdma_mtu\n";
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
@@ -346,7 +376,7 @@ Run(int argc, char* argv[])
         {
             std::cout << ",";
         }
-        std::cout << "," << r.cnps << "\n";
+        std::cout << "," << r.cnps << "," << o.rdmaMtu << "\n";
     }
     return 0;
 }

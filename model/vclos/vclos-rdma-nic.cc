@@ -56,10 +56,19 @@ VclosRdmaNic::GetTypeId()
             .AddConstructor<VclosRdmaNic>()
             .AddAttribute("Mtu",
                           "Payload bytes per packet (IB path MTU): 256, 512, 1024, 2048 or 4096 "
-                          "(rdma-spec.md 1.1).",
+                          "(rdma-spec.md 1.1); with IbMtuOnly=false any value from 256 that "
+                          "the IP MTU carries.",
                           UintegerValue(4096),
                           MakeUintegerAccessor(&VclosRdmaNic::m_mtu),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("IbMtuOnly",
+                          "Refuse an Mtu that is not an IB path MTU. false accepts payloads "
+                          "above RoCE's 4096-byte cap, such as SimAI's default 9000 bytes, for "
+                          "like-for-like comparisons with SimAI (rdma-spec.md 5: a fidelity "
+                          "gap, no real RNIC sends them).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosRdmaNic::m_ibMtuOnly),
+                          MakeBooleanChecker())
             .AddAttribute("AckInterval",
                           "The responder acknowledges every this many packets accepted in "
                           "order, and every packet with the AckReq bit (the last of each "
@@ -156,9 +165,20 @@ void
 VclosRdmaNic::Validate() const
 {
     const char* nic = "ns3::VclosRdmaNic::";
-    VCLOS_REQUIRE(m_mtu >= 256 && m_mtu <= 4096 && (m_mtu & (m_mtu - 1)) == 0,
-                  std::invalid_argument,
-                  nic << "Mtu=" << m_mtu << ": must be 256, 512, 1024, 2048 or 4096");
+    if (m_ibMtuOnly)
+    {
+        VCLOS_REQUIRE(m_mtu >= 256 && m_mtu <= 4096 && (m_mtu & (m_mtu - 1)) == 0,
+                      std::invalid_argument,
+                      nic << "Mtu=" << m_mtu
+                          << ": must be 256, 512, 1024, 2048 or 4096 (or set IbMtuOnly=false)");
+    }
+    else
+    {
+        VCLOS_REQUIRE(m_mtu >= 256 && m_mtu <= MAX_PAYLOAD,
+                      std::invalid_argument,
+                      nic << "Mtu=" << m_mtu << ": must be 256 to " << MAX_PAYLOAD
+                          << " with IbMtuOnly=false");
+    }
     VCLOS_REQUIRE(m_ackInterval > 0,
                   std::invalid_argument,
                   nic << "AckInterval=0: must be at least 1 packet");

@@ -126,6 +126,9 @@ class VclosRdmaNic : public Object
 
     /// QPNs start here (0 and 1 are the special QPs of InfiniBand).
     static constexpr uint32_t FIRST_QPN = 2;
+    /// The largest Mtu with IbMtuOnly=false: a WRITE FIRST (IPv4, UDP, BTH, RETH and the
+    /// payload) in one 65,535-byte IPv4 packet
+    static constexpr uint32_t MAX_PAYLOAD = 65535 - 20 - 8 - 12 - 16;
 
   private:
     friend class VclosRdmaQp;
@@ -159,6 +162,7 @@ class VclosRdmaNic : public Object
 
     // Attributes.
     uint32_t m_mtu;            //!< payload bytes per packet
+    bool m_ibMtuOnly;          //!< refuse an Mtu that is not an IB path MTU
     uint32_t m_ackInterval;    //!< ACK every this many accepted packets
     Time m_cnpInterval;        //!< at most one CNP per QP per this
     Time m_ackTimeout;         //!< retransmission timer (0: none)

@@ -892,6 +892,9 @@ class VclosRdmaBadAttributeTest : public TestCase
         const std::vector<std::pair<Attributes, std::string>> cases = {
             {{{"Mtu", "1000"}}, "Mtu=1000"},
             {{{"Mtu", "8192"}}, "Mtu=8192"},
+            {{{"Mtu", "9000"}}, "or set IbMtuOnly=false"},
+            {{{"Mtu", "100"}, {"IbMtuOnly", "false"}}, "Mtu=100: must be 256 to 65479"},
+            {{{"Mtu", "65480"}, {"IbMtuOnly", "false"}}, "Mtu=65480"},
             {{{"AckInterval", "0"}}, "AckInterval=0"},
             {{{"InitialPsn", "16777216"}}, "InitialPsn"},
             {{{"RateControl", "ns3::Object"}}, "RateControl=ns3::Object"},
@@ -940,6 +943,66 @@ class VclosRdmaBadAttributeTest : public TestCase
             what = e.what();
         }
         NS_TEST_EXPECT_MSG_NE(what.find("IP MTU of at least 4152"), std::string::npos, what);
+        Simulator::Destroy();
+    }
+};
+
+/// IbMtuOnly=false: SimAI's 9000-byte payloads (rdma-spec.md 5), segmented and framed by hand.
+class VclosRdmaJumboPayloadTest : public TestCase
+{
+  public:
+    VclosRdmaJumboPayloadTest()
+        : TestCase("IbMtuOnly=false sends 9000-byte payloads; the IP MTU must carry them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 10 full packets and one of 1234 bytes.
+        const uint64_t bytes = 10 * 9000 + 1234;
+        Rig rig;
+        BuildPair(rig, "100Gbps", MicroSeconds(1), {});
+        for (uint32_t d = 0; d < 2; ++d)
+        {
+            rig.ab.Get(d)->SetMtu(9056); // IPv4 20 + UDP 8 + BTH 12 + RETH 16 + 9000
+        }
+        std::vector<uint32_t> frames; // sizes of a's data frames on the wire
+        rig.ab.Get(0)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(+[](std::vector<uint32_t>* f, Ptr<const Packet> p) {
+                if (p->GetSize() > 100) // not an ACK
+                {
+                    f->push_back(p->GetSize());
+                }
+            }).Bind(&frames));
+        ConnectRig(rig, {{"Mtu", "9000"}, {"IbMtuOnly", "false"}}, Ipv4Address("10.0.0.2"));
+        rig.qp->Send(bytes);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(rig.delivered, bytes, "every byte delivered");
+        NS_TEST_EXPECT_MSG_EQ(rig.acked, bytes, "every byte acknowledged");
+        // PPP 2 + IPv4 20 + UDP 8 + BTH 12 (+ RETH 16 on WRITE FIRST) + payload, padded to
+        // a 4-byte multiple (PadCnt: 1234 -> 1236).
+        std::vector<uint32_t> expected(11, 2 + 20 + 8 + 12 + 9000);
+        expected.front() += 16;
+        expected.back() = 2 + 20 + 8 + 12 + 1236;
+        NS_TEST_EXPECT_MSG_EQ((frames == expected), true, "11 frames of the hand sizes");
+        Simulator::Destroy();
+
+        // Control: the same NICs on the fabric's default 9000-byte IP MTU are refused, by
+        // the IP MTU they would need.
+        Rig small;
+        BuildPair(small, "100Gbps", MicroSeconds(1), {});
+        std::string what;
+        try
+        {
+            ConnectRig(small, {{"Mtu", "9000"}, {"IbMtuOnly", "false"}}, Ipv4Address("10.0.0.2"));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            what = e.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(what.find("IP MTU of at least 9056"), std::string::npos, what);
         Simulator::Destroy();
     }
 };
@@ -1323,6 +1386,7 @@ class VclosRdmaTestSuite : public TestSuite
         AddTestCase(new VclosRdmaCnpTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaDcqcnTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaBadAttributeTest, TestCase::QUICK);
+        AddTestCase(new VclosRdmaJumboPayloadTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaDeterminismTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaFabricTest, TestCase::QUICK);
         AddTestCase(new VclosRdmaCollectiveTest, TestCase::QUICK);
