@@ -105,9 +105,11 @@ VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receiv
             m_interfaceOf.resize(device->GetIfIndex() + 1, -1);
         }
         m_interfaceOf[device->GetIfIndex()] = static_cast<int32_t>(i);
-        node->RegisterProtocolHandler(MakeCallback(&VclosRdmaHostPath::Receive, this),
-                                      Ipv4L3Protocol::PROT_NUMBER,
-                                      device);
+        // The node's handler list holds a reference: the path lives as long as the node.
+        node->RegisterProtocolHandler(
+            MakeCallback(&VclosRdmaHostPath::Receive, Ptr<VclosRdmaHostPath>(this)),
+            Ipv4L3Protocol::PROT_NUMBER,
+            device);
     }
 }
 

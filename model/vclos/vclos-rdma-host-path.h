@@ -55,7 +55,8 @@ class TrafficControlLayer;
  * at hosts, UdpL4Protocol's endpoint demux (another endpoint bound to a specific address
  * and port 4791 would not see them) and raw IPv4 sockets. Other UDP traffic of the node
  * between the same two addresses is numbered by Ipv4L3Protocol's own counter, so the two
- * may reuse identifications (RoCE datagrams are never fragmented).
+ * may reuse identifications (RoCE datagrams are never fragmented). Not for a node with a
+ * VclosSwitchForwarder (VclosRdmaNic does not install one there).
  */
 class VclosRdmaHostPath : public Object
 {

@@ -5,6 +5,7 @@
 
 #include "vclos-check.h"
 #include "vclos-rdma-host-path.h"
+#include "vclos-switch-forwarder.h"
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -255,9 +256,10 @@ VclosRdmaNic::Start()
                   "VclosRdmaNic: node " << m_node->GetId() << ": UDP port 4791 is taken");
     m_endPoint->SetRxCallback(MakeCallback(&VclosRdmaNic::Receive, this));
     m_endPoint->SetDestroyCallback(MakeCallback(&VclosRdmaNic::EndPointDestroyed, this));
-    if (m_hostFastPath)
+    if (m_hostFastPath && !m_node->GetObject<VclosSwitchForwarder>())
     {
-        // The endpoint stays: it keeps the port taken, and receives what the fast path
+        // (A switch's forwarder holds its IPv4 receive handlers: a NIC there keeps the old
+        // path.) The endpoint stays: it keeps the port taken, and receives what the fast path
         // leaves to the stack (none of it, unless a device was added after Start).
         m_hostPath = CreateObject<VclosRdmaHostPath>();
         m_hostPath->Install(m_node,
@@ -295,11 +297,7 @@ VclosRdmaNic::DoDispose()
         }
     }
     m_registered.clear();
-    if (m_hostPath)
-    {
-        m_hostPath->Dispose();
-        m_hostPath = nullptr;
-    }
+    m_hostPath = nullptr; // the node's handlers hold it until the node is disposed
     for (auto& qp : m_qps)
     {
         qp->Dispose();
