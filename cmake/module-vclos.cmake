@@ -28,6 +28,7 @@ suite_module(
     model/vclos/vclos-roce-header.cc
     model/vclos/vclos-rdma-qp.cc
     model/vclos/vclos-rdma-nic.cc
+    model/vclos/vclos-rdma-host-path.cc
     model/vclos/vclos-pfc-header.cc
     model/vclos/vclos-pfc-channel.cc
     model/vclos/vclos-pfc-net-device.cc
@@ -79,6 +80,7 @@ suite_module(
     model/vclos/vclos-roce-header.h
     model/vclos/vclos-rdma-qp.h
     model/vclos/vclos-rdma-nic.h
+    model/vclos/vclos-rdma-host-path.h
     model/vclos/vclos-pfc-header.h
     model/vclos/vclos-pfc-channel.h
     model/vclos/vclos-pfc-net-device.h

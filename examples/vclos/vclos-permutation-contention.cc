@@ -387,6 +387,12 @@ Run(int argc, char* argv[])
     VCLOS_REQUIRE(opt.salts >= 1 && opt.salts <= 100000,
                   std::invalid_argument,
                   "salts must be 1 to 100000 (got " << opt.salts << ")");
+    if (opt.flowMonitor)
+    {
+        // FlowMonitor probes the GPUs' Ipv4L3Protocol traces, which the NIC's host fast path
+        // does not fire: RoCE packets take ns-3's UDP and IPv4 path then.
+        Config::SetDefault("ns3::VclosRdmaNic::HostFastPath", BooleanValue(false));
+    }
 
     std::vector<Trial> trials;
     uint32_t total = opt.salts + 1;

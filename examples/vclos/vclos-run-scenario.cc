@@ -570,9 +570,11 @@ Run(int argc, char* argv[])
     VclosApplyScenarioTransport(s);
     if (s.output.flowMonitor)
     {
-        // FlowMonitor probes every node's Ipv4L3Protocol traces, which the switch fast path
-        // does not fire: keep ns-3's IPv4 path at the switches so its hop counts stay true.
+        // FlowMonitor probes every node's Ipv4L3Protocol traces, which the switch and host
+        // fast paths do not fire: keep ns-3's IPv4 path at the switches so its hop counts
+        // stay true, and ns-3's UDP and IPv4 path at RDMA NICs so their flows are seen.
         Config::SetDefault("ns3::VclosFabricHelper::SwitchFastPath", BooleanValue(false));
+        Config::SetDefault("ns3::VclosRdmaNic::HostFastPath", BooleanValue(false));
     }
     std::string unusable = SuiteCheckOutputPrefix(s.output.prefix);
     VCLOS_REQUIRE(unusable.empty(),

@@ -4,6 +4,8 @@
 #include "vclos-rdma-nic.h"
 
 #include "vclos-check.h"
+#include "vclos-rdma-host-path.h"
+#include "vclos-switch-forwarder.h"
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -147,7 +149,17 @@ VclosRdmaNic::GetTypeId()
                           "The first PSN of every requester QP (24 bits).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&VclosRdmaNic::m_initialPsn),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HostFastPath",
+                          "Send and receive RoCE packets through a VclosRdmaHostPath (the NIC "
+                          "builds the UDP and IPv4 headers and hands them to the traffic-control "
+                          "layer; packets for port 4791 go from the device to the NIC) instead of "
+                          "UdpL4Protocol and Ipv4L3Protocol. The frames are the same; "
+                          "Ipv4L3Protocol's Tx, Rx, SendOutgoing and LocalDeliver traces do not "
+                          "fire for them. Read in Start.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosRdmaNic::m_hostFastPath),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -264,6 +276,16 @@ VclosRdmaNic::Start()
                   "VclosRdmaNic: node " << m_node->GetId() << ": UDP port 4791 is taken");
     m_endPoint->SetRxCallback(MakeCallback(&VclosRdmaNic::Receive, this));
     m_endPoint->SetDestroyCallback(MakeCallback(&VclosRdmaNic::EndPointDestroyed, this));
+    if (m_hostFastPath && !m_node->GetObject<VclosSwitchForwarder>())
+    {
+        // (A switch's forwarder holds its IPv4 receive handlers: a NIC there keeps the old
+        // path.) The endpoint stays: it keeps the port taken, and receives what the fast path
+        // leaves to the stack (none of it, unless a device was added after Start).
+        m_hostPath = CreateObject<VclosRdmaHostPath>();
+        m_hostPath->Install(m_node,
+                            VCLOS_ROCE_UDP_PORT,
+                            MakeCallback(&VclosRdmaNic::Receive, this));
+    }
     m_started = true;
     for (uint32_t i = 1; i < ipv4->GetNInterfaces(); ++i)
     {
@@ -295,6 +317,7 @@ VclosRdmaNic::DoDispose()
         }
     }
     m_registered.clear();
+    m_hostPath = nullptr; // the node's handlers hold it until the node is disposed
     for (auto& qp : m_qps)
     {
         qp->Dispose();
@@ -463,6 +486,12 @@ VclosRdmaNic::GetUnknownPackets() const
     return m_unknown;
 }
 
+Ptr<VclosRdmaHostPath>
+VclosRdmaNic::GetHostPath() const
+{
+    return m_hostPath;
+}
+
 void
 VclosRdmaNic::NotifyReady()
 {
@@ -528,6 +557,11 @@ VclosRdmaNic::SendPacket(Ptr<Packet> packet,
                          uint16_t sport,
                          uint8_t tos)
 {
+    if (m_hostPath)
+    {
+        m_hostPath->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT, tos);
+        return;
+    }
     SocketIpTosTag tag;
     tag.SetTos(tos);
     packet->AddPacketTag(tag);

@@ -24,6 +24,7 @@ class Ipv4Header;
 class Ipv4Interface;
 class Node;
 class UdpL4Protocol;
+class VclosRdmaHostPath;
 
 /**
  * \ingroup vclos
@@ -36,10 +37,14 @@ class UdpL4Protocol;
  * WireOverhead). ACKs, NAKs and CNPs go at once, with ControlDscp, and their bytes count
  * too: the line time they take delays the next data packet. The device queue thus holds
  * about one data packet (plus the control packets sent meanwhile), and a NIC that sends and
- * receives at once does not overrun its link by the ACKs' share. Packets are sent with the QP's UDP
- * source port through the node's UdpL4Protocol (so ECMP hashes each QP as one flow) and received on
- * its UDP endpoint for port 4791 (the one a socket would bind; without the socket's receive queue
- * and tags), whose callback passes the IPv4 header, so the responder sees CE marks.
+ * receives at once does not overrun its link by the ACKs' share. Packets carry the QP's UDP
+ * source port (so ECMP hashes each QP as one flow). With HostFastPath (the default) the NIC
+ * builds their UDP and IPv4 headers itself and hands them to the node's traffic-control layer,
+ * and takes its packets from the devices, through a VclosRdmaHostPath (same bytes on the wire
+ * as the old path); without it they go through the node's UdpL4Protocol and Ipv4L3Protocol,
+ * and are received on its UDP endpoint for port 4791 (the one a socket would bind; without
+ * the socket's receive queue and tags). Either way the receive side gets the IPv4 header, so
+ * the responder sees CE marks. The endpoint is allocated in both modes (the port is taken).
  *
  * Connection management is out of band and instant (as rdma_cm's exchange of QPNs and
  * starting PSNs would be): Connect reserves the responder QP on the peer's NIC, which
@@ -114,6 +119,8 @@ class VclosRdmaNic : public Object
     uint32_t GetNQps() const;
     /// \return packets dropped on arrival because their DestQP or opcode was unknown
     uint64_t GetUnknownPackets() const;
+    /// \return the host fast path (HostFastPath), or null
+    Ptr<VclosRdmaHostPath> GetHostPath() const;
 
     /**
      * \brief The UDP source port of a QP pair (rdma-spec.md 1.4, Linux
@@ -176,12 +183,14 @@ class VclosRdmaNic : public Object
     uint8_t m_controlDscp;     //!< DSCP of ACK, NAK and CNP
     bool m_ecnCapable;         //!< data packets are ECT(0)
     uint32_t m_initialPsn;     //!< first PSN of every requester
+    bool m_hostFastPath;       //!< send and receive through m_hostPath
 
     ObjectFactory m_rcFactory;                   //!< from m_rateControl
     Ptr<Node> m_node;                            //!< owner
     Ipv4EndPoint* m_endPoint = nullptr;          //!< UDP port 4791 (owned by m_udp)
     bool m_started = false;                      //!< Start succeeded
     Ptr<UdpL4Protocol> m_udp;                    //!< sends with per-QP source ports
+    Ptr<VclosRdmaHostPath> m_hostPath;           //!< the host fast path, or null
     std::vector<Ptr<VclosRdmaQp>> m_qps;         //!< by QPN - FIRST_QPN
     std::vector<VclosRdmaQp*> m_requesters;      //!< scheduling order
     std::size_t m_next = 0;                      //!< round-robin position in m_requesters

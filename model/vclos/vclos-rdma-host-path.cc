@@ -1,0 +1,273 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-rdma-host-path.h"
+
+#include "vclos-check.h"
+
+#include "ns3/arp-l3-protocol.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-interface.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/log.h"
+#include "ns3/loopback-net-device.h"
+#include "ns3/node.h"
+#include "ns3/socket.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-l4-protocol.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosRdmaHostPath");
+NS_OBJECT_ENSURE_REGISTERED(VclosRdmaHostPath);
+
+namespace
+{
+/// IPv4 header bytes (no options).
+constexpr uint32_t IPV4_BYTES = 20;
+/// UDP header bytes.
+constexpr uint32_t UDP_BYTES = 8;
+} // namespace
+
+TypeId
+VclosRdmaHostPath::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::VclosRdmaHostPath")
+                            .SetParent<Object>()
+                            .SetGroupName("Vclos")
+                            .AddConstructor<VclosRdmaHostPath>();
+    return tid;
+}
+
+VclosRdmaHostPath::VclosRdmaHostPath()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosRdmaHostPath::DoDispose()
+{
+    m_ipv4 = nullptr;
+    m_tc = nullptr;
+    m_receive = MakeNullCallback<void, Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>>();
+    Object::DoDispose();
+}
+
+void
+VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receive)
+{
+    NS_LOG_FUNCTION(this << node << port);
+    m_ipv4 = node->GetObject<Ipv4L3Protocol>();
+    m_tc = node->GetObject<TrafficControlLayer>();
+    VCLOS_REQUIRE(m_ipv4 && m_tc && m_ipv4->GetRoutingProtocol(),
+                  std::invalid_argument,
+                  "VclosRdmaHostPath: node " << node->GetId()
+                                             << " has no IPv4 stack with a routing protocol");
+    m_port = port;
+    m_receive = receive;
+    UintegerValue ttl;
+    m_ipv4->GetAttribute("DefaultTtl", ttl);
+    m_ttl = static_cast<uint8_t>(ttl.Get());
+    // As VclosSwitchForwarder::Install: Ipv4L3Protocol::AddInterface registered
+    // TrafficControlLayer::Receive at the node twice per interface (IPv4 and ARP). Remove
+    // those registrations, put back ARP everywhere and IPv4 on the devices that need ARP,
+    // and take IPv4 on the others.
+    const auto tcReceive = MakeCallback(&TrafficControlLayer::Receive, m_tc);
+    const uint32_t n = m_ipv4->GetNInterfaces();
+    for (uint32_t i = 1; i < n; ++i)
+    {
+        node->UnregisterProtocolHandler(tcReceive);
+        node->UnregisterProtocolHandler(tcReceive);
+    }
+    m_direct.assign(n, false);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<NetDevice> device = m_ipv4->GetNetDevice(i);
+        m_direct[i] = !device->NeedsArp() && !DynamicCast<LoopbackNetDevice>(device);
+        if (i == 0)
+        {
+            continue; // the loopback: Ipv4L3Protocol registered itself
+        }
+        node->RegisterProtocolHandler(tcReceive, ArpL3Protocol::PROT_NUMBER, device);
+        if (device->NeedsArp())
+        {
+            node->RegisterProtocolHandler(tcReceive, Ipv4L3Protocol::PROT_NUMBER, device);
+            continue;
+        }
+        if (device->GetIfIndex() >= m_interfaceOf.size())
+        {
+            m_interfaceOf.resize(device->GetIfIndex() + 1, -1);
+        }
+        m_interfaceOf[device->GetIfIndex()] = static_cast<int32_t>(i);
+        // The node's handler list holds a reference: the path lives as long as the node.
+        node->RegisterProtocolHandler(
+            MakeCallback(&VclosRdmaHostPath::Receive, Ptr<VclosRdmaHostPath>(this)),
+            Ipv4L3Protocol::PROT_NUMBER,
+            device);
+    }
+}
+
+uint64_t
+VclosRdmaHostPath::GetFastSent() const
+{
+    return m_fastSent;
+}
+
+uint64_t
+VclosRdmaHostPath::GetFastReceived() const
+{
+    return m_fastReceived;
+}
+
+uint64_t
+VclosRdmaHostPath::GetSlowPath() const
+{
+    return m_slowPath;
+}
+
+void
+VclosRdmaHostPath::Send(Ptr<Packet> packet,
+                        Ipv4Address source,
+                        Ipv4Address destination,
+                        uint16_t sport,
+                        uint16_t dport,
+                        uint8_t tos)
+{
+    const bool checksums = Node::ChecksumEnabled();
+    // UdpL4Protocol::Send.
+    UdpHeader udp;
+    if (checksums)
+    {
+        udp.EnableChecksums();
+        udp.InitializeChecksum(source, destination, UdpL4Protocol::PROT_NUMBER);
+    }
+    udp.SetDestinationPort(dport);
+    udp.SetSourcePort(sport);
+    packet->AddHeader(udp);
+
+    // Ipv4L3Protocol::BuildHeader, with the identification of (source, destination, UDP).
+    Ipv4Header header;
+    header.SetSource(source);
+    header.SetDestination(destination);
+    header.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    header.SetPayloadSize(packet->GetSize());
+    header.SetTtl(m_ttl);
+    header.SetTos(tos);
+    header.SetMayFragment();
+    uint16_t& id = m_ipId[(uint64_t{source.Get()} << 32) | destination.Get()];
+    header.SetIdentification(id);
+    if (checksums)
+    {
+        header.EnableChecksum();
+    }
+
+    // Ipv4L3Protocol::Send, case 4: no route given, unicast destination.
+    Socket::SocketErrno error = Socket::ERROR_NOTERROR;
+    Ptr<Ipv4Route> route =
+        m_ipv4->GetRoutingProtocol()->RouteOutput(packet, header, nullptr, error);
+    if (!route)
+    {
+        // Ipv4L3Protocol drops it (Drop trace, DROP_NO_ROUTE) and keeps its identification.
+        ++m_slowPath;
+        SocketIpTosTag tag;
+        tag.SetTos(tos);
+        packet->AddPacketTag(tag);
+        m_ipv4->Send(packet, source, destination, UdpL4Protocol::PROT_NUMBER, nullptr);
+        return;
+    }
+    ++id;
+    // SendRealOut + Ipv4Interface::Send.
+    Ptr<NetDevice> device = route->GetOutputDevice();
+    const uint32_t ifIndex = device->GetIfIndex();
+    const int32_t out = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
+    if (out < 0 || m_ipv4->GetNetDevice(out) != device || !m_direct[out] ||
+        packet->GetSize() + IPV4_BYTES > device->GetMtu())
+    {
+        ++m_slowPath;
+        m_ipv4->SendWithHeader(packet, header, route);
+        return;
+    }
+    Ptr<Ipv4Interface> interface = m_ipv4->GetInterface(out);
+    if (!interface->IsUp())
+    {
+        NS_LOG_LOGIC("output interface " << out << " down: dropped");
+        return; // as SendRealOut does
+    }
+    const Ipv4Address target = route->GetGateway().IsAny() ? destination : route->GetGateway();
+    for (uint32_t j = 0; j < interface->GetNAddresses(); ++j)
+    {
+        if (interface->GetAddress(j).GetLocal() == target)
+        {
+            ++m_slowPath; // to a local address: Ipv4Interface::Send loops it back
+            m_ipv4->SendWithHeader(packet, header, route);
+            return;
+        }
+    }
+    ++m_fastSent;
+    m_tc->Send(device,
+               Create<Ipv4QueueDiscItem>(packet,
+                                         device->GetBroadcast(),
+                                         Ipv4L3Protocol::PROT_NUMBER,
+                                         header));
+}
+
+void
+VclosRdmaHostPath::Receive(Ptr<NetDevice> device,
+                           Ptr<const Packet> p,
+                           uint16_t protocol,
+                           const Address& from,
+                           const Address& to,
+                           NetDevice::PacketType packetType)
+{
+    const uint32_t ifIndex = device->GetIfIndex();
+    const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
+    if (in >= 0 && p->GetSize() >= IPV4_BYTES + UDP_BYTES)
+    {
+        // Ipv4L3Protocol::Receive.
+        Ptr<Ipv4Interface> interface = m_ipv4->GetInterface(in);
+        Ptr<Packet> packet = p->Copy();
+        const bool checksums = Node::ChecksumEnabled();
+        Ipv4Header header;
+        if (checksums)
+        {
+            header.EnableChecksum();
+        }
+        packet->RemoveHeader(header);
+        if (header.GetPayloadSize() < packet->GetSize())
+        {
+            packet->RemoveAtEnd(packet->GetSize() - header.GetPayloadSize());
+        }
+        const Ipv4Address destination = header.GetDestination();
+        if (interface->IsUp() && header.IsChecksumOk() &&
+            header.GetProtocol() == UdpL4Protocol::PROT_NUMBER && header.IsLastFragment() &&
+            header.GetFragmentOffset() == 0 && packet->GetSize() >= UDP_BYTES &&
+            !destination.IsBroadcast() && !destination.IsMulticast() &&
+            m_ipv4->IsDestinationAddress(destination, static_cast<uint32_t>(in)))
+        {
+            // UdpL4Protocol::Receive.
+            UdpHeader udp;
+            if (checksums)
+            {
+                udp.EnableChecksums();
+            }
+            udp.InitializeChecksum(header.GetSource(), destination, UdpL4Protocol::PROT_NUMBER);
+            packet->RemoveHeader(udp);
+            if (udp.GetDestinationPort() == m_port && udp.IsChecksumOk())
+            {
+                ++m_fastReceived;
+                m_receive(packet, header, udp.GetSourcePort(), interface);
+                return;
+            }
+        }
+    }
+    ++m_slowPath;
+    m_tc->Receive(device, p, protocol, from, to, packetType);
+}
+
+} // namespace ns3

@@ -1,0 +1,404 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The NIC's host fast path (VclosRdmaHostPath, VclosRdmaNic::HostFastPath) against ns-3's
+// UDP/IPv4 path at the hosts, with the harness of vclos-fabric-fast-path: the same seed puts
+// byte-identical frames (IPv4 identification, TTL, TOS/ECN, checksums, UDP ports) on every
+// link at the same times, with RDMA + DCQCN over RED, on PFC links, with checksums on, with
+// another DefaultTtl, with the incast receiver's interface going down and up (routes
+// removed and put back), and with TCP flows sharing the hosts (which must complete). The
+// controls: another seed, another DSCP, another TTL and checksums on each change the
+// digest, so the comparison sees those bytes.
+
+#include "ns3/boolean.h"
+#include "ns3/global-value.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv4-routing-table-entry.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/queue-disc.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
+#include "ns3/vclos-fabric-helper.h"
+#include "ns3/vclos-fabric.h"
+#include "ns3/vclos-permutation-helper.h"
+#include "ns3/vclos-pfc-net-device.h"
+#include "ns3/vclos-pfc-switch-buffer.h"
+#include "ns3/vclos-rdma-helper.h"
+#include "ns3/vclos-rdma-host-path.h"
+#include "ns3/vclos-rdma-nic.h"
+#include "ns3/vclos-rdma-qp.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// How a run differs from the base case (RDMA 7:1 incast, DCQCN, p2p links with RED).
+struct Options
+{
+    bool hostFastPath = true;  //!< VclosRdmaNic::HostFastPath
+    int64_t stream = 1;        //!< first random stream
+    bool pfc = false;          //!< LinkLayer=pfc
+    bool checksums = false;    //!< ChecksumEnabled
+    uint8_t ttl = 64;          //!< Ipv4L3Protocol::DefaultTtl
+    uint8_t dataDscp = 26;     //!< VclosRdmaNic::DataDscp
+    bool flapReceiver = false; //!< GPU 0's interface down at 30 us, up at 60 us
+    uint32_t tcpFlowBytes = 0; //!< > 0: also a TCP flow per GPU (leaf shift) of this size
+    uint32_t qpsPerSender = 1; //!< QPs each sender opens to GPU 0 (300000 bytes in all)
+};
+
+/// What a run put on the wire (the harness of vclos-fabric-fast-path).
+struct WireRecord
+{
+    uint64_t digest = 14695981039346656037ull; //!< FNV-1a of (time, link, frame bytes)
+    uint64_t frames = 0;                       //!< frames sent on every link
+    uint64_t marks = 0;                        //!< ECN marks (RED queue discs, PFC devices)
+    uint64_t pauses = 0;                       //!< PFC pause frames the switches sent
+    uint64_t rdmaDelivered = 0;                //!< bytes the responder QPs delivered
+    uint64_t tcpDelivered = 0;                 //!< bytes the TCP sinks received
+    uint64_t fastSent = 0;                     //!< packets the host paths sent
+    uint64_t fastReceived = 0;                 //!< packets the host paths received
+    uint64_t slow = 0;                         //!< packets the host paths left to IPv4
+    uint32_t hostPaths = 0;                    //!< NICs with a host path
+
+    /// Add bytes to the digest.
+    void Mix(const uint8_t* bytes, std::size_t n)
+    {
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            digest = (digest ^ bytes[i]) * 1099511628211ull;
+        }
+    }
+};
+
+/// Sniffer sink: every frame a link's sending device puts on the wire.
+void
+RecordFrame(WireRecord* record, uint32_t link, Ptr<const Packet> frame)
+{
+    const int64_t t = Simulator::Now().GetTimeStep();
+    record->Mix(reinterpret_cast<const uint8_t*>(&t), sizeof(t));
+    record->Mix(reinterpret_cast<const uint8_t*>(&link), sizeof(link));
+    std::vector<uint8_t> bytes(frame->GetSize());
+    frame->CopyData(bytes.data(), bytes.size());
+    record->Mix(bytes.data(), bytes.size());
+    ++record->frames;
+}
+
+/**
+ * \param o the run
+ * \return what the run put on the wire
+ */
+WireRecord
+RunScenario(const Options& o)
+{
+    GlobalValue::Bind("ChecksumEnabled", BooleanValue(o.checksums));
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    helper->SetAttribute("Leaves", UintegerValue(2));
+    helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
+    helper->SetAttribute("GpusPerServer", UintegerValue(1));
+    helper->SetAttribute("Spines", UintegerValue(4));
+    helper->SetAttribute("EcnThreshold", StringValue("20KB"));
+    if (o.pfc)
+    {
+        helper->SetAttribute("LinkLayer", StringValue("pfc"));
+        helper->SetPfcBufferAttribute("BufferSize", UintegerValue(600000));
+        helper->SetPfcDeviceAttribute("EcnEnabled", BooleanValue(true));
+        helper->SetPfcDeviceAttribute("EcnKmin", UintegerValue(20000));
+        helper->SetPfcDeviceAttribute("EcnKmax", UintegerValue(80000));
+    }
+    Ptr<VclosFabric> fabric = helper->Install();
+    helper->AssignStreams(fabric, o.stream);
+    for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
+    {
+        fabric->GetGpus().Get(g)->GetObject<Ipv4L3Protocol>()->SetAttribute("DefaultTtl",
+                                                                            UintegerValue(o.ttl));
+    }
+
+    WireRecord record;
+    const auto& links = fabric->GetLinks();
+    for (uint32_t id = 0; id < links.size(); ++id)
+    {
+        links[id].device->TraceConnectWithoutContext("PhyTxBegin",
+                                                     MakeBoundCallback(&RecordFrame, &record, id));
+        if (auto pfc = DynamicCast<VclosPfcNetDevice>(links[id].device))
+        {
+            pfc->TraceConnectWithoutContext("EcnMark",
+                                            Callback<void, Ptr<const Packet>>(
+                                                [&record](Ptr<const Packet>) { ++record.marks; }));
+        }
+    }
+
+    Ptr<VclosPermutationHelper> tcp;
+    if (o.tcpFlowBytes > 0)
+    {
+        // One TCP flow per GPU to the GPU of the same index under the other leaf, on the
+        // same hosts and links as the RDMA incast.
+        tcp = CreateObject<VclosPermutationHelper>();
+        tcp->SetAttribute("FlowBytes", UintegerValue(o.tcpFlowBytes));
+        tcp->Install(fabric, VclosPermutationHelper::LeafShift(fabric, 1));
+    }
+    VclosRdmaHelper rdma;
+    rdma.SetNicAttribute("AckTimeout", StringValue("1ms"));
+    rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
+    rdma.SetNicAttribute("HostFastPath", BooleanValue(o.hostFastPath));
+    rdma.SetNicAttribute("DataDscp", UintegerValue(o.dataDscp));
+    std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
+    nics[0]->SetAcceptCallback(
+        Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>([&record](Ptr<VclosRdmaQp> qp, Ipv4Address) {
+            qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
+                [&record](Ptr<VclosRdmaQp>, uint32_t bytes) { record.rdmaDelivered += bytes; }));
+        }));
+    for (uint32_t g = 1; g < fabric->GetGpuCount(); ++g)
+    {
+        for (uint32_t q = 0; q < o.qpsPerSender; ++q)
+        {
+            nics[g]->Connect(fabric->GetGpuAddress(0))->Send(300000 / o.qpsPerSender);
+        }
+    }
+    if (o.flapReceiver)
+    {
+        // GPU 0's NIC interface goes down (Ipv4StaticRouting removes its routes: its ACKs
+        // and CNPs find none; arriving packets are dropped) and up again, with its default
+        // route put back; go-back-N recovers the lost packets.
+        Ptr<Ipv4> ipv4 = fabric->GetGpus().Get(0)->GetObject<Ipv4>();
+        uint32_t itf = 0;
+        for (const VclosLink& l : links)
+        {
+            if (l.kind == VclosLink::GPU_TO_LEAF && l.from == 0)
+            {
+                itf = ipv4->GetInterfaceForDevice(l.device);
+            }
+        }
+        Ptr<Ipv4StaticRouting> routing = Ipv4StaticRoutingHelper().GetStaticRouting(ipv4);
+        const Ipv4Address gateway = routing->GetDefaultRoute().GetGateway();
+        Simulator::Schedule(MicroSeconds(30), [ipv4, itf]() { ipv4->SetDown(itf); });
+        Simulator::Schedule(MicroSeconds(60), [ipv4, itf, routing, gateway]() {
+            ipv4->SetUp(itf);
+            routing->SetDefaultRoute(gateway, itf);
+        });
+    }
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+
+    if (tcp)
+    {
+        for (const auto& r : tcp->GetResults())
+        {
+            record.tcpDelivered += r.bytes;
+        }
+    }
+    for (const Ptr<VclosRdmaNic>& nic : nics)
+    {
+        if (Ptr<VclosRdmaHostPath> path = nic->GetHostPath())
+        {
+            ++record.hostPaths;
+            record.fastSent += path->GetFastSent();
+            record.fastReceived += path->GetFastReceived();
+            record.slow += path->GetSlowPath();
+        }
+    }
+    for (const NodeContainer* set : {&fabric->GetLeaves(), &fabric->GetSpines()})
+    {
+        for (uint32_t i = 0; i < set->GetN(); ++i)
+        {
+            if (Ptr<VclosPfcSwitchBuffer> b = set->Get(i)->GetObject<VclosPfcSwitchBuffer>())
+            {
+                record.pauses += b->GetPausesSent();
+            }
+        }
+    }
+    for (const VclosLink& l : links)
+    {
+        Ptr<TrafficControlLayer> tc = l.device->GetNode()->GetObject<TrafficControlLayer>();
+        Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(l.device) : nullptr;
+        if (qd)
+        {
+            record.marks += qd->GetStats().nTotalMarkedPackets;
+        }
+    }
+    Simulator::Destroy();
+    GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+    std::printf("hostFastPath=%d stream=%lld pfc=%d checksums=%d ttl=%u dscp=%u flap=%d tcp=%u "
+                "qps=%u: "
+                "%llu frames, digest %016llx, %llu marks, %llu pauses, rdma %llu B, tcp %llu B, "
+                "fast sent %llu, fast received %llu, slow %llu\n",
+                o.hostFastPath,
+                static_cast<long long>(o.stream),
+                o.pfc,
+                o.checksums,
+                unsigned{o.ttl},
+                unsigned{o.dataDscp},
+                o.flapReceiver,
+                o.tcpFlowBytes,
+                o.qpsPerSender,
+                static_cast<unsigned long long>(record.frames),
+                static_cast<unsigned long long>(record.digest),
+                static_cast<unsigned long long>(record.marks),
+                static_cast<unsigned long long>(record.pauses),
+                static_cast<unsigned long long>(record.rdmaDelivered),
+                static_cast<unsigned long long>(record.tcpDelivered),
+                static_cast<unsigned long long>(record.fastSent),
+                static_cast<unsigned long long>(record.fastReceived),
+                static_cast<unsigned long long>(record.slow));
+    return record;
+}
+
+/// The incast: 7 senders x 300000 bytes.
+constexpr uint64_t INCAST_BYTES = 7 * 300000;
+
+} // namespace
+
+/// Host fast path and ns-3's UDP and IPv4 path: byte-identical frames on every link.
+class VclosHostPathCrossCheckTestCase : public TestCase
+{
+  public:
+    /**
+     * \param base the run (hostFastPath is set by the test)
+     * \param name its label
+     * \param control a change of the base run that must change the digest
+     * \param controlName the control's label
+     */
+    VclosHostPathCrossCheckTestCase(const Options& base,
+                                    const std::string& name,
+                                    const Options& control,
+                                    const std::string& controlName)
+        : TestCase("host fast path and ns-3's UDP and IPv4 path send the same frames at the same "
+                   "times: " +
+                   name + "; control: " + controlName + " changes them"),
+          m_base(base),
+          m_control(control)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Options on = m_base;
+        on.hostFastPath = true;
+        Options off = m_base;
+        off.hostFastPath = false;
+        const WireRecord fast = RunScenario(on);
+        const WireRecord old = RunScenario(off);
+        NS_TEST_EXPECT_MSG_EQ(fast.hostPaths, 8, "every NIC has a host path");
+        NS_TEST_EXPECT_MSG_EQ(old.hostPaths, 0, "HostFastPath=false creates none");
+        // Every data packet of the incast is 4096 payload bytes or less: at least 7 x 74
+        // packets were sent and received on the fast path (more: ACKs, CNPs, resends).
+        NS_TEST_EXPECT_MSG_GT(fast.fastSent, 7 * 74, "the NICs sent on the fast path");
+        NS_TEST_EXPECT_MSG_GT(fast.fastReceived, 7 * 74, "the NICs received on the fast path");
+        NS_TEST_EXPECT_MSG_GT(fast.marks, 0, "the queues marked ECN");
+        NS_TEST_EXPECT_MSG_EQ(fast.frames, old.frames, "same frame count");
+        NS_TEST_EXPECT_MSG_EQ(fast.digest, old.digest, "same frames, same times, same links");
+        NS_TEST_EXPECT_MSG_EQ(fast.marks, old.marks, "same ECN marks");
+        NS_TEST_EXPECT_MSG_EQ(fast.pauses, old.pauses, "same PFC pauses");
+        NS_TEST_EXPECT_MSG_EQ(fast.rdmaDelivered, INCAST_BYTES, "the incast completed");
+        NS_TEST_EXPECT_MSG_EQ(old.rdmaDelivered, INCAST_BYTES, "the incast completed (old)");
+        NS_TEST_EXPECT_MSG_EQ(fast.tcpDelivered, old.tcpDelivered, "same TCP bytes");
+        if (m_base.pfc)
+        {
+            NS_TEST_EXPECT_MSG_GT(fast.pauses, 0, "PFC paused");
+        }
+        if (m_base.flapReceiver)
+        {
+            NS_TEST_EXPECT_MSG_GT(fast.slow, 0, "the down interface's packets took the old path");
+        }
+        if (m_base.tcpFlowBytes > 0)
+        {
+            // LeafShift: one flow per GPU (8), each FlowBytes.
+            NS_TEST_EXPECT_MSG_EQ(fast.tcpDelivered,
+                                  8ull * m_base.tcpFlowBytes,
+                                  "every TCP flow completed beside the fast path");
+            // TCP segments of up to 9000 bytes (the fabric's MTU): at least 1600000 / 9000
+            // data packets went to the stack.
+            NS_TEST_EXPECT_MSG_GT(fast.slow,
+                                  8 * m_base.tcpFlowBytes / 9000,
+                                  "TCP went to the stack");
+        }
+        const WireRecord other = RunScenario(m_control);
+        NS_TEST_EXPECT_MSG_NE(other.digest, fast.digest, "control: the digest sees the change");
+    }
+
+    Options m_base;    //!< the run
+    Options m_control; //!< the control run
+};
+
+/// The host fast-path test suite.
+class VclosRdmaHostPathTestSuite : public TestSuite
+{
+  public:
+    VclosRdmaHostPathTestSuite()
+        : TestSuite("vclos-rdma-host-path", UNIT)
+    {
+        Options base;
+        Options seed = base;
+        seed.stream = 7;
+        AddTestCase(new VclosHostPathCrossCheckTestCase(base,
+                                                        "RDMA incast with DCQCN over RED",
+                                                        seed,
+                                                        "another random stream"),
+                    TestCase::QUICK);
+        Options dscp = base;
+        dscp.dataDscp = 27;
+        AddTestCase(new VclosHostPathCrossCheckTestCase(base,
+                                                        "RDMA incast with DCQCN over RED",
+                                                        dscp,
+                                                        "DataDscp 27 (TOS byte)"),
+                    TestCase::QUICK);
+        Options checksums = base;
+        checksums.checksums = true;
+        AddTestCase(new VclosHostPathCrossCheckTestCase(checksums,
+                                                        "with IPv4 and UDP checksums",
+                                                        base,
+                                                        "checksums off"),
+                    TestCase::QUICK);
+        Options ttl = base;
+        ttl.ttl = 32;
+        AddTestCase(
+            new VclosHostPathCrossCheckTestCase(ttl, "hosts' DefaultTtl 32", base, "DefaultTtl 64"),
+            TestCase::QUICK);
+        Options pfc = base;
+        pfc.pfc = true;
+        Options pfcSeed = pfc;
+        pfcSeed.stream = 7;
+        AddTestCase(new VclosHostPathCrossCheckTestCase(pfc,
+                                                        "RDMA incast on PFC links",
+                                                        pfcSeed,
+                                                        "another random stream"),
+                    TestCase::QUICK);
+        Options flap = base;
+        flap.flapReceiver = true;
+        AddTestCase(new VclosHostPathCrossCheckTestCase(flap,
+                                                        "receiver's interface down and up",
+                                                        base,
+                                                        "no interface change"),
+                    TestCase::QUICK);
+        // Two QPs between each pair of addresses share one IPv4 identification counter (as
+        // Ipv4L3Protocol's, per source, destination and protocol).
+        Options qps = base;
+        qps.qpsPerSender = 2;
+        AddTestCase(new VclosHostPathCrossCheckTestCase(qps,
+                                                        "two QPs per sender",
+                                                        base,
+                                                        "one QP per sender"),
+                    TestCase::QUICK);
+        Options tcp = base;
+        tcp.tcpFlowBytes = 200000;
+        Options tcpSeed = tcp;
+        tcpSeed.stream = 7;
+        AddTestCase(new VclosHostPathCrossCheckTestCase(tcp,
+                                                        "TCP flows on the same hosts",
+                                                        tcpSeed,
+                                                        "another random stream"),
+                    TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+static VclosRdmaHostPathTestSuite g_vclosRdmaHostPathTestSuite;
