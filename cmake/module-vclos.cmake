@@ -33,6 +33,8 @@ suite_module(
     model/vclos/vclos-pfc-channel.cc
     model/vclos/vclos-pfc-net-device.cc
     model/vclos/vclos-pfc-switch-buffer.cc
+    model/vclos/vclos-link-channel.cc
+    model/vclos/vclos-link-net-device.cc
     model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
@@ -50,6 +52,7 @@ suite_module(
     helper/vclos/vclos-ocs-helper.cc
     helper/vclos/vclos-rdma-helper.cc
     helper/vclos/vclos-pfc-helper.cc
+    helper/vclos/vclos-link-helper.cc
   HEADERS
     model/vclos/vclos-check.h
     model/vclos/vclos-flow-hash.h
@@ -85,6 +88,8 @@ suite_module(
     model/vclos/vclos-pfc-channel.h
     model/vclos/vclos-pfc-net-device.h
     model/vclos/vclos-pfc-switch-buffer.h
+    model/vclos/vclos-link-channel.h
+    model/vclos/vclos-link-net-device.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h
@@ -101,6 +106,7 @@ suite_module(
     helper/vclos/vclos-ocs-helper.h
     helper/vclos/vclos-rdma-helper.h
     helper/vclos/vclos-pfc-helper.h
+    helper/vclos/vclos-link-helper.h
   LIBRARIES
     ns3-suite ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)

@@ -11,7 +11,8 @@
 //    routed by Ipv4GlobalRouting with RandomEcmpRouting (per-packet random next hop, so it
 //    sprays and reorders TCP: the two sides do not carry the same traffic).
 // Each side is measured for wall time of Simulator::Run (and, apart, of the setup), events
-// executed, packet-hops (PhyTxBegin on every point-to-point device) and delivered bytes.
+// executed, packet-hops (PhyTxBegin on every point-to-point device, ns-3's or VclosLinkNetDevice)
+// and delivered bytes.
 // --runs repeats both sides, alternating their order, and reports the median of each figure.
 // Random streams are assigned explicitly, so a seed (--RngRun) gives the same event counts
 // whatever the order. Prints a table and a CSV block on stdout, progress on stderr.
@@ -49,10 +50,10 @@ namespace
 struct Job
 {
     uint64_t flowBytes = VclosPermutationHelper::MAX_FLOW_BYTES; //!< 10 GB: never ends in simTime
-    uint32_t sendSize = 0;                    //!< BulkSend write size (0: 8 segments)
-    uint16_t basePort = 5000;                 //!< port of flow 0
-    Time startTime = MicroSeconds(10);        //!< senders start
-    Time simTime = MilliSeconds(5);           //!< simulated time of a run
+    uint32_t sendSize = 0;             //!< BulkSend write size (0: 8 segments)
+    uint16_t basePort = 5000;          //!< port of flow 0
+    Time startTime = MicroSeconds(10); //!< senders start
+    Time simTime = MilliSeconds(5);    //!< simulated time of a run
 };
 
 /// Reads a fabric parameter from the helper's attributes.
@@ -194,8 +195,14 @@ Measure(const Job& job, const Builder& build)
     auto setupStart = std::chrono::steady_clock::now();
     Built built = build(job, CreateObject<VclosFabricHelper>());
     uint64_t hops = 0;
-    Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxBegin",
-                                  MakeBoundCallback(&CountHop, &hops));
+    // Stock side and intra-server links: PointToPointNetDevice; vclos fabric links:
+    // VclosLinkNetDevice (LeanLinks) or PointToPointNetDevice.
+    for (const char* type : {"ns3::PointToPointNetDevice", "ns3::VclosLinkNetDevice"})
+    {
+        Config::ConnectWithoutContextFailSafe(std::string("/NodeList/*/DeviceList/*/$") + type +
+                                                  "/PhyTxBegin",
+                                              MakeBoundCallback(&CountHop, &hops));
+    }
     Simulator::Stop(job.simTime);
     s.setupS = SecondsSince(setupStart);
 

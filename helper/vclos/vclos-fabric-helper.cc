@@ -19,6 +19,7 @@
 #include "ns3/uinteger.h"
 #include "ns3/vclos-check.h"
 #include "ns3/vclos-ecmp-routing.h"
+#include "ns3/vclos-link-net-device.h"
 #include "ns3/vclos-ocs-helper.h"
 #include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-pfc-net-device.h"
@@ -243,6 +244,15 @@ VclosFabricHelper::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&VclosFabricHelper::m_switchFastPath),
                           MakeBooleanChecker())
+            .AddAttribute("LeanLinks",
+                          "LinkLayer=p2p: NIC-leaf and leaf-spine links are VclosLinkNetDevice "
+                          "pairs (the frames of PointToPointNetDevice at the same times, one "
+                          "event per frame instead of two; doc/vclos/rdma.rst \"Lean path: "
+                          "links\"). false: PointToPointNetDevice. Intra-server and OCS links "
+                          "stay PointToPointNetDevice.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosFabricHelper::m_leanLinks),
+                          MakeBooleanChecker())
             .AddAttribute("TcpMinRto",
                           "Minimum TCP retransmission timeout.",
                           TimeValue(MilliSeconds(1)),
@@ -253,6 +263,7 @@ VclosFabricHelper::GetTypeId()
 
 VclosFabricHelper::VclosFabricHelper()
     : m_switchFastPath(true),
+      m_leanLinks(true),
       m_hasCustomQueueDisc(false),
       m_linkLayer(P2P),
       m_saltRng(CreateObject<UniformRandomVariable>())
@@ -499,6 +510,8 @@ VclosFabricHelper::Install()
     PointToPointHelper p2p;
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+    m_lean.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    m_lean.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
     TrafficControlHelper queueDisc = GetQueueDiscHelper();
     NetDeviceContainer allDevices; // the devices that get a queue disc
     SwitchAddressPool switchAddresses;
@@ -524,9 +537,19 @@ VclosFabricHelper::Install()
             m_pfc.SetChannelAttribute("Delay", TimeValue(delay));
             return m_pfc.Install(a, b);
         }
-        p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
-        p2p.SetChannelAttribute("Delay", TimeValue(delay));
-        NetDeviceContainer devices = p2p.Install(a, b);
+        NetDeviceContainer devices;
+        if (m_leanLinks && fabricLink)
+        {
+            m_lean.SetDeviceAttribute("DataRate", DataRateValue(rate));
+            m_lean.SetChannelAttribute("Delay", TimeValue(delay));
+            devices = m_lean.Install(a, b);
+        }
+        else
+        {
+            p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
+            p2p.SetChannelAttribute("Delay", TimeValue(delay));
+            devices = p2p.Install(a, b);
+        }
         allDevices.Add(devices);
         return devices;
     };
@@ -772,6 +795,10 @@ VclosFabricHelper::EnablePcap(const std::string& prefix, Ptr<VclosFabric> fabric
         if (DynamicCast<VclosPfcNetDevice>(link.device))
         {
             m_pfc.EnablePcap(prefix, link.device, false);
+        }
+        else if (DynamicCast<VclosLinkNetDevice>(link.device))
+        {
+            m_lean.EnablePcap(prefix, link.device, false);
         }
         else
         {

@@ -14,6 +14,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/vclos-fabric.h"
+#include "ns3/vclos-link-helper.h"
 #include "ns3/vclos-pfc-helper.h"
 #include "ns3/vclos-topology.h"
 
@@ -65,7 +66,7 @@ class VclosFabricHelper : public Object
     /// What the NIC-leaf and leaf-spine links are made of.
     enum LinkLayer
     {
-        P2P, //!< PointToPointNetDevice + a queue disc per device (the default)
+        P2P, //!< PointToPointNetDevice (or VclosLinkNetDevice, LeanLinks) + a queue disc (default)
         PFC  //!< VclosPfcNetDevice (priorities, PFC, ECN) + a VclosPfcSwitchBuffer per switch
     };
 
@@ -201,11 +202,13 @@ class VclosFabricHelper : public Object
     Time m_tcpMinRto;                       //!< minimum RTO
     bool m_tcpPacing;                       //!< pace TCP at up to the NIC rate
     bool m_switchFastPath;                  //!< leaves and spines use VclosSwitchForwarder
+    bool m_leanLinks;                       //!< p2p fabric links are VclosLinkNetDevices
     Time m_tcpDelAckTimeout;                //!< delayed-ACK timeout
     VclosEcmpRoutingHelper m_routing;       //!< switch routing factory
     TrafficControlHelper m_customQueueDisc; //!< set by SetQueueDisc
     bool m_hasCustomQueueDisc;              //!< SetQueueDisc was called
     PointToPointHelper m_pcap;              //!< used only for EnablePcap
+    VclosLinkHelper m_lean;                 //!< lean p2p fabric links and their pcap
     LinkLayer m_linkLayer;                  //!< p2p or pfc fabric links
     VclosPfcHelper m_pfc;                   //!< pfc links, buffers and their pcap
     Ptr<UniformRandomVariable> m_saltRng;   //!< draws per-switch salts

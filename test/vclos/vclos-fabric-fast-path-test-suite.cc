@@ -8,10 +8,13 @@
 // the comparison sees a different path choice). TTL: frames leave the spines with 64 - 2,
 // and a packet whose TTL runs out at a spine is dropped there by the old path (ICMP time
 // exceeded), as with the fast path off; a TTL one higher passes the spine (the control).
+// Lean links (VclosLinkNetDevice) against PointToPointNetDevice: the same harness, see below.
 
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-l3-protocol.h"
+#include "ns3/nstime.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
@@ -44,7 +47,9 @@ enum class Scenario
 {
     TCP_RED,    //!< TCP permutation over one spine (RED marks ECN), a port down and up
     RDMA_DCQCN, //!< RDMA 7:1 incast, DCQCN, p2p links with RED
-    RDMA_PFC    //!< RDMA 7:1 incast on LinkLayer=pfc (pauses, ECN at the PFC devices)
+    RDMA_PFC,   //!< RDMA 7:1 incast on LinkLayer=pfc (pauses, ECN at the PFC devices)
+    TCP_ONE,    //!< one TCP flow, 10 Gb/s leaf-spine links (RED marks ECN), ports down and up
+    RDMA_ONE    //!< one RDMA QP with DCQCN, 10 Gb/s leaf-spine links (RED marks ECN)
 };
 
 /// What a run put on the wire.
@@ -59,6 +64,26 @@ struct WireRecord
     uint32_t forwarders = 0;                   //!< switches with a VclosSwitchForwarder
     uint32_t switches = 0;                     //!< leaves and spines
     uint64_t delivered = 0;                    //!< bytes delivered to the applications
+    std::vector<uint64_t> linkDigest;          //!< per link: FNV-1a of (time, frame bytes)
+    std::vector<Time> linkFree;                //!< per p2p link: end of its last frame
+    std::vector<DataRate> linkRate;            //!< per p2p link: its line rate
+    uint64_t overlaps = 0;                     //!< frames started before the last one ended
+    uint64_t events = 0;                       //!< simulator events executed
+
+    /// \return one digest of the per-link digests, in link order: frames, times and links,
+    ///         but not the order of frames on different links at one instant
+    uint64_t LinkDigest() const
+    {
+        uint64_t d = 14695981039346656037ull;
+        for (uint64_t l : linkDigest)
+        {
+            for (int i = 0; i < 8; ++i)
+            {
+                d = (d ^ ((l >> (8 * i)) & 0xff)) * 1099511628211ull;
+            }
+        }
+        return d;
+    }
 
     /// Add bytes to the digest.
     void Mix(const uint8_t* bytes, std::size_t n)
@@ -81,23 +106,60 @@ RecordFrame(WireRecord* record, uint32_t link, Ptr<const Packet> frame)
     frame->CopyData(bytes.data(), bytes.size());
     record->Mix(bytes.data(), bytes.size());
     ++record->frames;
+    uint64_t& d = record->linkDigest[link];
+    for (const uint8_t* b = reinterpret_cast<const uint8_t*>(&t);
+         b != reinterpret_cast<const uint8_t*>(&t + 1);
+         ++b)
+    {
+        d = (d ^ *b) * 1099511628211ull;
+    }
+    for (uint8_t b : bytes)
+    {
+        d = (d ^ b) * 1099511628211ull;
+    }
+    if (link < record->linkRate.size() && record->linkRate[link].GetBitRate() > 0)
+    {
+        // A p2p frame (PPP header included) occupies the wire for its size at the line rate.
+        record->overlaps += Simulator::Now() < record->linkFree[link];
+        record->linkFree[link] =
+            Simulator::Now() + record->linkRate[link].CalculateBytesTxTime(frame->GetSize());
+    }
 }
 
 /**
  * \param scenario the traffic
  * \param fastPath VclosFabricHelper::SwitchFastPath
  * \param stream the first random stream (salts, RED, NICs)
+ * \param lean VclosFabricHelper::LeanLinks
+ * \param fabricDelay VclosFabricHelper::FabricDelay (zero: the default)
  * \return what the run put on the wire
  */
 WireRecord
-RunScenario(Scenario scenario, bool fastPath, int64_t stream)
+RunScenario(Scenario scenario,
+            bool fastPath,
+            int64_t stream,
+            bool lean = true,
+            Time fabricDelay = Time(0))
 {
     Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
     helper->SetAttribute("SwitchFastPath", BooleanValue(fastPath));
+    helper->SetAttribute("LeanLinks", BooleanValue(lean));
+    if (!fabricDelay.IsZero())
+    {
+        helper->SetAttribute("FabricDelay", TimeValue(fabricDelay));
+    }
     helper->SetAttribute("Leaves", UintegerValue(2));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
     helper->SetAttribute("GpusPerServer", UintegerValue(1));
-    if (scenario == Scenario::TCP_RED)
+    const bool one = scenario == Scenario::TCP_ONE || scenario == Scenario::RDMA_ONE;
+    if (one)
+    {
+        // A single flow: no two frames meet at one node at one instant (see the lean case).
+        helper->SetAttribute("Spines", UintegerValue(2));
+        helper->SetAttribute("FabricDataRate", StringValue("10Gbps"));
+        helper->SetAttribute("EcnThreshold", StringValue("20KB"));
+    }
+    else if (scenario == Scenario::TCP_RED)
     {
         helper->SetAttribute("Spines", UintegerValue(2)); // 4 flows per leaf over 2 uplinks
         helper->SetAttribute("EcnThreshold", StringValue("20KB"));
@@ -120,25 +182,40 @@ RunScenario(Scenario scenario, bool fastPath, int64_t stream)
 
     WireRecord record;
     const auto& links = fabric->GetLinks();
+    record.linkDigest.assign(links.size(), 14695981039346656037ull);
+    record.linkFree.assign(links.size(), Time(0));
+    record.linkRate.assign(links.size(), DataRate(0));
     for (uint32_t id = 0; id < links.size(); ++id)
     {
+        if (!DynamicCast<VclosPfcNetDevice>(links[id].device))
+        {
+            DataRateValue rate;
+            links[id].device->GetAttribute("DataRate", rate);
+            record.linkRate[id] = rate.Get();
+        }
         // PhyTxBegin: data packets (p2p: with the PPP header; pfc: the IPv4 packet) and PFC
         // frames as they start on the wire; their bytes carry TTL, ECN and checksum fields.
         links[id].device->TraceConnectWithoutContext("PhyTxBegin",
                                                      MakeBoundCallback(&RecordFrame, &record, id));
         if (auto pfc = DynamicCast<VclosPfcNetDevice>(links[id].device))
         {
-            pfc->TraceConnectWithoutContext(
-                "EcnMark",
-                Callback<void, Ptr<const Packet>>([&record](Ptr<const Packet>) { ++record.marks; }));
+            pfc->TraceConnectWithoutContext("EcnMark",
+                                            Callback<void, Ptr<const Packet>>(
+                                                [&record](Ptr<const Packet>) { ++record.marks; }));
         }
     }
 
-    if (scenario == Scenario::TCP_RED)
+    if (scenario == Scenario::TCP_RED || scenario == Scenario::TCP_ONE)
     {
-        std::vector<VclosPermutationHelper::Pair> pairs = VclosPermutationHelper::LeafShift(fabric, 1);
+        std::vector<VclosPermutationHelper::Pair> pairs =
+            VclosPermutationHelper::LeafShift(fabric, 1);
+        if (scenario == Scenario::TCP_ONE)
+        {
+            pairs = {{0, 4}};
+        }
         Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
-        traffic->SetAttribute("FlowBytes", UintegerValue(400000));
+        traffic->SetAttribute("FlowBytes",
+                              UintegerValue(scenario == Scenario::TCP_ONE ? 4000000 : 400000));
         traffic->Install(fabric, pairs);
         // Every spine's port to leaf 1 goes down at 30 us and up at 60 us: packets routed to
         // it meanwhile are dropped, and packets arriving on it too, on either path.
@@ -163,20 +240,25 @@ RunScenario(Scenario scenario, bool fastPath, int64_t stream)
     {
         VclosRdmaHelper rdma;
         rdma.SetNicAttribute("AckTimeout", StringValue("1ms"));
-        if (scenario == Scenario::RDMA_DCQCN)
+        if (scenario == Scenario::RDMA_DCQCN || scenario == Scenario::RDMA_ONE)
         {
             rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
         }
         std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
-        nics[0]->SetAcceptCallback(
-            Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>([&record](Ptr<VclosRdmaQp> qp,
-                                                                     Ipv4Address) {
+        nics[0]->SetAcceptCallback(Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>(
+            [&record](Ptr<VclosRdmaQp> qp, Ipv4Address) {
                 qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
                     [&record](Ptr<VclosRdmaQp>, uint32_t bytes) { record.delivered += bytes; }));
             }));
         for (uint32_t g = 1; g < fabric->GetGpuCount(); ++g)
         {
-            nics[g]->Connect(fabric->GetGpuAddress(0))->Send(300000);
+            if (scenario == Scenario::RDMA_ONE && g != 5)
+            {
+                continue; // one QP, from the other leaf
+            }
+            nics[g]
+                ->Connect(fabric->GetGpuAddress(0))
+                ->Send(scenario == Scenario::RDMA_ONE ? 3000000 : 300000);
         }
         Simulator::Stop(MilliSeconds(20));
         Simulator::Run();
@@ -209,14 +291,21 @@ RunScenario(Scenario scenario, bool fastPath, int64_t stream)
             record.marks += qd->GetStats().nTotalMarkedPackets;
         }
     }
+    record.events = Simulator::GetEventCount();
     Simulator::Destroy();
-    std::printf("scenario %d fastPath=%d stream=%lld: %llu frames, digest %016llx, %llu marks, "
+    std::printf("scenario %d fastPath=%d lean=%d stream=%lld delay=%lld ns: %llu frames, digest "
+                "%016llx, link digest %016llx, %llu overlaps, %llu events, %llu marks, "
                 "%llu pauses, %llu B delivered, fast %llu, slow %llu\n",
                 static_cast<int>(scenario),
                 fastPath,
+                lean,
                 static_cast<long long>(stream),
+                static_cast<long long>(fabricDelay.GetNanoSeconds()),
                 static_cast<unsigned long long>(record.frames),
                 static_cast<unsigned long long>(record.digest),
+                static_cast<unsigned long long>(record.LinkDigest()),
+                static_cast<unsigned long long>(record.overlaps),
+                static_cast<unsigned long long>(record.events),
                 static_cast<unsigned long long>(record.marks),
                 static_cast<unsigned long long>(record.pauses),
                 static_cast<unsigned long long>(record.delivered),
@@ -247,7 +336,9 @@ class VclosFastPathCrossCheckTestCase : public TestCase
     {
         const WireRecord fast = RunScenario(m_scenario, true, 1);
         const WireRecord old = RunScenario(m_scenario, false, 1);
-        NS_TEST_EXPECT_MSG_EQ(fast.forwarders, fast.switches, "every leaf and spine has a forwarder");
+        NS_TEST_EXPECT_MSG_EQ(fast.forwarders,
+                              fast.switches,
+                              "every leaf and spine has a forwarder");
         NS_TEST_EXPECT_MSG_EQ(old.forwarders, 0, "SwitchFastPath=false installs none");
         NS_TEST_EXPECT_MSG_GT(fast.fast, 1000, "the fast path forwarded the traffic");
         NS_TEST_EXPECT_MSG_GT(fast.frames, 1000, "traffic crossed the fabric");
@@ -271,6 +362,74 @@ class VclosFastPathCrossCheckTestCase : public TestCase
     }
 
     Scenario m_scenario; //!< the traffic
+};
+
+/// Lean links (VclosLinkNetDevice) and ns-3's PointToPointNetDevice, same fabric, traffic
+/// and seed. Exact scenarios (one flow, and the RDMA incast): byte-identical frames at
+/// identical times on every link. The TCP permutation: the same traffic and outcome, but not
+/// the same frames (a frame that starts at
+/// the instant the previous one ends is started from another event than ns-3's
+/// TransmitComplete, so frames arriving at one node at one instant can be taken in another
+/// order; doc/vclos/rdma.rst, "Lean path: links"). Both: fewer events, never two frames on
+/// a link at once.
+class VclosLeanLinkCrossCheckTestCase : public TestCase
+{
+  public:
+    /**
+     * \param scenario the traffic (p2p links only)
+     * \param name its label
+     * \param exact whether the frames must be byte-identical
+     */
+    VclosLeanLinkCrossCheckTestCase(Scenario scenario, const std::string& name, bool exact)
+        : TestCase(std::string(exact ? "lean links and PointToPointNetDevice send the same "
+                                       "frames at the same times on every link"
+                                     : "lean links and PointToPointNetDevice carry the same "
+                                       "traffic to the same end") +
+                   ", with fewer events: " + name +
+                   (exact ? "; another seed or fabric delay does not (control)" : "")),
+          m_scenario(scenario),
+          m_exact(exact)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const WireRecord lean = RunScenario(m_scenario, true, 1, true);
+        const WireRecord p2p = RunScenario(m_scenario, true, 1, false);
+        NS_TEST_EXPECT_MSG_GT(lean.frames, 1000, "traffic crossed the fabric");
+        NS_TEST_EXPECT_MSG_GT(lean.marks, 0, "the queues marked ECN");
+        NS_TEST_EXPECT_MSG_EQ(p2p.overlaps, 0, "p2p: one frame at a time on each link");
+        NS_TEST_EXPECT_MSG_EQ(lean.overlaps, 0, "lean: one frame at a time on each link");
+        NS_TEST_EXPECT_MSG_EQ(lean.delivered, p2p.delivered, "same bytes delivered");
+        std::printf("events: lean %llu, p2p %llu (%.2fx)\n",
+                    static_cast<unsigned long long>(lean.events),
+                    static_cast<unsigned long long>(p2p.events),
+                    static_cast<double>(p2p.events) / static_cast<double>(lean.events));
+        NS_TEST_EXPECT_MSG_LT(lean.events, p2p.events, "lean links use fewer events");
+        if (!m_exact)
+        {
+            // Same load on the wire, to a few percent.
+            NS_TEST_EXPECT_MSG_EQ_TOL(static_cast<double>(lean.frames),
+                                      static_cast<double>(p2p.frames),
+                                      0.05 * p2p.frames,
+                                      "frames within 5%");
+            return;
+        }
+        NS_TEST_EXPECT_MSG_EQ(lean.frames, p2p.frames, "same frame count");
+        NS_TEST_EXPECT_MSG_EQ(lean.LinkDigest(), p2p.LinkDigest(), "same frames, times, links");
+        std::printf("frames at one instant on different links in the same order: %s\n",
+                    lean.digest == p2p.digest ? "yes" : "no");
+        NS_TEST_EXPECT_MSG_EQ(lean.marks, p2p.marks, "same ECN marks");
+        // Controls: the same comparison against another seed, or another fabric delay, fails.
+        const WireRecord seed = RunScenario(m_scenario, true, 7, true);
+        NS_TEST_EXPECT_MSG_NE(seed.LinkDigest(), p2p.LinkDigest(), "control: other seed");
+        const WireRecord delay = RunScenario(m_scenario, true, 1, true, NanoSeconds(1001));
+        NS_TEST_EXPECT_MSG_NE(delay.LinkDigest(), p2p.LinkDigest(), "control: other delay");
+    }
+
+    Scenario m_scenario; //!< the traffic
+    bool m_exact;        //!< frames must be byte-identical
 };
 
 /// TTL on the wire and TTL expiry at a spine.
@@ -392,13 +551,28 @@ class VclosFabricFastPathTestSuite : public TestSuite
         AddTestCase(new VclosFastPathCrossCheckTestCase(Scenario::TCP_RED,
                                                         "TCP over RED, ports down and up"),
                     TestCase::QUICK);
-        AddTestCase(new VclosFastPathCrossCheckTestCase(Scenario::RDMA_DCQCN,
-                                                        "RDMA incast with DCQCN"),
-                    TestCase::QUICK);
-        AddTestCase(new VclosFastPathCrossCheckTestCase(Scenario::RDMA_PFC,
-                                                        "RDMA incast on PFC links"),
-                    TestCase::QUICK);
+        AddTestCase(
+            new VclosFastPathCrossCheckTestCase(Scenario::RDMA_DCQCN, "RDMA incast with DCQCN"),
+            TestCase::QUICK);
+        AddTestCase(
+            new VclosFastPathCrossCheckTestCase(Scenario::RDMA_PFC, "RDMA incast on PFC links"),
+            TestCase::QUICK);
         AddTestCase(new VclosFastPathTtlTestCase(), TestCase::QUICK);
+        AddTestCase(new VclosLeanLinkCrossCheckTestCase(Scenario::TCP_ONE,
+                                                        "one TCP flow over RED, ports down and up",
+                                                        true),
+                    TestCase::QUICK);
+        AddTestCase(
+            new VclosLeanLinkCrossCheckTestCase(Scenario::RDMA_ONE, "one RDMA QP with DCQCN", true),
+            TestCase::QUICK);
+        AddTestCase(new VclosLeanLinkCrossCheckTestCase(Scenario::TCP_RED,
+                                                        "TCP over RED, ports down and up",
+                                                        false),
+                    TestCase::QUICK);
+        AddTestCase(new VclosLeanLinkCrossCheckTestCase(Scenario::RDMA_DCQCN,
+                                                        "RDMA incast with DCQCN",
+                                                        true),
+                    TestCase::QUICK);
     }
 };
 

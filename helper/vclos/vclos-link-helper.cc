@@ -1,0 +1,90 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-link-helper.h"
+
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/queue.h"
+#include "ns3/vclos-link-channel.h"
+#include "ns3/vclos-link-net-device.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosLinkHelper");
+
+VclosLinkHelper::VclosLinkHelper()
+{
+    m_queueFactory.SetTypeId("ns3::DropTailQueue<Packet>");
+    m_deviceFactory.SetTypeId("ns3::VclosLinkNetDevice");
+    m_channelFactory.SetTypeId("ns3::VclosLinkChannel");
+}
+
+void
+VclosLinkHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+VclosLinkHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+NetDeviceContainer
+VclosLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
+{
+    NS_LOG_FUNCTION(this << a << b);
+    // The order of PointToPointHelper::Install: device, address, node, queue; a then b;
+    // flow control; then the channel.
+    Ptr<VclosLinkNetDevice> devices[2];
+    Ptr<Queue<Packet>> queues[2];
+    Ptr<Node> nodes[2] = {a, b};
+    for (int i = 0; i < 2; ++i)
+    {
+        devices[i] = m_deviceFactory.Create<VclosLinkNetDevice>();
+        devices[i]->SetAddress(Mac48Address::Allocate());
+        nodes[i]->AddDevice(devices[i]);
+        queues[i] = m_queueFactory.Create<Queue<Packet>>();
+        devices[i]->SetQueue(queues[i]);
+    }
+    for (int i = 0; i < 2; ++i)
+    {
+        Ptr<NetDeviceQueueInterface> ndqi = CreateObject<NetDeviceQueueInterface>();
+        ndqi->GetTxQueue(0)->ConnectQueueTraces(queues[i]);
+        devices[i]->AggregateObject(ndqi);
+    }
+    Ptr<VclosLinkChannel> channel = m_channelFactory.Create<VclosLinkChannel>();
+    NetDeviceContainer container;
+    for (int i = 0; i < 2; ++i)
+    {
+        devices[i]->Attach(channel);
+        container.Add(devices[i]);
+    }
+    return container;
+}
+
+void
+VclosLinkHelper::EnablePcapInternal(std::string prefix,
+                                    Ptr<NetDevice> nd,
+                                    bool promiscuous,
+                                    bool explicitFilename)
+{
+    Ptr<VclosLinkNetDevice> device = DynamicCast<VclosLinkNetDevice>(nd);
+    if (!device)
+    {
+        NS_LOG_INFO("VclosLinkHelper::EnablePcapInternal: not a VclosLinkNetDevice");
+        return;
+    }
+    PcapHelper pcapHelper;
+    const std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    Ptr<PcapFileWrapper> file = pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_PPP);
+    // PromiscSniffer whatever promiscuous says, as PointToPointHelper.
+    pcapHelper.HookDefaultSink<VclosLinkNetDevice>(device, "PromiscSniffer", file);
+}
+
+} // namespace ns3

@@ -1,0 +1,110 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-link-channel.h"
+
+#include "vclos-link-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosLinkChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosLinkChannel);
+
+TypeId
+VclosLinkChannel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosLinkChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosLinkChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay through the channel (as "
+                          "ns3::PointToPointChannel::Delay).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&VclosLinkChannel::m_delay),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("TxRxPointToPoint",
+                            "A frame carried: packet, source, destination, serialization time, "
+                            "time of the last bit's arrival (relative to now).",
+                            MakeTraceSourceAccessor(&VclosLinkChannel::m_txrxTrace),
+                            "ns3::PointToPointChannel::TxRxAnimationCallback");
+    return tid;
+}
+
+VclosLinkChannel::VclosLinkChannel()
+    : m_attached(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosLinkChannel::DoDispose()
+{
+    m_devices[0] = nullptr;
+    m_devices[1] = nullptr;
+    Channel::DoDispose();
+}
+
+void
+VclosLinkChannel::Attach(Ptr<VclosLinkNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(m_attached >= 2, "VclosLinkChannel: a cable has two ends");
+    m_devices[m_attached++] = device;
+}
+
+bool
+VclosLinkChannel::TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime)
+{
+    if (m_attached < 2)
+    {
+        return false;
+    }
+    VclosLinkNetDevice* peer =
+        m_devices[0] == source ? PeekPointer(m_devices[1]) : PeekPointer(m_devices[0]);
+    // No copy here (PointToPointChannel copies every frame): the receiver copies it only if
+    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive).
+    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+                                   txTime + m_delay,
+                                   &VclosLinkNetDevice::Receive,
+                                   peer,
+                                   packet);
+    if (!m_txrxTrace.IsEmpty())
+    {
+        m_txrxTrace(packet,
+                    Ptr<NetDevice>(const_cast<VclosLinkNetDevice*>(source)),
+                    peer,
+                    txTime,
+                    txTime + m_delay);
+    }
+    return true;
+}
+
+std::size_t
+VclosLinkChannel::GetNDevices() const
+{
+    return m_attached;
+}
+
+Ptr<NetDevice>
+VclosLinkChannel::GetDevice(std::size_t i) const
+{
+    return i < m_attached ? m_devices[i] : nullptr;
+}
+
+Time
+VclosLinkChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+} // namespace ns3

@@ -1,0 +1,73 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_LINK_CHANNEL_H
+#define VCLOS_LINK_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class Packet;
+class VclosLinkNetDevice;
+
+/**
+ * \ingroup vclos
+ * \brief A full-duplex point-to-point cable between two VclosLinkNetDevices, like ns-3's
+ *        PointToPointChannel: a frame whose first bit leaves one end at t, serialized in
+ *        txTime, is received whole by the other end at t + txTime + Delay.
+ *
+ * Unlike PointToPointChannel it hands the frame itself to the receiver, which copies it
+ * only if someone else still holds it on arrival (PointToPointChannel always makes a
+ * copy). The receive is scheduled on the peer device with the peer node's context, as
+ * PointToPointChannel does.
+ */
+class VclosLinkChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosLinkChannel();
+
+    /**
+     * \brief Attach a device (at most two).
+     * \param device the device
+     */
+    void Attach(Ptr<VclosLinkNetDevice> device);
+
+    /**
+     * \brief Carry a frame to the other end.
+     * \param packet the frame (PPP header on top)
+     * \param source the sending device
+     * \param txTime its serialization time (the receive happens txTime + Delay from now)
+     * \return false when the channel has no other end
+     */
+    bool TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime);
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+    /// \return the propagation delay
+    Time GetDelay() const;
+
+  private:
+    void DoDispose() override;
+
+    Time m_delay;                         //!< propagation delay
+    Ptr<VclosLinkNetDevice> m_devices[2]; //!< the two ends
+    std::size_t m_attached;               //!< devices attached
+    TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time>
+        m_txrxTrace; //!< frame carried (packet, src, dst, tx, tx + delay)
+};
+
+} // namespace ns3
+
+#endif // VCLOS_LINK_CHANNEL_H

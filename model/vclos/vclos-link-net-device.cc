@@ -1,0 +1,529 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-link-net-device.h"
+
+#include "vclos-link-channel.h"
+
+#include "ns3/error-model.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/ppp-header.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosLinkNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(VclosLinkNetDevice);
+
+namespace
+{
+
+/// PPP protocol number of an Ethernet protocol number (IPv4, IPv6), as PointToPointNetDevice.
+uint16_t
+EtherToPpp(uint16_t protocol)
+{
+    switch (protocol)
+    {
+    case 0x0800:
+        return 0x0021;
+    case 0x86DD:
+        return 0x0057;
+    default:
+        NS_ASSERT_MSG(false, "PPP Protocol number not defined!");
+    }
+    return 0;
+}
+
+/// Ethernet protocol number of a PPP protocol number, as PointToPointNetDevice.
+uint16_t
+PppToEther(uint16_t protocol)
+{
+    switch (protocol)
+    {
+    case 0x0021:
+        return 0x0800;
+    case 0x0057:
+        return 0x86DD;
+    default:
+        NS_ASSERT_MSG(false, "PPP Protocol number not defined!");
+    }
+    return 0;
+}
+
+} // namespace
+
+TypeId
+VclosLinkNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosLinkNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Vclos")
+            .AddConstructor<VclosLinkNetDevice>()
+            .AddAttribute(
+                "Mtu",
+                "The MAC-level Maximum Transmission Unit",
+                UintegerValue(1500),
+                MakeUintegerAccessor(&VclosLinkNetDevice::SetMtu, &VclosLinkNetDevice::GetMtu),
+                MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Address",
+                          "The MAC address of this device.",
+                          Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                          MakeMac48AddressAccessor(&VclosLinkNetDevice::m_address),
+                          MakeMac48AddressChecker())
+            .AddAttribute("DataRate",
+                          "The line rate",
+                          DataRateValue(DataRate("32768b/s")),
+                          MakeDataRateAccessor(&VclosLinkNetDevice::m_bps),
+                          MakeDataRateChecker())
+            .AddAttribute("ReceiveErrorModel",
+                          "The receiver error model used to simulate packet loss",
+                          PointerValue(),
+                          MakePointerAccessor(&VclosLinkNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddAttribute("InterframeGap",
+                          "The time to wait between packet (frame) transmissions",
+                          TimeValue(Seconds(0.0)),
+                          MakeTimeAccessor(&VclosLinkNetDevice::m_tInterframeGap),
+                          MakeTimeChecker())
+            .AddAttribute("TxQueue",
+                          "A queue to use as the transmit queue in the device.",
+                          PointerValue(),
+                          MakePointerAccessor(&VclosLinkNetDevice::m_queue),
+                          MakePointerChecker<Queue<Packet>>())
+            .AddTraceSource("MacTx",
+                            "A packet has arrived for transmission by this device",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A packet has been dropped by the device before transmission",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacPromiscRx",
+                            "A packet has been received by this device and is being passed to "
+                            "the promiscuous receive callback",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_macPromiscRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A packet has been received by this device and is being forwarded "
+                            "up the local protocol stack",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A packet has begun transmitting over the channel",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "A packet has been completely transmitted over the channel (at the "
+                            "end of the interframe gap, as PointToPointNetDevice). A connected "
+                            "sink costs one event per frame.",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxDrop",
+                            "A packet has been dropped by the device during transmission",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_phyTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A packet has been completely received by the device",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A packet has been dropped by the device during reception",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Non-promiscuous packet sniffer attached to the device",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Promiscuous packet sniffer attached to the device",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+VclosLinkNetDevice::VclosLinkNetDevice()
+    : m_ifIndex(0),
+      m_linkUp(false),
+      m_mtu(1500)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+VclosLinkNetDevice::~VclosLinkNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+VclosLinkNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    Simulator::Cancel(m_completion);
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_currentPkt = nullptr;
+    m_queue = nullptr;
+    NetDevice::DoDispose();
+}
+
+void
+VclosLinkNetDevice::SetDataRate(DataRate bps)
+{
+    m_bps = bps;
+}
+
+DataRate
+VclosLinkNetDevice::GetDataRate() const
+{
+    return m_bps;
+}
+
+void
+VclosLinkNetDevice::SetInterframeGap(Time t)
+{
+    m_tInterframeGap = t;
+}
+
+bool
+VclosLinkNetDevice::Attach(Ptr<VclosLinkChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    m_channel = channel;
+    m_channel->Attach(this);
+    // Up once attached, as PointToPointNetDevice.
+    m_linkUp = true;
+    m_linkChangeCallbacks();
+    return true;
+}
+
+void
+VclosLinkNetDevice::SetQueue(Ptr<Queue<Packet>> queue)
+{
+    m_queue = queue;
+}
+
+Ptr<Queue<Packet>>
+VclosLinkNetDevice::GetQueue() const
+{
+    return m_queue;
+}
+
+void
+VclosLinkNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> em)
+{
+    m_receiveErrorModel = em;
+}
+
+Time
+VclosLinkNetDevice::GetBusyUntil() const
+{
+    return m_busyUntil;
+}
+
+bool
+VclosLinkNetDevice::IsBusy() const
+{
+    return Simulator::Now() < m_busyUntil || m_completion.IsRunning();
+}
+
+void
+VclosLinkNetDevice::ScheduleCompletion()
+{
+    if (!m_completion.IsRunning())
+    {
+        m_completion = Simulator::Schedule(m_busyUntil - Simulator::Now(),
+                                           &VclosLinkNetDevice::Complete,
+                                           this);
+    }
+}
+
+bool
+VclosLinkNetDevice::TransmitStart(Ptr<Packet> packet)
+{
+    NS_LOG_FUNCTION(this << packet);
+    m_phyTxBeginTrace(packet);
+    const Time txTime = m_bps.CalculateBytesTxTime(packet->GetSize());
+    m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
+    if (!m_phyTxEndTrace.IsEmpty())
+    {
+        // PhyTxEnd has a listener: an event at every frame's end, as PointToPointNetDevice.
+        m_currentPkt = packet;
+        ScheduleCompletion();
+    }
+    const bool result = m_channel->TransmitStart(packet, this, txTime);
+    if (!result)
+    {
+        m_phyTxDropTrace(packet);
+    }
+    return result;
+}
+
+void
+VclosLinkNetDevice::Complete()
+{
+    NS_LOG_FUNCTION(this);
+    m_completion = EventId();
+    if (m_currentPkt)
+    {
+        m_phyTxEndTrace(m_currentPkt);
+        m_currentPkt = nullptr;
+    }
+    Ptr<Packet> packet = m_queue->Dequeue();
+    if (!packet)
+    {
+        return;
+    }
+    m_snifferTrace(packet);
+    m_promiscSnifferTrace(packet);
+    TransmitStart(packet);
+    if (!m_queue->IsEmpty())
+    {
+        ScheduleCompletion(); // frames still wait: start the next one when this one ends
+    }
+}
+
+bool
+VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    if (!IsLinkUp())
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    PppHeader ppp;
+    ppp.SetProtocol(EtherToPpp(protocolNumber));
+    packet->AddHeader(ppp);
+    m_macTxTrace(packet);
+    // Through the queue even when idle, as PointToPointNetDevice: its traces and the
+    // NetDeviceQueueInterface see every frame.
+    if (!m_queue->Enqueue(packet))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    if (!IsBusy())
+    {
+        packet = m_queue->Dequeue();
+        m_snifferTrace(packet);
+        m_promiscSnifferTrace(packet);
+        return TransmitStart(packet);
+    }
+    ScheduleCompletion(); // it waits behind the frame on the wire
+    return true;
+}
+
+void
+VclosLinkNetDevice::Receive(Ptr<Packet> packet)
+{
+    NS_LOG_FUNCTION(this << packet);
+    // The channel did not copy the frame: copy it now if anyone else still holds it (the
+    // event and this argument are the two references of an unshared frame).
+    if (packet->GetReferenceCount() > 2)
+    {
+        packet = packet->Copy();
+    }
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    {
+        m_phyRxDropTrace(packet);
+        return;
+    }
+    m_snifferTrace(packet);
+    m_promiscSnifferTrace(packet);
+    m_phyRxEndTrace(packet);
+    // MacRx / MacPromiscRx sinks get the whole frame: copy only when there is one.
+    const bool promisc = !m_promiscCallback.IsNull();
+    Ptr<Packet> original;
+    if (!m_macRxTrace.IsEmpty() || (promisc && !m_macPromiscRxTrace.IsEmpty()))
+    {
+        original = packet->Copy();
+    }
+    PppHeader ppp;
+    packet->RemoveHeader(ppp);
+    const uint16_t protocol = PppToEther(ppp.GetProtocol());
+    if (promisc)
+    {
+        if (original)
+        {
+            m_macPromiscRxTrace(original);
+        }
+        m_promiscCallback(this,
+                          packet,
+                          protocol,
+                          GetRemote(),
+                          GetAddress(),
+                          NetDevice::PACKET_HOST);
+    }
+    if (original)
+    {
+        m_macRxTrace(original);
+    }
+    m_rxCallback(this, packet, protocol, GetRemote());
+}
+
+Address
+VclosLinkNetDevice::GetRemote() const
+{
+    for (std::size_t i = 0; i < m_channel->GetNDevices(); ++i)
+    {
+        Ptr<NetDevice> device = m_channel->GetDevice(i);
+        if (device != this)
+        {
+            return device->GetAddress();
+        }
+    }
+    return Address();
+}
+
+void
+VclosLinkNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+VclosLinkNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+VclosLinkNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+VclosLinkNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+VclosLinkNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+VclosLinkNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+VclosLinkNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+VclosLinkNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+void
+VclosLinkNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+VclosLinkNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+VclosLinkNetDevice::GetBroadcast() const
+{
+    return Mac48Address("ff:ff:ff:ff:ff:ff");
+}
+
+bool
+VclosLinkNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+VclosLinkNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address("01:00:5e:00:00:00");
+}
+
+Address
+VclosLinkNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address("33:33:00:00:00:00");
+}
+
+bool
+VclosLinkNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+VclosLinkNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+VclosLinkNetDevice::SendFrom(Ptr<Packet> packet,
+                             const Address& source,
+                             const Address& dest,
+                             uint16_t protocolNumber)
+{
+    return false;
+}
+
+Ptr<Node>
+VclosLinkNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+VclosLinkNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+VclosLinkNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+VclosLinkNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+VclosLinkNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+VclosLinkNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

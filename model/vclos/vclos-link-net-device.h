@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_LINK_NET_DEVICE_H
+#define VCLOS_LINK_NET_DEVICE_H
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/queue-fwd.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class ErrorModel;
+class Node;
+class Packet;
+class VclosLinkChannel;
+
+/**
+ * \ingroup vclos
+ * \brief A point-to-point device that puts the same frames on the wire at the same times as
+ *        ns-3's PointToPointNetDevice (PPP header, DataRate, InterframeGap, a device queue
+ *        TxQueue, NetDeviceQueueInterface flow control) with one event per frame instead of
+ *        two (rdma-spec 7, requirement 5; doc/vclos/rdma.rst "Lean path: links").
+ *
+ * PointToPointNetDevice schedules a TransmitComplete event at the end of every frame (plus
+ * the interframe gap), which starts the next queued frame; this device keeps the end of the
+ * current frame as a time (busy until) instead. A frame sent when the transmitter is idle
+ * and the device queue is empty starts at once, and the only event is the receive at the
+ * peer. Only a frame that has to wait behind one on the wire makes the device schedule a
+ * completion at the busy-until time; that completion starts the next queued frame, exactly
+ * as TransmitComplete does, and schedules itself again while frames wait.
+ *
+ * Kept from PointToPointNetDevice: attributes Mtu, Address, DataRate, ReceiveErrorModel,
+ * InterframeGap, TxQueue; trace sources MacTx, MacTxDrop, MacPromiscRx, MacRx, PhyTxBegin,
+ * PhyTxEnd, PhyTxDrop, PhyRxEnd, PhyRxDrop, Sniffer, PromiscSniffer (same names, same
+ * signature, same points), pcap as DLT_PPP through the PromiscSniffer source. PhyTxEnd
+ * needs an event at every frame's end: while a sink is connected to it the device schedules
+ * the completion for every frame (as PointToPointNetDevice does) and fires PhyTxEnd there.
+ *
+ * Not kept: equal-time ties. A frame sent at exactly the instant the previous one ends
+ * starts at once here; PointToPointNetDevice starts it at the same instant too, but if the
+ * send runs before its TransmitComplete event the frame first sits in the device queue
+ * until that event (same time). See the documentation for what this can change.
+ */
+class VclosLinkNetDevice : public NetDevice
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    VclosLinkNetDevice();
+    ~VclosLinkNetDevice() override;
+    VclosLinkNetDevice(const VclosLinkNetDevice&) = delete;
+    VclosLinkNetDevice& operator=(const VclosLinkNetDevice&) = delete;
+
+    /// \param bps the line rate
+    void SetDataRate(DataRate bps);
+    /// \return the line rate
+    DataRate GetDataRate() const;
+    /// \param t the gap the transmitter waits after every frame
+    void SetInterframeGap(Time t);
+
+    /**
+     * \brief Attach to a channel; the device is up from then on (as PointToPointNetDevice).
+     * \param channel the channel
+     * \return true
+     */
+    bool Attach(Ptr<VclosLinkChannel> channel);
+
+    /// \param queue the device (transmit) queue
+    void SetQueue(Ptr<Queue<Packet>> queue);
+    /// \return the device (transmit) queue
+    Ptr<Queue<Packet>> GetQueue() const;
+    /// \param em the receive error model
+    void SetReceiveErrorModel(Ptr<ErrorModel> em);
+
+    /**
+     * \brief A frame arrives whole from the channel (PointToPointNetDevice::Receive).
+     * \param packet the frame, PPP header on top
+     */
+    void Receive(Ptr<Packet> packet);
+
+    /// \return when the transmitter is free again (end of the last frame plus the gap)
+    Time GetBusyUntil() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  private:
+    void DoDispose() override;
+
+    /// \return true while a frame (or the gap after it) is on the wire or a completion is due
+    bool IsBusy() const;
+
+    /**
+     * \brief Put a frame on the wire now (PointToPointNetDevice::TransmitStart).
+     * \param packet the frame
+     * \return false if the channel has no other end
+     */
+    bool TransmitStart(Ptr<Packet> packet);
+
+    /// The end of the frame on the wire: start the next queued one
+    /// (PointToPointNetDevice::TransmitComplete).
+    void Complete();
+
+    /// Schedule Complete at the busy-until time unless it is already scheduled.
+    void ScheduleCompletion();
+
+    /// \return the address of the other end
+    Address GetRemote() const;
+
+    DataRate m_bps;                          //!< line rate
+    Time m_tInterframeGap;                   //!< gap after every frame
+    Time m_busyUntil;                        //!< end of the last frame plus the gap
+    EventId m_completion;                    //!< the pending Complete, if any
+    Ptr<Packet> m_currentPkt;                //!< the frame on the wire (kept only for PhyTxEnd)
+    Ptr<VclosLinkChannel> m_channel;         //!< the cable
+    Ptr<Queue<Packet>> m_queue;              //!< device queue
+    Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors
+    Ptr<Node> m_node;                        //!< owner
+    Mac48Address m_address;                  //!< MAC address (unused on the wire)
+    NetDevice::ReceiveCallback m_rxCallback; //!< up the stack
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive
+    uint32_t m_ifIndex;                                  //!< interface index
+    bool m_linkUp;                                       //!< attached to a channel
+    TracedCallback<> m_linkChangeCallbacks;              //!< link change callbacks
+    uint32_t m_mtu;                                      //!< MTU
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< MacTxDrop
+    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< MacPromiscRx
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< PhyTxBegin
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< PhyTxEnd
+    TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;      //!< PhyTxDrop
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< PhyRxEnd
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< PhyRxDrop
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+};
+
+} // namespace ns3
+
+#endif // VCLOS_LINK_NET_DEVICE_H
