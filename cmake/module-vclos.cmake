@@ -6,6 +6,7 @@ suite_module(
     model/vclos/vclos-packet-parser.cc
     model/vclos/vclos-ecmp-routing.cc
     model/vclos/vclos-fabric.cc
+    model/vclos/vclos-ipv4-receive.cc
     model/vclos/vclos-switch-forwarder.cc
     model/vclos/vclos-collective-schedule.cc
     model/vclos/vclos-collective-app.cc
@@ -59,6 +60,7 @@ suite_module(
     model/vclos/vclos-packet-parser.h
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
+    model/vclos/vclos-ipv4-receive.h
     model/vclos/vclos-switch-forwarder.h
     model/vclos/vclos-collective-schedule.h
     model/vclos/vclos-collective-app.h

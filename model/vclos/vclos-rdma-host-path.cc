@@ -4,8 +4,8 @@
 #include "vclos-rdma-host-path.h"
 
 #include "vclos-check.h"
+#include "vclos-ipv4-receive.h"
 
-#include "ns3/arp-l3-protocol.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -74,43 +74,19 @@ VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receiv
     UintegerValue ttl;
     m_ipv4->GetAttribute("DefaultTtl", ttl);
     m_ttl = static_cast<uint8_t>(ttl.Get());
-    // As VclosSwitchForwarder::Install: Ipv4L3Protocol::AddInterface registered
-    // TrafficControlLayer::Receive at the node twice per interface (IPv4 and ARP). Remove
-    // those registrations, put back ARP everywhere and IPv4 on the devices that need ARP,
-    // and take IPv4 on the others.
-    const auto tcReceive = MakeCallback(&TrafficControlLayer::Receive, m_tc);
     const uint32_t n = m_ipv4->GetNInterfaces();
-    for (uint32_t i = 1; i < n; ++i)
-    {
-        node->UnregisterProtocolHandler(tcReceive);
-        node->UnregisterProtocolHandler(tcReceive);
-    }
     m_direct.assign(n, false);
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<NetDevice> device = m_ipv4->GetNetDevice(i);
         m_direct[i] = !device->NeedsArp() && !DynamicCast<LoopbackNetDevice>(device);
-        if (i == 0)
-        {
-            continue; // the loopback: Ipv4L3Protocol registered itself
-        }
-        node->RegisterProtocolHandler(tcReceive, ArpL3Protocol::PROT_NUMBER, device);
-        if (device->NeedsArp())
-        {
-            node->RegisterProtocolHandler(tcReceive, Ipv4L3Protocol::PROT_NUMBER, device);
-            continue;
-        }
-        if (device->GetIfIndex() >= m_interfaceOf.size())
-        {
-            m_interfaceOf.resize(device->GetIfIndex() + 1, -1);
-        }
-        m_interfaceOf[device->GetIfIndex()] = static_cast<int32_t>(i);
-        // The node's handler list holds a reference: the path lives as long as the node.
-        node->RegisterProtocolHandler(
-            MakeCallback(&VclosRdmaHostPath::Receive, Ptr<VclosRdmaHostPath>(this)),
-            Ipv4L3Protocol::PROT_NUMBER,
-            device);
     }
+    // The node's handler list holds a reference: the path lives as long as the node.
+    m_interfaceOf = VclosTakeIpv4Receive(
+        node,
+        m_ipv4,
+        m_tc,
+        MakeCallback(&VclosRdmaHostPath::Receive, Ptr<VclosRdmaHostPath>(this)));
 }
 
 uint64_t

@@ -4,8 +4,8 @@
 #include "vclos-switch-forwarder.h"
 
 #include "vclos-ecmp-routing.h"
+#include "vclos-ipv4-receive.h"
 
-#include "ns3/arp-l3-protocol.h"
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-queue-disc-item.h"
@@ -66,40 +66,20 @@ VclosSwitchForwarder::Install(Ptr<Node> node)
                   std::invalid_argument,
                   "VclosSwitchForwarder: node " << node->GetId()
                                                 << " does not route with VclosEcmpRouting");
-    // Ipv4L3Protocol::AddInterface registered TrafficControlLayer::Receive at the node twice
-    // per interface (IPv4 and ARP); the loopback interface registered Ipv4L3Protocol itself.
-    // Remove those registrations and put back ARP, and IPv4 on the devices not taken.
-    const auto tcReceive = MakeCallback(&TrafficControlLayer::Receive, m_tc);
-    for (uint32_t i = 1; i < m_ipv4->GetNInterfaces(); ++i)
-    {
-        node->UnregisterProtocolHandler(tcReceive);
-        node->UnregisterProtocolHandler(tcReceive);
-    }
     m_ports.resize(m_ipv4->GetNInterfaces());
     for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
     {
         Ptr<NetDevice> device = m_ipv4->GetNetDevice(i);
         m_ports[i] = Port{device, m_ipv4->GetInterface(i)};
-        if (i == 0)
+        if (i > 0) // not the loopback
         {
-            continue; // the loopback
+            m_minMtu = std::min<uint32_t>(m_minMtu, device->GetMtu());
         }
-        m_minMtu = std::min<uint32_t>(m_minMtu, device->GetMtu());
-        node->RegisterProtocolHandler(tcReceive, ArpL3Protocol::PROT_NUMBER, device);
-        if (device->NeedsArp())
-        {
-            node->RegisterProtocolHandler(tcReceive, Ipv4L3Protocol::PROT_NUMBER, device);
-            continue;
-        }
-        if (device->GetIfIndex() >= m_interfaceOf.size())
-        {
-            m_interfaceOf.resize(device->GetIfIndex() + 1, -1);
-        }
-        m_interfaceOf[device->GetIfIndex()] = static_cast<int32_t>(i);
-        node->RegisterProtocolHandler(MakeCallback(&VclosSwitchForwarder::Receive, this),
-                                      Ipv4L3Protocol::PROT_NUMBER,
-                                      device);
     }
+    m_interfaceOf = VclosTakeIpv4Receive(node,
+                                         m_ipv4,
+                                         m_tc,
+                                         MakeCallback(&VclosSwitchForwarder::Receive, this));
     node->AggregateObject(this);
 }
 

@@ -10,6 +10,8 @@
 // exceeded), as with the fast path off; a TTL one higher passes the spine (the control).
 // Lean links (VclosLinkNetDevice) against PointToPointNetDevice: the same harness, see below.
 
+#include "vclos-wire-digest.h"
+
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/inet-socket-address.h"
@@ -53,45 +55,31 @@ enum class Scenario
 };
 
 /// What a run put on the wire.
-struct WireRecord
+struct WireRecord : VclosWireDigest
 {
-    uint64_t digest = 14695981039346656037ull; //!< FNV-1a of (time, link, frame bytes)
-    uint64_t frames = 0;                       //!< frames sent on every link
-    uint64_t marks = 0;                        //!< ECN marks (RED queue discs, PFC devices)
-    uint64_t pauses = 0;                       //!< PFC pause frames the switches sent
-    uint64_t fast = 0;                         //!< packets the switch fast path forwarded
-    uint64_t slow = 0;                         //!< packets the forwarders handed to IPv4
-    uint32_t forwarders = 0;                   //!< switches with a VclosSwitchForwarder
-    uint32_t switches = 0;                     //!< leaves and spines
-    uint64_t delivered = 0;                    //!< bytes delivered to the applications
-    std::vector<uint64_t> linkDigest;          //!< per link: FNV-1a of (time, frame bytes)
-    std::vector<Time> linkFree;                //!< per p2p link: end of its last frame
-    std::vector<DataRate> linkRate;            //!< per p2p link: its line rate
-    uint64_t overlaps = 0;                     //!< frames started before the last one ended
-    uint64_t events = 0;                       //!< simulator events executed
+    uint64_t marks = 0;               //!< ECN marks (RED queue discs, PFC devices)
+    uint64_t pauses = 0;              //!< PFC pause frames the switches sent
+    uint64_t fast = 0;                //!< packets the switch fast path forwarded
+    uint64_t slow = 0;                //!< packets the forwarders handed to IPv4
+    uint32_t forwarders = 0;          //!< switches with a VclosSwitchForwarder
+    uint32_t switches = 0;            //!< leaves and spines
+    uint64_t delivered = 0;           //!< bytes delivered to the applications
+    std::vector<uint64_t> linkDigest; //!< per link: FNV-1a of (time, frame bytes)
+    std::vector<Time> linkFree;       //!< per p2p link: end of its last frame
+    std::vector<DataRate> linkRate;   //!< per p2p link: its line rate
+    uint64_t overlaps = 0;            //!< frames started before the last one ended
+    uint64_t events = 0;              //!< simulator events executed
 
     /// \return one digest of the per-link digests, in link order: frames, times and links,
     ///         but not the order of frames on different links at one instant
     uint64_t LinkDigest() const
     {
-        uint64_t d = 14695981039346656037ull;
+        uint64_t d = VCLOS_FNV1A_BASIS;
         for (uint64_t l : linkDigest)
         {
-            for (int i = 0; i < 8; ++i)
-            {
-                d = (d ^ ((l >> (8 * i)) & 0xff)) * 1099511628211ull;
-            }
+            VclosFnv1a(d, &l, sizeof(l));
         }
         return d;
-    }
-
-    /// Add bytes to the digest.
-    void Mix(const uint8_t* bytes, std::size_t n)
-    {
-        for (std::size_t i = 0; i < n; ++i)
-        {
-            digest = (digest ^ bytes[i]) * 1099511628211ull;
-        }
     }
 };
 
@@ -99,24 +87,11 @@ struct WireRecord
 void
 RecordFrame(WireRecord* record, uint32_t link, Ptr<const Packet> frame)
 {
+    const std::vector<uint8_t> bytes = record->Record(link, frame);
     const int64_t t = Simulator::Now().GetTimeStep();
-    record->Mix(reinterpret_cast<const uint8_t*>(&t), sizeof(t));
-    record->Mix(reinterpret_cast<const uint8_t*>(&link), sizeof(link));
-    std::vector<uint8_t> bytes(frame->GetSize());
-    frame->CopyData(bytes.data(), bytes.size());
-    record->Mix(bytes.data(), bytes.size());
-    ++record->frames;
     uint64_t& d = record->linkDigest[link];
-    for (const uint8_t* b = reinterpret_cast<const uint8_t*>(&t);
-         b != reinterpret_cast<const uint8_t*>(&t + 1);
-         ++b)
-    {
-        d = (d ^ *b) * 1099511628211ull;
-    }
-    for (uint8_t b : bytes)
-    {
-        d = (d ^ b) * 1099511628211ull;
-    }
+    VclosFnv1a(d, &t, sizeof(t));
+    VclosFnv1a(d, bytes.data(), bytes.size());
     if (link < record->linkRate.size() && record->linkRate[link].GetBitRate() > 0)
     {
         // A p2p frame (PPP header included) occupies the wire for its size at the line rate.
@@ -182,7 +157,7 @@ RunScenario(Scenario scenario,
 
     WireRecord record;
     const auto& links = fabric->GetLinks();
-    record.linkDigest.assign(links.size(), 14695981039346656037ull);
+    record.linkDigest.assign(links.size(), VCLOS_FNV1A_BASIS);
     record.linkFree.assign(links.size(), Time(0));
     record.linkRate.assign(links.size(), DataRate(0));
     for (uint32_t id = 0; id < links.size(); ++id)

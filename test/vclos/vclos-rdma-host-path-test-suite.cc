@@ -10,6 +10,8 @@
 // controls: another seed, another DSCP, another TTL and checksums on each change the
 // digest, so the comparison sees those bytes.
 
+#include "vclos-wire-digest.h"
+
 #include "ns3/boolean.h"
 #include "ns3/global-value.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -56,40 +58,23 @@ struct Options
 };
 
 /// What a run put on the wire (the harness of vclos-fabric-fast-path).
-struct WireRecord
+struct WireRecord : VclosWireDigest
 {
-    uint64_t digest = 14695981039346656037ull; //!< FNV-1a of (time, link, frame bytes)
-    uint64_t frames = 0;                       //!< frames sent on every link
-    uint64_t marks = 0;                        //!< ECN marks (RED queue discs, PFC devices)
-    uint64_t pauses = 0;                       //!< PFC pause frames the switches sent
-    uint64_t rdmaDelivered = 0;                //!< bytes the responder QPs delivered
-    uint64_t tcpDelivered = 0;                 //!< bytes the TCP sinks received
-    uint64_t fastSent = 0;                     //!< packets the host paths sent
-    uint64_t fastReceived = 0;                 //!< packets the host paths received
-    uint64_t slow = 0;                         //!< packets the host paths left to IPv4
-    uint32_t hostPaths = 0;                    //!< NICs with a host path
-
-    /// Add bytes to the digest.
-    void Mix(const uint8_t* bytes, std::size_t n)
-    {
-        for (std::size_t i = 0; i < n; ++i)
-        {
-            digest = (digest ^ bytes[i]) * 1099511628211ull;
-        }
-    }
+    uint64_t marks = 0;         //!< ECN marks (RED queue discs, PFC devices)
+    uint64_t pauses = 0;        //!< PFC pause frames the switches sent
+    uint64_t rdmaDelivered = 0; //!< bytes the responder QPs delivered
+    uint64_t tcpDelivered = 0;  //!< bytes the TCP sinks received
+    uint64_t fastSent = 0;      //!< packets the host paths sent
+    uint64_t fastReceived = 0;  //!< packets the host paths received
+    uint64_t slow = 0;          //!< packets the host paths left to IPv4
+    uint32_t hostPaths = 0;     //!< NICs with a host path
 };
 
 /// Sniffer sink: every frame a link's sending device puts on the wire.
 void
 RecordFrame(WireRecord* record, uint32_t link, Ptr<const Packet> frame)
 {
-    const int64_t t = Simulator::Now().GetTimeStep();
-    record->Mix(reinterpret_cast<const uint8_t*>(&t), sizeof(t));
-    record->Mix(reinterpret_cast<const uint8_t*>(&link), sizeof(link));
-    std::vector<uint8_t> bytes(frame->GetSize());
-    frame->CopyData(bytes.data(), bytes.size());
-    record->Mix(bytes.data(), bytes.size());
-    ++record->frames;
+    record->Record(link, frame);
 }
 
 /**

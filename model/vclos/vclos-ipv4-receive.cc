@@ -1,0 +1,47 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-ipv4-receive.h"
+
+#include "ns3/arp-l3-protocol.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/net-device.h"
+#include "ns3/traffic-control-layer.h"
+
+namespace ns3
+{
+
+std::vector<int32_t>
+VclosTakeIpv4Receive(Ptr<Node> node,
+                     Ptr<Ipv4L3Protocol> ipv4,
+                     Ptr<TrafficControlLayer> tc,
+                     const Node::ProtocolHandler& handler)
+{
+    const auto tcReceive = MakeCallback(&TrafficControlLayer::Receive, tc);
+    const uint32_t n = ipv4->GetNInterfaces();
+    for (uint32_t i = 1; i < n; ++i)
+    {
+        node->UnregisterProtocolHandler(tcReceive);
+        node->UnregisterProtocolHandler(tcReceive);
+    }
+    std::vector<int32_t> interfaceOf;
+    for (uint32_t i = 1; i < n; ++i) // 0: the loopback
+    {
+        Ptr<NetDevice> device = ipv4->GetNetDevice(i);
+        node->RegisterProtocolHandler(tcReceive, ArpL3Protocol::PROT_NUMBER, device);
+        if (device->NeedsArp())
+        {
+            node->RegisterProtocolHandler(tcReceive, Ipv4L3Protocol::PROT_NUMBER, device);
+            continue;
+        }
+        if (device->GetIfIndex() >= interfaceOf.size())
+        {
+            interfaceOf.resize(device->GetIfIndex() + 1, -1);
+        }
+        interfaceOf[device->GetIfIndex()] = static_cast<int32_t>(i);
+        node->RegisterProtocolHandler(handler, Ipv4L3Protocol::PROT_NUMBER, device);
+    }
+    return interfaceOf;
+}
+
+} // namespace ns3

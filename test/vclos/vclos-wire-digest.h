@@ -1,0 +1,61 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef VCLOS_WIRE_DIGEST_H
+#define VCLOS_WIRE_DIGEST_H
+
+// Test support: a digest of every frame the fabric's devices start on the wire, for the
+// cross-checks that run one fabric twice (an old and a new path) and require the same frames
+// at the same times on the same links (vclos-fabric-fast-path, vclos-rdma-host-path).
+
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/// FNV-1a's offset basis: the digest of nothing.
+constexpr uint64_t VCLOS_FNV1A_BASIS = 14695981039346656037ull;
+
+/// Adds \p n bytes at \p data to the FNV-1a digest \p digest.
+inline void
+VclosFnv1a(uint64_t& digest, const void* data, std::size_t n)
+{
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        digest = (digest ^ bytes[i]) * 1099511628211ull;
+    }
+}
+
+/// Every frame the fabric's devices start on the wire, as one digest and a count.
+struct VclosWireDigest
+{
+    uint64_t digest = VCLOS_FNV1A_BASIS; //!< FNV-1a of (time, link, frame bytes), in order
+    uint64_t frames = 0;                 //!< frames recorded
+
+    /**
+     * Records one frame a device starts now (a PhyTxBegin sink).
+     * \param link the link's index
+     * \param frame the frame, its link-layer header included
+     * \return the frame's bytes
+     */
+    std::vector<uint8_t> Record(uint32_t link, Ptr<const Packet> frame)
+    {
+        const int64_t t = Simulator::Now().GetTimeStep();
+        VclosFnv1a(digest, &t, sizeof(t));
+        VclosFnv1a(digest, &link, sizeof(link));
+        std::vector<uint8_t> bytes(frame->GetSize());
+        frame->CopyData(bytes.data(), bytes.size());
+        VclosFnv1a(digest, bytes.data(), bytes.size());
+        ++frames;
+        return bytes;
+    }
+};
+
+} // namespace ns3
+
+#endif /* VCLOS_WIRE_DIGEST_H */
