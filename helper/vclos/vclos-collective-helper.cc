@@ -251,14 +251,14 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
                                                  shape.gpusPerServer,
                                                  shape.serversPerLeaf);
 
-    std::vector<Ipv4Address> addresses;
-    std::map<uint32_t, uint32_t> rankOfAddress;
+    auto addresses = std::make_shared<std::vector<Ipv4Address>>();
+    auto rankOfAddress = std::make_shared<std::map<uint32_t, uint32_t>>();
     for (uint32_t r = 0; r < ranks; ++r)
     {
         Ipv4Address nic = fabric->GetGpuAddress(m_rankGpus[r]);
-        addresses.push_back(nic);
-        rankOfAddress[nic.Get()] = r;
-        rankOfAddress[fabric->GetGpuIntraServerAddress(m_rankGpus[r]).Get()] = r;
+        addresses->push_back(nic);
+        (*rankOfAddress)[nic.Get()] = r;
+        (*rankOfAddress)[fabric->GetGpuIntraServerAddress(m_rankGpus[r]).Get()] = r;
     }
 
     Ptr<JobStarter> starter = Create<JobStarter>();

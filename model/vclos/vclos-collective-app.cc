@@ -116,14 +116,17 @@ VclosCollectiveApp::DoDispose()
 void
 VclosCollectiveApp::Configure(uint32_t rank,
                               const VclosRankSchedule& schedule,
-                              const std::vector<Ipv4Address>& peerAddresses,
-                              const std::map<uint32_t, uint32_t>& rankOfAddress)
+                              std::shared_ptr<const std::vector<Ipv4Address>> peerAddresses,
+                              std::shared_ptr<const std::map<uint32_t, uint32_t>> rankOfAddress)
 {
     NS_LOG_FUNCTION(this << rank << schedule.size());
+    VCLOS_REQUIRE(peerAddresses && rankOfAddress,
+                  std::invalid_argument,
+                  "collective rank " << rank << ": no address tables");
     for (uint32_t k = 0; k < schedule.size(); ++k)
     {
         const VclosCollectiveStep& s = schedule[k];
-        VCLOS_REQUIRE(s.sendPeer < static_cast<int64_t>(peerAddresses.size()),
+        VCLOS_REQUIRE(s.sendPeer < static_cast<int64_t>(peerAddresses->size()),
                       std::out_of_range,
                       "collective rank " << rank << ": peer " << s.sendPeer << " has no address");
         for (uint32_t d : s.dependsOn)
@@ -136,8 +139,8 @@ VclosCollectiveApp::Configure(uint32_t rank,
     }
     m_rank = rank;
     m_schedule = schedule;
-    m_peerAddresses = peerAddresses;
-    m_rankOfAddress = rankOfAddress;
+    m_peerAddresses = std::move(peerAddresses);
+    m_rankOfAddress = std::move(rankOfAddress);
     m_out.clear();
     m_in.clear();
     m_sendOffset.assign(schedule.size(), 0);
@@ -230,7 +233,7 @@ VclosCollectiveApp::StartApplication()
         out.socket->SetConnectCallback(MakeCallback(&VclosCollectiveApp::Connected, this),
                                        MakeCallback(&VclosCollectiveApp::ConnectFailed, this));
         out.socket->SetSendCallback(MakeCallback(&VclosCollectiveApp::SendSpace, this));
-        out.socket->Connect(InetSocketAddress(m_peerAddresses.at(peer), m_port));
+        out.socket->Connect(InetSocketAddress(m_peerAddresses->at(peer), m_port));
     }
     CheckReady();
 }
@@ -256,7 +259,7 @@ VclosCollectiveApp::StartRdma()
     {
         try
         {
-            out.qp = m_nic->Connect(m_peerAddresses.at(peer), m_port);
+            out.qp = m_nic->Connect(m_peerAddresses->at(peer), m_port);
         }
         catch (const std::exception& e)
         {
@@ -271,8 +274,8 @@ VclosCollectiveApp::StartRdma()
 void
 VclosCollectiveApp::QpAccepted(Ptr<VclosRdmaQp> qp, Ipv4Address from)
 {
-    auto rank = m_rankOfAddress.find(from.Get());
-    if (rank == m_rankOfAddress.end() || m_in.count(rank->second) == 0)
+    auto rank = m_rankOfAddress->find(from.Get());
+    if (rank == m_rankOfAddress->end() || m_in.count(rank->second) == 0)
     {
         return; // not a peer that sends to this rank
     }
@@ -374,7 +377,7 @@ VclosCollectiveApp::ConnectFailed(Ptr<Socket> socket)
         if (out.socket == socket)
         {
             std::ostringstream cause;
-            cause << "the connection to rank " << peer << " (" << m_peerAddresses.at(peer)
+            cause << "the connection to rank " << peer << " (" << m_peerAddresses->at(peer)
                   << ") failed (refused, or no answer to its SYNs)";
             Fail(cause.str());
             return;
@@ -385,14 +388,14 @@ VclosCollectiveApp::ConnectFailed(Ptr<Socket> socket)
 bool
 VclosCollectiveApp::AcceptRequest(Ptr<Socket> socket, const Address& from)
 {
-    return m_rankOfAddress.count(InetSocketAddress::ConvertFrom(from).GetIpv4().Get()) != 0;
+    return m_rankOfAddress->count(InetSocketAddress::ConvertFrom(from).GetIpv4().Get()) != 0;
 }
 
 void
 VclosCollectiveApp::Accepted(Ptr<Socket> socket, const Address& from)
 {
     NS_LOG_FUNCTION(this << socket << from);
-    uint32_t peer = m_rankOfAddress.at(InetSocketAddress::ConvertFrom(from).GetIpv4().Get());
+    uint32_t peer = m_rankOfAddress->at(InetSocketAddress::ConvertFrom(from).GetIpv4().Get());
     m_inSockets[socket] = peer;
     m_in[peer].connected = true;
     socket->SetRecvCallback(MakeCallback(&VclosCollectiveApp::DataArrived, this));

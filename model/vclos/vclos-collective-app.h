@@ -14,6 +14,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,11 +62,14 @@ class VclosCollectiveApp : public Application
      * \param schedule its steps
      * \param peerAddresses the address of every rank's GPU (NIC), by rank
      * \param rankOfAddress every address a peer may connect from -> its rank
+     *
+     * The two tables are the job's, shared by its ranks (a copy per rank would make a job's
+     * memory grow with the square of its ranks).
      */
     void Configure(uint32_t rank,
                    const VclosRankSchedule& schedule,
-                   const std::vector<Ipv4Address>& peerAddresses,
-                   const std::map<uint32_t, uint32_t>& rankOfAddress);
+                   std::shared_ptr<const std::vector<Ipv4Address>> peerAddresses,
+                   std::shared_ptr<const std::map<uint32_t, uint32_t>> rankOfAddress);
 
     /// \param callback called once every connection of this rank is up
     void SetReadyCallback(Callback<void, uint32_t> callback);
@@ -199,20 +203,20 @@ class VclosCollectiveApp : public Application
     VclosRankSchedule m_schedule;       //!< its steps
     std::vector<uint64_t> m_sendOffset; //!< per step: offset in its peer's stream, per iteration
     std::vector<uint64_t> m_recvOffset; //!< per step: offset in its peer's stream, per iteration
-    std::vector<Ipv4Address> m_peerAddresses;     //!< by rank
-    std::map<uint32_t, uint32_t> m_rankOfAddress; //!< address -> rank
-    std::map<uint32_t, PeerOut> m_out;            //!< by peer rank
-    std::map<uint32_t, PeerIn> m_in;              //!< by peer rank
-    std::map<Ptr<Socket>, uint32_t> m_inSockets;  //!< accepted socket -> peer rank
-    Ptr<Socket> m_listener;                       //!< listening socket
-    Callback<void, uint32_t> m_ready;             //!< ready callback
-    bool m_readyReported;                         //!< m_ready called
-    uint32_t m_iteration;                         //!< current iteration
-    bool m_collectiveRunning;                     //!< between BeginCollective and the end
-    uint32_t m_nextStepToComplete;                //!< first step whose receive is pending
-    EventId m_computeEvent;                       //!< end of the compute phase
-    bool m_stepBarrier;                           //!< sends wait for ReleaseStep
-    uint32_t m_releasedStep;                      //!< last step ReleaseStep allowed
+    std::shared_ptr<const std::vector<Ipv4Address>> m_peerAddresses;     //!< by rank (the job's)
+    std::shared_ptr<const std::map<uint32_t, uint32_t>> m_rankOfAddress; //!< address -> rank
+    std::map<uint32_t, PeerOut> m_out;                                   //!< by peer rank
+    std::map<uint32_t, PeerIn> m_in;                                     //!< by peer rank
+    std::map<Ptr<Socket>, uint32_t> m_inSockets; //!< accepted socket -> peer rank
+    Ptr<Socket> m_listener;                      //!< listening socket
+    Callback<void, uint32_t> m_ready;            //!< ready callback
+    bool m_readyReported;                        //!< m_ready called
+    uint32_t m_iteration;                        //!< current iteration
+    bool m_collectiveRunning;                    //!< between BeginCollective and the end
+    uint32_t m_nextStepToComplete;               //!< first step whose receive is pending
+    EventId m_computeEvent;                      //!< end of the compute phase
+    bool m_stepBarrier;                          //!< sends wait for ReleaseStep
+    uint32_t m_releasedStep;                     //!< last step ReleaseStep allowed
     TracedCallback<uint32_t, uint32_t> m_iterationStartTrace;  //!< iteration begins
     TracedCallback<uint32_t, uint32_t> m_collectiveStartTrace; //!< collective begins
     TracedCallback<uint32_t, uint32_t, uint32_t> m_stepTrace;  //!< a step's receive done

@@ -791,8 +791,10 @@ class VclosConnectionFailureTestCase : public TestCase
     {
         Ptr<VclosFabric> fabric = PinnedFabric(4);
         auto schedule = VclosBuildCollectiveSchedule(VCLOS_RING, 2, 1000, 2);
-        std::vector<Ipv4Address> addresses = {fabric->GetGpuAddress(0), fabric->GetGpuAddress(8)};
-        std::map<uint32_t, uint32_t> rankOf = {{addresses[0].Get(), 0}, {addresses[1].Get(), 1}};
+        auto addresses = std::make_shared<std::vector<Ipv4Address>>(
+            std::vector<Ipv4Address>{fabric->GetGpuAddress(0), fabric->GetGpuAddress(8)});
+        auto rankOf = std::make_shared<std::map<uint32_t, uint32_t>>(
+            std::map<uint32_t, uint32_t>{{(*addresses)[0].Get(), 0}, {(*addresses)[1].Get(), 1}});
         for (uint32_t r = 0; r < 2; ++r)
         {
             Ptr<VclosCollectiveApp> app = CreateObject<VclosCollectiveApp>();
