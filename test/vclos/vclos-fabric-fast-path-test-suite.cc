@@ -251,21 +251,10 @@ RunScenario(Scenario scenario,
                 record.fast += f->GetFastForwarded();
                 record.slow += f->GetSlowPath();
             }
-            if (Ptr<VclosPfcSwitchBuffer> b = node->GetObject<VclosPfcSwitchBuffer>())
-            {
-                record.pauses += b->GetPausesSent();
-            }
         }
     }
-    for (const VclosLink& l : links)
-    {
-        Ptr<TrafficControlLayer> tc = l.device->GetNode()->GetObject<TrafficControlLayer>();
-        Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(l.device) : nullptr;
-        if (qd)
-        {
-            record.marks += qd->GetStats().nTotalMarkedPackets;
-        }
-    }
+    record.pauses += VclosFabricPausesSent(fabric);
+    record.marks += VclosFabricQueueDiscMarks(fabric);
     record.events = Simulator::GetEventCount();
     Simulator::Destroy();
     std::printf("scenario %d fastPath=%d lean=%d stream=%lld delay=%lld ns: %llu frames, digest "

@@ -190,25 +190,8 @@ RunScenario(const Options& o)
             record.slow += path->GetSlowPath();
         }
     }
-    for (const NodeContainer* set : {&fabric->GetLeaves(), &fabric->GetSpines()})
-    {
-        for (uint32_t i = 0; i < set->GetN(); ++i)
-        {
-            if (Ptr<VclosPfcSwitchBuffer> b = set->Get(i)->GetObject<VclosPfcSwitchBuffer>())
-            {
-                record.pauses += b->GetPausesSent();
-            }
-        }
-    }
-    for (const VclosLink& l : links)
-    {
-        Ptr<TrafficControlLayer> tc = l.device->GetNode()->GetObject<TrafficControlLayer>();
-        Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(l.device) : nullptr;
-        if (qd)
-        {
-            record.marks += qd->GetStats().nTotalMarkedPackets;
-        }
-    }
+    record.pauses += VclosFabricPausesSent(fabric);
+    record.marks += VclosFabricQueueDiscMarks(fabric);
     Simulator::Destroy();
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
     std::printf("hostFastPath=%d stream=%lld pfc=%d checksums=%d ttl=%u dscp=%u flap=%d tcp=%u "

@@ -6,10 +6,15 @@
 
 // Test support: a digest of every frame the fabric's devices start on the wire, for the
 // cross-checks that run one fabric twice (an old and a new path) and require the same frames
-// at the same times on the same links (vclos-fabric-fast-path, vclos-rdma-host-path).
+// at the same times on the same links (vclos-fabric-fast-path, vclos-rdma-host-path), and the
+// fabric's ECN marks and PFC pauses they compare too.
 
 #include "ns3/packet.h"
+#include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/vclos-fabric.h"
+#include "ns3/vclos-pfc-switch-buffer.h"
 
 #include <cstdint>
 #include <vector>
@@ -55,6 +60,41 @@ struct VclosWireDigest
         return bytes;
     }
 };
+
+/// \return the ECN marks of the root queue discs on every fabric link's device
+inline uint64_t
+VclosFabricQueueDiscMarks(Ptr<VclosFabric> fabric)
+{
+    uint64_t marks = 0;
+    for (const VclosLink& l : fabric->GetLinks())
+    {
+        Ptr<TrafficControlLayer> tc = l.device->GetNode()->GetObject<TrafficControlLayer>();
+        Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(l.device) : nullptr;
+        if (qd)
+        {
+            marks += qd->GetStats().nTotalMarkedPackets;
+        }
+    }
+    return marks;
+}
+
+/// \return the PFC pause frames the leaves' and spines' switch buffers sent
+inline uint64_t
+VclosFabricPausesSent(Ptr<VclosFabric> fabric)
+{
+    uint64_t pauses = 0;
+    for (const NodeContainer* set : {&fabric->GetLeaves(), &fabric->GetSpines()})
+    {
+        for (uint32_t i = 0; i < set->GetN(); ++i)
+        {
+            if (Ptr<VclosPfcSwitchBuffer> b = set->Get(i)->GetObject<VclosPfcSwitchBuffer>())
+            {
+                pauses += b->GetPausesSent();
+            }
+        }
+    }
+    return pauses;
+}
 
 } // namespace ns3
 
