@@ -13,7 +13,6 @@
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/log.h"
-#include "ns3/loopback-net-device.h"
 #include "ns3/node.h"
 #include "ns3/socket.h"
 #include "ns3/traffic-control-layer.h"
@@ -74,13 +73,6 @@ VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receiv
     UintegerValue ttl;
     m_ipv4->GetAttribute("DefaultTtl", ttl);
     m_ttl = static_cast<uint8_t>(ttl.Get());
-    const uint32_t n = m_ipv4->GetNInterfaces();
-    m_direct.assign(n, false);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        Ptr<NetDevice> device = m_ipv4->GetNetDevice(i);
-        m_direct[i] = !device->NeedsArp() && !DynamicCast<LoopbackNetDevice>(device);
-    }
     // The node's handler list holds a reference: the path lives as long as the node.
     m_interfaceOf = VclosTakeIpv4Receive(
         node,
@@ -162,7 +154,8 @@ VclosRdmaHostPath::Send(Ptr<Packet> packet,
     Ptr<NetDevice> device = route->GetOutputDevice();
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t out = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
-    if (out < 0 || m_ipv4->GetNetDevice(out) != device || !m_direct[out] ||
+    // m_interfaceOf maps only the devices taken: no loopback, no ARP.
+    if (out < 0 || m_ipv4->GetNetDevice(out) != device ||
         packet->GetSize() + IPV4_BYTES > device->GetMtu())
     {
         ++m_slowPath;
