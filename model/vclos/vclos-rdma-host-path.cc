@@ -9,7 +9,6 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
-#include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/log.h"
@@ -54,6 +53,11 @@ VclosRdmaHostPath::DoDispose()
 {
     m_ipv4 = nullptr;
     m_tc = nullptr;
+    for (auto& egress : m_egress)
+    {
+        egress.Clear();
+    }
+    m_egress.clear();
     m_receive = MakeNullCallback<void, Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>>();
     Object::DoDispose();
 }
@@ -79,6 +83,14 @@ VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receiv
         m_ipv4,
         m_tc,
         MakeCallback(&VclosRdmaHostPath::Receive, Ptr<VclosRdmaHostPath>(this)));
+    m_egress.resize(m_ipv4->GetNInterfaces());
+    for (const int32_t interface : m_interfaceOf)
+    {
+        if (interface >= 0)
+        {
+            m_egress[interface] = VclosIpv4Egress(m_tc, m_ipv4->GetNetDevice(interface));
+        }
+    }
 }
 
 uint64_t
@@ -179,11 +191,7 @@ VclosRdmaHostPath::Send(Ptr<Packet> packet,
         }
     }
     ++m_fastSent;
-    m_tc->Send(device,
-               Create<Ipv4QueueDiscItem>(packet,
-                                         device->GetBroadcast(),
-                                         Ipv4L3Protocol::PROT_NUMBER,
-                                         header));
+    m_egress[out].Send(packet, header);
 }
 
 void

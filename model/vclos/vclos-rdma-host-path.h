@@ -4,6 +4,8 @@
 #ifndef VCLOS_RDMA_HOST_PATH_H
 #define VCLOS_RDMA_HOST_PATH_H
 
+#include "vclos-ipv4-egress.h"
+
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device.h"
@@ -36,10 +38,11 @@ class TrafficControlLayer;
  * protocol), checksum when enabled), the output interface from the node's routing protocol
  * (RouteOutput per packet, so spraying and routes removed on an interface going down act
  * as on the old path), the packet dropped silently when that interface is down, and an
- * Ipv4QueueDiscItem handed to TrafficControlLayer::Send. Cases that path does not cover
- * go through Ipv4L3Protocol with the header built here: no route (Send: the Drop trace),
- * an output device that needs ARP, the loopback, a destination on the output interface,
- * a datagram larger than the device MTU (SendWithHeader: fragmentation).
+ * Ipv4QueueDiscItem handed to the traffic-control layer (VclosIpv4Egress: what
+ * TrafficControlLayer::Send does, without its per-packet device lookup). Cases that path does not
+ * cover go through Ipv4L3Protocol with the header built here: no route (Send: the Drop trace), an
+ * output device that needs ARP, the loopback, a destination on the output interface, a datagram
+ * larger than the device MTU (SendWithHeader: fragmentation).
  *
  * Receive takes the node's IPv4 packets from the devices of its IPv4 interfaces that need
  * no ARP (as VclosSwitchForwarder does at switches: ARP, and IPv4 on ARP devices, stay with
@@ -127,6 +130,7 @@ class VclosRdmaHostPath : public Object
     Ptr<Ipv4L3Protocol> m_ipv4;                    //!< the node's IPv4
     Ptr<TrafficControlLayer> m_tc;                 //!< the node's traffic-control layer
     std::vector<int32_t> m_interfaceOf;            //!< device ifIndex -> interface (-1: none)
+    std::vector<VclosIpv4Egress> m_egress;         //!< by interface (those taken only)
     std::unordered_map<uint64_t, uint16_t> m_ipId; //!< next identification, by (src, dst)
     uint16_t m_port = 0;                           //!< the UDP port taken on receive
     uint8_t m_ttl = 64;                            //!< Ipv4L3Protocol::DefaultTtl

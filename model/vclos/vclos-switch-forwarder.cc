@@ -8,7 +8,6 @@
 
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
-#include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/socket.h"
@@ -48,6 +47,10 @@ VclosSwitchForwarder::DoDispose()
     m_ipv4 = nullptr;
     m_tc = nullptr;
     m_routing = nullptr;
+    for (auto& port : m_ports)
+    {
+        port.egress.Clear();
+    }
     m_ports.clear();
     Object::DoDispose();
 }
@@ -70,7 +73,8 @@ VclosSwitchForwarder::Install(Ptr<Node> node)
     for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
     {
         Ptr<NetDevice> device = m_ipv4->GetNetDevice(i);
-        m_ports[i] = Port{device, m_ipv4->GetInterface(i)};
+        m_ports[i] =
+            Port{VclosIpv4Egress(m_tc, device), m_ipv4->GetInterface(i), device->NeedsArp()};
         if (i > 0) // not the loopback
         {
             m_minMtu = std::min<uint32_t>(m_minMtu, device->GetMtu());
@@ -140,16 +144,12 @@ VclosSwitchForwarder::Receive(Ptr<NetDevice> device,
                     NS_LOG_LOGIC("output interface " << out << " down: dropped");
                     return; // as SendRealOut does
                 }
-                if (port.device->NeedsArp())
+                if (port.needsArp)
                 {
                     port.interface->Send(packet, header, header.GetDestination());
                     return;
                 }
-                m_tc->Send(port.device,
-                           Create<Ipv4QueueDiscItem>(packet,
-                                                     port.device->GetBroadcast(),
-                                                     Ipv4L3Protocol::PROT_NUMBER,
-                                                     header));
+                port.egress.Send(packet, header);
                 return;
             }
         }

@@ -4,6 +4,8 @@
 #ifndef VCLOS_SWITCH_FORWARDER_H
 #define VCLOS_SWITCH_FORWARDER_H
 
+#include "vclos-ipv4-egress.h"
+
 #include "ns3/address.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
@@ -35,8 +37,9 @@ class VclosEcmpRouting;
  * output interface (same longest prefix, pins, hash salt and spray state as RouteInput),
  * decrements the TTL, sets the SocketPriorityTag from the TOS as IpForward does, drops
  * the packet silently when the output interface is down (as SendRealOut does), and hands
- * an Ipv4QueueDiscItem to TrafficControlLayer::Send, so the same queue disc (RED marks
- * ECN on the item's header) or PFC device takes it.
+ * an Ipv4QueueDiscItem to the traffic-control layer (VclosIpv4Egress: what
+ * TrafficControlLayer::Send does, without its per-packet device lookup), so the same queue
+ * disc (RED marks ECN on the item's header) or PFC device takes it.
  *
  * Everything else goes the old way, unchanged, before any routing decision (so the spray
  * state never advances twice): an input interface that is down, a bad checksum, a TTL
@@ -80,8 +83,9 @@ class VclosSwitchForwarder : public Object
     /// One IPv4 interface of the switch, by interface index.
     struct Port
     {
-        Ptr<NetDevice> device;        //!< its device
+        VclosIpv4Egress egress;       //!< its device, through the traffic-control layer
         Ptr<Ipv4Interface> interface; //!< its IPv4 interface
+        bool needsArp = false;        //!< NetDevice::NeedsArp of its device
     };
 
     /**
@@ -100,14 +104,14 @@ class VclosSwitchForwarder : public Object
                  const Address& to,
                  NetDevice::PacketType packetType);
 
-    Ptr<Ipv4L3Protocol> m_ipv4;           //!< the node's IPv4
-    Ptr<TrafficControlLayer> m_tc;        //!< the node's traffic-control layer
-    Ptr<VclosEcmpRouting> m_routing;      //!< the node's routing
-    std::vector<Port> m_ports;            //!< by IPv4 interface index
-    std::vector<int32_t> m_interfaceOf;   //!< device ifIndex -> interface (-1: not taken)
-    uint32_t m_minMtu;                    //!< smallest MTU of the switch's devices
-    uint64_t m_fastForwarded;             //!< packets forwarded here
-    uint64_t m_slowPath;                  //!< packets handed to the old path
+    Ptr<Ipv4L3Protocol> m_ipv4;         //!< the node's IPv4
+    Ptr<TrafficControlLayer> m_tc;      //!< the node's traffic-control layer
+    Ptr<VclosEcmpRouting> m_routing;    //!< the node's routing
+    std::vector<Port> m_ports;          //!< by IPv4 interface index
+    std::vector<int32_t> m_interfaceOf; //!< device ifIndex -> interface (-1: not taken)
+    uint32_t m_minMtu;                  //!< smallest MTU of the switch's devices
+    uint64_t m_fastForwarded;           //!< packets forwarded here
+    uint64_t m_slowPath;                //!< packets handed to the old path
 };
 
 } // namespace ns3
