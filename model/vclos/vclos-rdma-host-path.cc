@@ -204,7 +204,16 @@ VclosRdmaHostPath::Receive(Ptr<NetDevice> device,
 {
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
-    if (in >= 0 && p->GetSize() >= IPV4_BYTES + UDP_BYTES)
+    if (in < 0)
+    {
+        return; // not a device taken: its own handlers have the packet
+    }
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        m_tc->Receive(device, p, protocol, from, to, packetType); // ARP
+        return;
+    }
+    if (p->GetSize() >= IPV4_BYTES + UDP_BYTES)
     {
         // Ipv4L3Protocol::Receive.
         Ptr<Ipv4Interface> interface = m_ipv4->GetInterface(in);

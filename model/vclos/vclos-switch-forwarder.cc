@@ -109,7 +109,16 @@ VclosSwitchForwarder::Receive(Ptr<NetDevice> device,
 {
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
-    if (in >= 0 && m_ports[in].interface->IsUp() && p->GetSize() <= m_minMtu)
+    if (in < 0)
+    {
+        return; // not a device taken: its own handlers have the packet
+    }
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        m_tc->Receive(device, p, protocol, from, to, packetType); // ARP
+        return;
+    }
+    if (m_ports[in].interface->IsUp() && p->GetSize() <= m_minMtu)
     {
         Ptr<Packet> packet = p->Copy();
         Ipv4Header header;

@@ -89,7 +89,8 @@ class VclosSwitchForwarder : public Object
     };
 
     /**
-     * \brief The node's protocol handler for IPv4 on the taken devices.
+     * \brief The node's protocol handler for IPv4 and ARP (VclosTakeIpv4Receive): ignores
+     *        the devices not taken, hands ARP to the traffic-control layer.
      * \param device input device
      * \param packet the packet with its IPv4 header
      * \param protocol ethertype
