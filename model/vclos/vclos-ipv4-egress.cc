@@ -3,9 +3,10 @@
  */
 #include "vclos-ipv4-egress.h"
 
+#include "vclos-ipv4-queue-disc-item.h"
+
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
-#include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/queue-disc.h"
@@ -44,7 +45,7 @@ void
 VclosIpv4Egress::Send(Ptr<Packet> packet, const Ipv4Header& header) const
 {
     Ptr<QueueDiscItem> item =
-        Create<Ipv4QueueDiscItem>(packet, m_broadcast, Ipv4L3Protocol::PROT_NUMBER, header);
+        Create<VclosIpv4QueueDiscItem>(packet, m_broadcast, Ipv4L3Protocol::PROT_NUMBER, header);
     if (IsShort())
     {
         // TrafficControlLayer::Send, device with a root queue disc and one transmission queue.
