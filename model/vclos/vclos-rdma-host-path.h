@@ -32,9 +32,9 @@ class TrafficControlLayer;
  *
  * Send does what UdpL4Protocol::Send + Ipv4L3Protocol::Send + SendRealOut +
  * Ipv4Interface::Send do for a unicast datagram: the UDP header (checksum only when
- * Node::ChecksumEnabled), the IPv4 header as Ipv4L3Protocol::BuildHeader makes it (the
- * node's DefaultTtl, the given TOS, may fragment, the identification from a counter per
- * (source, destination) of UDP, as Ipv4L3Protocol keeps one per (source, destination,
+ * Node::ChecksumEnabled, read once at Install), the IPv4 header as Ipv4L3Protocol::BuildHeader
+ * makes it (the node's DefaultTtl, the given TOS, may fragment, the identification from a counter
+ * per (source, destination) of UDP, as Ipv4L3Protocol keeps one per (source, destination,
  * protocol), checksum when enabled), the output interface from the node's routing protocol
  * (RouteOutput per packet, so spraying and routes removed on an interface going down act
  * as on the old path), the packet dropped silently when that interface is down, and an
@@ -134,6 +134,7 @@ class VclosRdmaHostPath : public Object
     std::vector<VclosIpv4Egress> m_egress;         //!< by interface (those taken only)
     std::unordered_map<uint64_t, uint16_t> m_ipId; //!< next identification, by (src, dst)
     uint16_t m_port = 0;                           //!< the UDP port taken on receive
+    bool m_checksums = false;                      //!< Node::ChecksumEnabled at Install
     uint8_t m_ttl = 64;                            //!< Ipv4L3Protocol::DefaultTtl
     ReceiveCallback m_receive;                     //!< the NIC
     uint64_t m_fastSent = 0;                       //!< packets sent here

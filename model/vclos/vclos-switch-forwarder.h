@@ -33,11 +33,11 @@ class VclosEcmpRouting;
  * (point-to-point, PFC and OCS ports); ARP stays where it was. For each packet it does
  * what those functions do for a transit packet, on the real header: checks that the
  * input interface is up, removes the IPv4 header (verifying the checksum when
- * Node::ChecksumEnabled), trims padding, asks VclosEcmpRouting::ForwardInterface for the
- * output interface (same longest prefix, pins, hash salt and spray state as RouteInput),
- * decrements the TTL, sets the SocketPriorityTag from the TOS as IpForward does, drops
- * the packet silently when the output interface is down (as SendRealOut does), and hands
- * an Ipv4QueueDiscItem to the traffic-control layer (VclosIpv4Egress: what
+ * Node::ChecksumEnabled, read once at Install), trims padding, asks
+ * VclosEcmpRouting::ForwardInterface for the output interface (same longest prefix, pins, hash salt
+ * and spray state as RouteInput), decrements the TTL, sets the SocketPriorityTag from the TOS as
+ * IpForward does, drops the packet silently when the output interface is down (as SendRealOut
+ * does), and hands an Ipv4QueueDiscItem to the traffic-control layer (VclosIpv4Egress: what
  * TrafficControlLayer::Send does, without its per-packet device lookup), so the same queue
  * disc (RED marks ECN on the item's header) or PFC device takes it.
  *
@@ -110,6 +110,7 @@ class VclosSwitchForwarder : public Object
     Ptr<VclosEcmpRouting> m_routing;    //!< the node's routing
     std::vector<Port> m_ports;          //!< by IPv4 interface index
     std::vector<int32_t> m_interfaceOf; //!< device ifIndex -> interface (-1: not taken)
+    bool m_checksums;                   //!< Node::ChecksumEnabled at Install
     uint32_t m_minMtu;                  //!< smallest MTU of the switch's devices
     uint64_t m_fastForwarded;           //!< packets forwarded here
     uint64_t m_slowPath;                //!< packets handed to the old path
