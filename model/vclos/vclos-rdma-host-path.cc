@@ -58,6 +58,7 @@ VclosRdmaHostPath::DoDispose()
         egress.Clear();
     }
     m_egress.clear();
+    m_interfaces.clear();
     m_receive = MakeNullCallback<void, Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>>();
     Object::DoDispose();
 }
@@ -85,11 +86,13 @@ VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receiv
         m_tc,
         MakeCallback(&VclosRdmaHostPath::Receive, Ptr<VclosRdmaHostPath>(this)));
     m_egress.resize(m_ipv4->GetNInterfaces());
+    m_interfaces.resize(m_ipv4->GetNInterfaces());
     for (const int32_t interface : m_interfaceOf)
     {
         if (interface >= 0)
         {
             m_egress[interface] = VclosIpv4Egress(m_tc, m_ipv4->GetNetDevice(interface));
+            m_interfaces[interface] = m_ipv4->GetInterface(interface);
         }
     }
 }
@@ -168,14 +171,14 @@ VclosRdmaHostPath::Send(Ptr<Packet> packet,
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t out = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
     // m_interfaceOf maps only the devices taken: no loopback, no ARP.
-    if (out < 0 || m_ipv4->GetNetDevice(out) != device ||
+    if (out < 0 || m_egress[out].GetDevice() != device ||
         packet->GetSize() + IPV4_BYTES > device->GetMtu())
     {
         ++m_slowPath;
         m_ipv4->SendWithHeader(packet, header, route);
         return;
     }
-    Ptr<Ipv4Interface> interface = m_ipv4->GetInterface(out);
+    const Ptr<Ipv4Interface>& interface = m_interfaces[out];
     if (!interface->IsUp())
     {
         NS_LOG_LOGIC("output interface " << out << " down: dropped");
@@ -217,7 +220,7 @@ VclosRdmaHostPath::Receive(Ptr<NetDevice> device,
     if (p->GetSize() >= IPV4_BYTES + UDP_BYTES)
     {
         // Ipv4L3Protocol::Receive.
-        Ptr<Ipv4Interface> interface = m_ipv4->GetInterface(in);
+        const Ptr<Ipv4Interface>& interface = m_interfaces[in];
         Ptr<Packet> packet = p->Copy();
         const bool checksums = m_checksums;
         Ipv4Header header;
@@ -241,9 +244,10 @@ VclosRdmaHostPath::Receive(Ptr<NetDevice> device,
             UdpHeader udp;
             if (checksums)
             {
+                // (Without checksums UdpHeader never reads the addresses: not set.)
                 udp.EnableChecksums();
+                udp.InitializeChecksum(header.GetSource(), destination, UdpL4Protocol::PROT_NUMBER);
             }
-            udp.InitializeChecksum(header.GetSource(), destination, UdpL4Protocol::PROT_NUMBER);
             packet->RemoveHeader(udp);
             if (udp.GetDestinationPort() == m_port && udp.IsChecksumOk())
             {

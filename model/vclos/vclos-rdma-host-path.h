@@ -131,6 +131,7 @@ class VclosRdmaHostPath : public Object
     Ptr<Ipv4L3Protocol> m_ipv4;                    //!< the node's IPv4
     Ptr<TrafficControlLayer> m_tc;                 //!< the node's traffic-control layer
     std::vector<int32_t> m_interfaceOf;            //!< device ifIndex -> interface (-1: none)
+    std::vector<Ptr<Ipv4Interface>> m_interfaces;  //!< by interface (those taken only)
     std::vector<VclosIpv4Egress> m_egress;         //!< by interface (those taken only)
     std::unordered_map<uint64_t, uint16_t> m_ipId; //!< next identification, by (src, dst)
     uint16_t m_port = 0;                           //!< the UDP port taken on receive
