@@ -6,6 +6,8 @@ suite_module(
     model/vclos/vclos-packet-parser.cc
     model/vclos/vclos-ecmp-routing.cc
     model/vclos/vclos-fabric.cc
+    model/vclos/vclos-ipv4-egress.cc
+    model/vclos/vclos-ipv4-queue-disc-item.cc
     model/vclos/vclos-ipv4-receive.cc
     model/vclos/vclos-switch-forwarder.cc
     model/vclos/vclos-collective-schedule.cc
@@ -60,6 +62,8 @@ suite_module(
     model/vclos/vclos-packet-parser.h
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
+    model/vclos/vclos-ipv4-egress.h
+    model/vclos/vclos-ipv4-queue-disc-item.h
     model/vclos/vclos-ipv4-receive.h
     model/vclos/vclos-switch-forwarder.h
     model/vclos/vclos-collective-schedule.h

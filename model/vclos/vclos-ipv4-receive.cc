@@ -28,9 +28,9 @@ VclosTakeIpv4Receive(Ptr<Node> node,
     for (uint32_t i = 1; i < n; ++i) // 0: the loopback
     {
         Ptr<NetDevice> device = ipv4->GetNetDevice(i);
-        node->RegisterProtocolHandler(tcReceive, ArpL3Protocol::PROT_NUMBER, device);
         if (device->NeedsArp())
         {
+            node->RegisterProtocolHandler(tcReceive, ArpL3Protocol::PROT_NUMBER, device);
             node->RegisterProtocolHandler(tcReceive, Ipv4L3Protocol::PROT_NUMBER, device);
             continue;
         }
@@ -39,8 +39,14 @@ VclosTakeIpv4Receive(Ptr<Node> node,
             interfaceOf.resize(device->GetIfIndex() + 1, -1);
         }
         interfaceOf[device->GetIfIndex()] = static_cast<int32_t>(i);
-        node->RegisterProtocolHandler(handler, Ipv4L3Protocol::PROT_NUMBER, device);
     }
+    if (interfaceOf.empty())
+    {
+        return interfaceOf;
+    }
+    // One entry per protocol for the node, not one per device: the handler filters.
+    node->RegisterProtocolHandler(handler, ArpL3Protocol::PROT_NUMBER, nullptr);
+    node->RegisterProtocolHandler(handler, Ipv4L3Protocol::PROT_NUMBER, nullptr);
     return interfaceOf;
 }
 

@@ -9,7 +9,6 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
-#include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/log.h"
@@ -54,6 +53,12 @@ VclosRdmaHostPath::DoDispose()
 {
     m_ipv4 = nullptr;
     m_tc = nullptr;
+    for (auto& egress : m_egress)
+    {
+        egress.Clear();
+    }
+    m_egress.clear();
+    m_interfaces.clear();
     m_receive = MakeNullCallback<void, Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>>();
     Object::DoDispose();
 }
@@ -70,6 +75,7 @@ VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receiv
                                              << " has no IPv4 stack with a routing protocol");
     m_port = port;
     m_receive = receive;
+    m_checksums = Node::ChecksumEnabled(); // a GlobalValue read costs ~270 instructions
     UintegerValue ttl;
     m_ipv4->GetAttribute("DefaultTtl", ttl);
     m_ttl = static_cast<uint8_t>(ttl.Get());
@@ -79,6 +85,16 @@ VclosRdmaHostPath::Install(Ptr<Node> node, uint16_t port, ReceiveCallback receiv
         m_ipv4,
         m_tc,
         MakeCallback(&VclosRdmaHostPath::Receive, Ptr<VclosRdmaHostPath>(this)));
+    m_egress.resize(m_ipv4->GetNInterfaces());
+    m_interfaces.resize(m_ipv4->GetNInterfaces());
+    for (const int32_t interface : m_interfaceOf)
+    {
+        if (interface >= 0)
+        {
+            m_egress[interface] = VclosIpv4Egress(m_tc, m_ipv4->GetNetDevice(interface));
+            m_interfaces[interface] = m_ipv4->GetInterface(interface);
+        }
+    }
 }
 
 uint64_t
@@ -107,7 +123,7 @@ VclosRdmaHostPath::Send(Ptr<Packet> packet,
                         uint16_t dport,
                         uint8_t tos)
 {
-    const bool checksums = Node::ChecksumEnabled();
+    const bool checksums = m_checksums;
     // UdpL4Protocol::Send.
     UdpHeader udp;
     if (checksums)
@@ -155,14 +171,14 @@ VclosRdmaHostPath::Send(Ptr<Packet> packet,
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t out = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
     // m_interfaceOf maps only the devices taken: no loopback, no ARP.
-    if (out < 0 || m_ipv4->GetNetDevice(out) != device ||
+    if (out < 0 || m_egress[out].GetDevice() != device ||
         packet->GetSize() + IPV4_BYTES > device->GetMtu())
     {
         ++m_slowPath;
         m_ipv4->SendWithHeader(packet, header, route);
         return;
     }
-    Ptr<Ipv4Interface> interface = m_ipv4->GetInterface(out);
+    const Ptr<Ipv4Interface>& interface = m_interfaces[out];
     if (!interface->IsUp())
     {
         NS_LOG_LOGIC("output interface " << out << " down: dropped");
@@ -179,11 +195,7 @@ VclosRdmaHostPath::Send(Ptr<Packet> packet,
         }
     }
     ++m_fastSent;
-    m_tc->Send(device,
-               Create<Ipv4QueueDiscItem>(packet,
-                                         device->GetBroadcast(),
-                                         Ipv4L3Protocol::PROT_NUMBER,
-                                         header));
+    m_egress[out].Send(packet, header);
 }
 
 void
@@ -196,12 +208,21 @@ VclosRdmaHostPath::Receive(Ptr<NetDevice> device,
 {
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
-    if (in >= 0 && p->GetSize() >= IPV4_BYTES + UDP_BYTES)
+    if (in < 0)
+    {
+        return; // not a device taken: its own handlers have the packet
+    }
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        m_tc->Receive(device, p, protocol, from, to, packetType); // ARP
+        return;
+    }
+    if (p->GetSize() >= IPV4_BYTES + UDP_BYTES)
     {
         // Ipv4L3Protocol::Receive.
-        Ptr<Ipv4Interface> interface = m_ipv4->GetInterface(in);
+        const Ptr<Ipv4Interface>& interface = m_interfaces[in];
         Ptr<Packet> packet = p->Copy();
-        const bool checksums = Node::ChecksumEnabled();
+        const bool checksums = m_checksums;
         Ipv4Header header;
         if (checksums)
         {
@@ -223,9 +244,10 @@ VclosRdmaHostPath::Receive(Ptr<NetDevice> device,
             UdpHeader udp;
             if (checksums)
             {
+                // (Without checksums UdpHeader never reads the addresses: not set.)
                 udp.EnableChecksums();
+                udp.InitializeChecksum(header.GetSource(), destination, UdpL4Protocol::PROT_NUMBER);
             }
-            udp.InitializeChecksum(header.GetSource(), destination, UdpL4Protocol::PROT_NUMBER);
             packet->RemoveHeader(udp);
             if (udp.GetDestinationPort() == m_port && udp.IsChecksumOk())
             {

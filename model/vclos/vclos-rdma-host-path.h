@@ -4,6 +4,8 @@
 #ifndef VCLOS_RDMA_HOST_PATH_H
 #define VCLOS_RDMA_HOST_PATH_H
 
+#include "vclos-ipv4-egress.h"
+
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device.h"
@@ -30,16 +32,17 @@ class TrafficControlLayer;
  *
  * Send does what UdpL4Protocol::Send + Ipv4L3Protocol::Send + SendRealOut +
  * Ipv4Interface::Send do for a unicast datagram: the UDP header (checksum only when
- * Node::ChecksumEnabled), the IPv4 header as Ipv4L3Protocol::BuildHeader makes it (the
- * node's DefaultTtl, the given TOS, may fragment, the identification from a counter per
- * (source, destination) of UDP, as Ipv4L3Protocol keeps one per (source, destination,
+ * Node::ChecksumEnabled, read once at Install), the IPv4 header as Ipv4L3Protocol::BuildHeader
+ * makes it (the node's DefaultTtl, the given TOS, may fragment, the identification from a counter
+ * per (source, destination) of UDP, as Ipv4L3Protocol keeps one per (source, destination,
  * protocol), checksum when enabled), the output interface from the node's routing protocol
  * (RouteOutput per packet, so spraying and routes removed on an interface going down act
  * as on the old path), the packet dropped silently when that interface is down, and an
- * Ipv4QueueDiscItem handed to TrafficControlLayer::Send. Cases that path does not cover
- * go through Ipv4L3Protocol with the header built here: no route (Send: the Drop trace),
- * an output device that needs ARP, the loopback, a destination on the output interface,
- * a datagram larger than the device MTU (SendWithHeader: fragmentation).
+ * Ipv4QueueDiscItem handed to the traffic-control layer (VclosIpv4Egress: what
+ * TrafficControlLayer::Send does, without its per-packet device lookup). Cases that path does not
+ * cover go through Ipv4L3Protocol with the header built here: no route (Send: the Drop trace), an
+ * output device that needs ARP, the loopback, a destination on the output interface, a datagram
+ * larger than the device MTU (SendWithHeader: fragmentation).
  *
  * Receive takes the node's IPv4 packets from the devices of its IPv4 interfaces that need
  * no ARP (as VclosSwitchForwarder does at switches: ARP, and IPv4 on ARP devices, stay with
@@ -109,7 +112,8 @@ class VclosRdmaHostPath : public Object
 
   private:
     /**
-     * \brief The node's protocol handler for IPv4 on the taken devices.
+     * \brief The node's protocol handler for IPv4 and ARP (VclosTakeIpv4Receive): ignores
+     *        the devices not taken, hands ARP to the traffic-control layer.
      * \param device input device
      * \param packet the packet with its IPv4 header
      * \param protocol ethertype
@@ -127,8 +131,11 @@ class VclosRdmaHostPath : public Object
     Ptr<Ipv4L3Protocol> m_ipv4;                    //!< the node's IPv4
     Ptr<TrafficControlLayer> m_tc;                 //!< the node's traffic-control layer
     std::vector<int32_t> m_interfaceOf;            //!< device ifIndex -> interface (-1: none)
+    std::vector<Ptr<Ipv4Interface>> m_interfaces;  //!< by interface (those taken only)
+    std::vector<VclosIpv4Egress> m_egress;         //!< by interface (those taken only)
     std::unordered_map<uint64_t, uint16_t> m_ipId; //!< next identification, by (src, dst)
     uint16_t m_port = 0;                           //!< the UDP port taken on receive
+    bool m_checksums = false;                      //!< Node::ChecksumEnabled at Install
     uint8_t m_ttl = 64;                            //!< Ipv4L3Protocol::DefaultTtl
     ReceiveCallback m_receive;                     //!< the NIC
     uint64_t m_fastSent = 0;                       //!< packets sent here

@@ -8,7 +8,6 @@
 
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
-#include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/socket.h"
@@ -35,7 +34,8 @@ VclosSwitchForwarder::GetTypeId()
 }
 
 VclosSwitchForwarder::VclosSwitchForwarder()
-    : m_minMtu(std::numeric_limits<uint32_t>::max()),
+    : m_checksums(false),
+      m_minMtu(std::numeric_limits<uint32_t>::max()),
       m_fastForwarded(0),
       m_slowPath(0)
 {
@@ -48,6 +48,10 @@ VclosSwitchForwarder::DoDispose()
     m_ipv4 = nullptr;
     m_tc = nullptr;
     m_routing = nullptr;
+    for (auto& port : m_ports)
+    {
+        port.egress.Clear();
+    }
     m_ports.clear();
     Object::DoDispose();
 }
@@ -66,11 +70,13 @@ VclosSwitchForwarder::Install(Ptr<Node> node)
                   std::invalid_argument,
                   "VclosSwitchForwarder: node " << node->GetId()
                                                 << " does not route with VclosEcmpRouting");
+    m_checksums = Node::ChecksumEnabled(); // a GlobalValue read costs ~270 instructions
     m_ports.resize(m_ipv4->GetNInterfaces());
     for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
     {
         Ptr<NetDevice> device = m_ipv4->GetNetDevice(i);
-        m_ports[i] = Port{device, m_ipv4->GetInterface(i)};
+        m_ports[i] =
+            Port{VclosIpv4Egress(m_tc, device), m_ipv4->GetInterface(i), device->NeedsArp()};
         if (i > 0) // not the loopback
         {
             m_minMtu = std::min<uint32_t>(m_minMtu, device->GetMtu());
@@ -105,11 +111,20 @@ VclosSwitchForwarder::Receive(Ptr<NetDevice> device,
 {
     const uint32_t ifIndex = device->GetIfIndex();
     const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
-    if (in >= 0 && m_ports[in].interface->IsUp() && p->GetSize() <= m_minMtu)
+    if (in < 0)
+    {
+        return; // not a device taken: its own handlers have the packet
+    }
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        m_tc->Receive(device, p, protocol, from, to, packetType); // ARP
+        return;
+    }
+    if (m_ports[in].interface->IsUp() && p->GetSize() <= m_minMtu)
     {
         Ptr<Packet> packet = p->Copy();
         Ipv4Header header;
-        if (Node::ChecksumEnabled())
+        if (m_checksums)
         {
             header.EnableChecksum();
         }
@@ -140,16 +155,12 @@ VclosSwitchForwarder::Receive(Ptr<NetDevice> device,
                     NS_LOG_LOGIC("output interface " << out << " down: dropped");
                     return; // as SendRealOut does
                 }
-                if (port.device->NeedsArp())
+                if (port.needsArp)
                 {
                     port.interface->Send(packet, header, header.GetDestination());
                     return;
                 }
-                m_tc->Send(port.device,
-                           Create<Ipv4QueueDiscItem>(packet,
-                                                     port.device->GetBroadcast(),
-                                                     Ipv4L3Protocol::PROT_NUMBER,
-                                                     header));
+                port.egress.Send(packet, header);
                 return;
             }
         }

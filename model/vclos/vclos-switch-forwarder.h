@@ -4,6 +4,8 @@
 #ifndef VCLOS_SWITCH_FORWARDER_H
 #define VCLOS_SWITCH_FORWARDER_H
 
+#include "vclos-ipv4-egress.h"
+
 #include "ns3/address.h"
 #include "ns3/net-device.h"
 #include "ns3/object.h"
@@ -31,12 +33,13 @@ class VclosEcmpRouting;
  * (point-to-point, PFC and OCS ports); ARP stays where it was. For each packet it does
  * what those functions do for a transit packet, on the real header: checks that the
  * input interface is up, removes the IPv4 header (verifying the checksum when
- * Node::ChecksumEnabled), trims padding, asks VclosEcmpRouting::ForwardInterface for the
- * output interface (same longest prefix, pins, hash salt and spray state as RouteInput),
- * decrements the TTL, sets the SocketPriorityTag from the TOS as IpForward does, drops
- * the packet silently when the output interface is down (as SendRealOut does), and hands
- * an Ipv4QueueDiscItem to TrafficControlLayer::Send, so the same queue disc (RED marks
- * ECN on the item's header) or PFC device takes it.
+ * Node::ChecksumEnabled, read once at Install), trims padding, asks
+ * VclosEcmpRouting::ForwardInterface for the output interface (same longest prefix, pins, hash salt
+ * and spray state as RouteInput), decrements the TTL, sets the SocketPriorityTag from the TOS as
+ * IpForward does, drops the packet silently when the output interface is down (as SendRealOut
+ * does), and hands an Ipv4QueueDiscItem to the traffic-control layer (VclosIpv4Egress: what
+ * TrafficControlLayer::Send does, without its per-packet device lookup), so the same queue
+ * disc (RED marks ECN on the item's header) or PFC device takes it.
  *
  * Everything else goes the old way, unchanged, before any routing decision (so the spray
  * state never advances twice): an input interface that is down, a bad checksum, a TTL
@@ -80,12 +83,14 @@ class VclosSwitchForwarder : public Object
     /// One IPv4 interface of the switch, by interface index.
     struct Port
     {
-        Ptr<NetDevice> device;        //!< its device
+        VclosIpv4Egress egress;       //!< its device, through the traffic-control layer
         Ptr<Ipv4Interface> interface; //!< its IPv4 interface
+        bool needsArp = false;        //!< NetDevice::NeedsArp of its device
     };
 
     /**
-     * \brief The node's protocol handler for IPv4 on the taken devices.
+     * \brief The node's protocol handler for IPv4 and ARP (VclosTakeIpv4Receive): ignores
+     *        the devices not taken, hands ARP to the traffic-control layer.
      * \param device input device
      * \param packet the packet with its IPv4 header
      * \param protocol ethertype
@@ -100,14 +105,15 @@ class VclosSwitchForwarder : public Object
                  const Address& to,
                  NetDevice::PacketType packetType);
 
-    Ptr<Ipv4L3Protocol> m_ipv4;           //!< the node's IPv4
-    Ptr<TrafficControlLayer> m_tc;        //!< the node's traffic-control layer
-    Ptr<VclosEcmpRouting> m_routing;      //!< the node's routing
-    std::vector<Port> m_ports;            //!< by IPv4 interface index
-    std::vector<int32_t> m_interfaceOf;   //!< device ifIndex -> interface (-1: not taken)
-    uint32_t m_minMtu;                    //!< smallest MTU of the switch's devices
-    uint64_t m_fastForwarded;             //!< packets forwarded here
-    uint64_t m_slowPath;                  //!< packets handed to the old path
+    Ptr<Ipv4L3Protocol> m_ipv4;         //!< the node's IPv4
+    Ptr<TrafficControlLayer> m_tc;      //!< the node's traffic-control layer
+    Ptr<VclosEcmpRouting> m_routing;    //!< the node's routing
+    std::vector<Port> m_ports;          //!< by IPv4 interface index
+    std::vector<int32_t> m_interfaceOf; //!< device ifIndex -> interface (-1: not taken)
+    bool m_checksums;                   //!< Node::ChecksumEnabled at Install
+    uint32_t m_minMtu;                  //!< smallest MTU of the switch's devices
+    uint64_t m_fastForwarded;           //!< packets forwarded here
+    uint64_t m_slowPath;                //!< packets handed to the old path
 };
 
 } // namespace ns3

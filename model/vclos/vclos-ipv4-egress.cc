@@ -1,0 +1,81 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "vclos-ipv4-egress.h"
+
+#include "vclos-ipv4-queue-disc-item.h"
+
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traffic-control-layer.h"
+
+#include <typeinfo>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("VclosIpv4Egress");
+
+VclosIpv4Egress::VclosIpv4Egress() = default;
+
+VclosIpv4Egress::VclosIpv4Egress(Ptr<TrafficControlLayer> tc, Ptr<NetDevice> device)
+    : m_tc(tc),
+      m_device(device),
+      m_broadcast(device->GetBroadcast())
+{
+    NS_LOG_FUNCTION(this << tc << device);
+    if (typeid(*tc) != typeid(TrafficControlLayer))
+    {
+        return; // a subclass may send otherwise
+    }
+    Ptr<QueueDisc> root = tc->GetRootQueueDiscOnDevice(device);
+    Ptr<NetDeviceQueueInterface> txInterface = device->GetObject<NetDeviceQueueInterface>();
+    if (root && txInterface && txInterface->GetNTxQueues() == 1 &&
+        root->GetWakeMode() == QueueDisc::WAKE_ROOT)
+    {
+        m_queueDisc = root;
+        m_txInterface = txInterface;
+    }
+}
+
+void
+VclosIpv4Egress::Send(Ptr<Packet> packet, const Ipv4Header& header) const
+{
+    Ptr<QueueDiscItem> item =
+        Create<VclosIpv4QueueDiscItem>(packet, m_broadcast, Ipv4L3Protocol::PROT_NUMBER, header);
+    if (IsShort())
+    {
+        // TrafficControlLayer::Send, device with a root queue disc and one transmission queue.
+        item->SetTxQueueIndex(0);
+        m_queueDisc->Enqueue(item);
+        m_queueDisc->Run();
+        return;
+    }
+    m_tc->Send(m_device, item);
+}
+
+bool
+VclosIpv4Egress::IsShort() const
+{
+    return m_queueDisc && m_queueDisc->GetNetDeviceQueueInterface() == m_txInterface;
+}
+
+const Ptr<NetDevice>&
+VclosIpv4Egress::GetDevice() const
+{
+    return m_device;
+}
+
+void
+VclosIpv4Egress::Clear()
+{
+    m_tc = nullptr;
+    m_device = nullptr;
+    m_queueDisc = nullptr;
+    m_txInterface = nullptr;
+}
+
+} // namespace ns3
