@@ -38,6 +38,7 @@ suite_module(
     model/vclos/vclos-pfc-switch-buffer.cc
     model/vclos/vclos-link-channel.cc
     model/vclos/vclos-link-net-device.cc
+    model/vclos/vclos-tx-time.cc
     model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
@@ -96,6 +97,7 @@ suite_module(
     model/vclos/vclos-pfc-switch-buffer.h
     model/vclos/vclos-link-channel.h
     model/vclos/vclos-link-net-device.h
+    model/vclos/vclos-tx-time.h
     helper/vclos/vclos-ecmp-routing-helper.h
     helper/vclos/vclos-fabric-helper.h
     helper/vclos/vclos-link-load-tracker.h

@@ -251,7 +251,7 @@ VclosLinkNetDevice::TransmitStart(Ptr<Packet> packet)
 {
     NS_LOG_FUNCTION(this << packet);
     m_phyTxBeginTrace(packet);
-    const Time txTime = m_bps.CalculateBytesTxTime(packet->GetSize());
+    const Time txTime = m_txTime.Get(m_bps, packet->GetSize());
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
     if (!m_phyTxEndTrace.IsEmpty())
     {

@@ -4,6 +4,8 @@
 #ifndef VCLOS_LINK_NET_DEVICE_H
 #define VCLOS_LINK_NET_DEVICE_H
 
+#include "vclos-tx-time.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
@@ -145,6 +147,7 @@ class VclosLinkNetDevice : public NetDevice
     Address GetRemote() const;
 
     DataRate m_bps;                          //!< line rate
+    VclosTxTime m_txTime;                    //!< serialization times at m_bps, memoized
     Time m_tInterframeGap;                   //!< gap after every frame
     Time m_busyUntil;                        //!< end of the last frame plus the gap
     EventId m_completion;                    //!< the pending Complete, if any

@@ -4,6 +4,7 @@
 #include "vclos-rdma-qp.h"
 
 #include "vclos-rdma-nic.h"
+#include "vclos-tx-time.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -27,6 +28,10 @@ constexpr uint64_t MAX_MESSAGE = uint64_t{1} << 31;
 constexpr uint8_t ECN_MASK = 0x3;
 constexpr uint8_t ECN_ECT0 = 0x2;
 constexpr uint8_t ECN_CE = 0x3;
+// Pacing times (DataRate::CalculateBytesTxTime keyed on size and rate, so exact whatever the
+// rate controller does; shared by all QPs: doc/vclos/rdma.rst "Lean path: transmit times and
+// the event set").
+VclosTxTime g_pacingTxTime; //!< TransmitNext's m_nextAllowed
 } // namespace
 
 TypeId
@@ -239,7 +244,7 @@ VclosRdmaQp::TransmitNext()
         m_rc->NotifyBytesSent(payload);
         rate = std::min(rate, m_rc->GetRate());
     }
-    m_nextAllowed = Simulator::Now() + rate.CalculateBytesTxTime(wire);
+    m_nextAllowed = Simulator::Now() + g_pacingTxTime.Get(rate, wire);
     if (!m_timerArmed)
     {
         ArmTimer();
