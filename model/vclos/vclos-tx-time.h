@@ -26,7 +26,9 @@ namespace ns3
  * calls. The result is therefore always exactly DataRate::CalculateBytesTxTime's.
  *
  * A rate of 0 b/s is never stored (every call goes to DataRate, as without the memo).
- * Each caller (device, NIC, QP) keeps its own instance; it is not shared between objects.
+ * VclosLinkNetDevice keeps one per device; VclosRdmaNic's two call sites and VclosRdmaQp's
+ * pacing have one each at file scope, shared by all NICs or QPs: since the result depends
+ * only on the key, sharing can change the hit rate, never a result.
  */
 class VclosTxTime
 {
