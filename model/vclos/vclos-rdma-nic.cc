@@ -6,7 +6,6 @@
 #include "vclos-check.h"
 #include "vclos-rdma-host-path.h"
 #include "vclos-switch-forwarder.h"
-#include "vclos-tx-time.h"
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -47,13 +46,6 @@ Registry()
     static std::unordered_map<uint32_t, VclosRdmaNic*> registry;
     return registry;
 }
-
-// Serialization times at the line rate, one memo per call site (data packets, control
-// packets). Pure memos of DataRate::CalculateBytesTxTime keyed on size and rate, so sharing
-// them between NICs and simulations changes no result (doc/vclos/rdma.rst "Lean path:
-// transmit times and the event set").
-VclosTxTime g_dataTxTime;    //!< TransmitEvent's data packets
-VclosTxTime g_controlTxTime; //!< SendControl's ACKs, NAKs and CNPs
 } // namespace
 
 TypeId
@@ -538,7 +530,7 @@ VclosRdmaNic::TransmitEvent()
         {
             const uint32_t wire = qp->TransmitNext();
             m_next = (index + 1) % n;
-            m_txFreeAt = std::max(now, m_txFreeAt) + g_dataTxTime.Get(m_lineRate, wire);
+            m_txFreeAt = std::max(now, m_txFreeAt) + m_dataTxTime.Get(m_lineRate, wire);
             m_txEvent = Simulator::Schedule(m_txFreeAt - now, &VclosRdmaNic::TransmitEvent, this);
             return;
         }
@@ -554,7 +546,7 @@ void
 VclosRdmaNic::SendControl(Ptr<Packet> packet, Ipv4Address local, Ipv4Address peer, uint16_t sport)
 {
     const uint32_t wire = packet->GetSize() + IP_UDP_BYTES + m_wireOverhead;
-    m_txFreeAt = std::max(Simulator::Now(), m_txFreeAt) + g_controlTxTime.Get(m_lineRate, wire);
+    m_txFreeAt = std::max(Simulator::Now(), m_txFreeAt) + m_controlTxTime.Get(m_lineRate, wire);
     SendPacket(packet, local, peer, sport, m_controlDscp << 2);
 }
 

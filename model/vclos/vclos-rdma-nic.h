@@ -5,6 +5,7 @@
 #define VCLOS_RDMA_NIC_H
 
 #include "vclos-rdma-qp.h"
+#include "vclos-tx-time.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -168,22 +169,24 @@ class VclosRdmaNic : public Object
     void EndPointDestroyed();
 
     // Attributes.
-    uint32_t m_mtu;            //!< payload bytes per packet
-    bool m_ibMtuOnly;          //!< refuse an Mtu that is not an IB path MTU
-    uint32_t m_ackInterval;    //!< ACK every this many accepted packets
-    Time m_cnpInterval;        //!< at most one CNP per QP per this
-    Time m_ackTimeout;         //!< retransmission timer (0: none)
-    uint32_t m_retryCount;     //!< timeouts without progress before the QP errors out
-    NakSuppression m_nakMode;  //!< NAK suppression
-    Time m_nakInterval;        //!< NAK repeat interval in NAK_INTERVAL mode
-    std::string m_rateControl; //!< TypeId name of the rate controller, or ""
-    DataRate m_lineRate;       //!< pacing rate (0: the device's DataRate)
-    uint32_t m_wireOverhead;   //!< link-layer bytes per packet counted for pacing
-    uint8_t m_dataDscp;        //!< DSCP of data packets
-    uint8_t m_controlDscp;     //!< DSCP of ACK, NAK and CNP
-    bool m_ecnCapable;         //!< data packets are ECT(0)
-    uint32_t m_initialPsn;     //!< first PSN of every requester
-    bool m_hostFastPath;       //!< send and receive through m_hostPath
+    uint32_t m_mtu;              //!< payload bytes per packet
+    bool m_ibMtuOnly;            //!< refuse an Mtu that is not an IB path MTU
+    uint32_t m_ackInterval;      //!< ACK every this many accepted packets
+    Time m_cnpInterval;          //!< at most one CNP per QP per this
+    Time m_ackTimeout;           //!< retransmission timer (0: none)
+    uint32_t m_retryCount;       //!< timeouts without progress before the QP errors out
+    NakSuppression m_nakMode;    //!< NAK suppression
+    Time m_nakInterval;          //!< NAK repeat interval in NAK_INTERVAL mode
+    std::string m_rateControl;   //!< TypeId name of the rate controller, or ""
+    DataRate m_lineRate;         //!< pacing rate (0: the device's DataRate)
+    VclosTxTime m_dataTxTime;    //!< TransmitEvent's serialization times, memoized
+    VclosTxTime m_controlTxTime; //!< SendControl's (ACKs, NAKs, CNPs), memoized
+    uint32_t m_wireOverhead;     //!< link-layer bytes per packet counted for pacing
+    uint8_t m_dataDscp;          //!< DSCP of data packets
+    uint8_t m_controlDscp;       //!< DSCP of ACK, NAK and CNP
+    bool m_ecnCapable;           //!< data packets are ECT(0)
+    uint32_t m_initialPsn;       //!< first PSN of every requester
+    bool m_hostFastPath;         //!< send and receive through m_hostPath
 
     ObjectFactory m_rcFactory;                   //!< from m_rateControl
     Ptr<Node> m_node;                            //!< owner

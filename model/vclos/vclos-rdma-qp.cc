@@ -4,7 +4,6 @@
 #include "vclos-rdma-qp.h"
 
 #include "vclos-rdma-nic.h"
-#include "vclos-tx-time.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -28,10 +27,6 @@ constexpr uint64_t MAX_MESSAGE = uint64_t{1} << 31;
 constexpr uint8_t ECN_MASK = 0x3;
 constexpr uint8_t ECN_ECT0 = 0x2;
 constexpr uint8_t ECN_CE = 0x3;
-// Pacing times (DataRate::CalculateBytesTxTime keyed on size and rate, so exact whatever the
-// rate controller does; shared by all QPs: doc/vclos/rdma.rst "Lean path: transmit times and
-// the event set").
-VclosTxTime g_pacingTxTime; //!< TransmitNext's m_nextAllowed
 } // namespace
 
 TypeId
@@ -244,7 +239,7 @@ VclosRdmaQp::TransmitNext()
         m_rc->NotifyBytesSent(payload);
         rate = std::min(rate, m_rc->GetRate());
     }
-    m_nextAllowed = Simulator::Now() + g_pacingTxTime.Get(rate, wire);
+    m_nextAllowed = Simulator::Now() + m_pacingTxTime.Get(rate, wire);
     if (!m_timerArmed)
     {
         ArmTimer();

@@ -6,6 +6,7 @@
 
 #include "vclos-rdma-rate-control.h"
 #include "vclos-roce-header.h"
+#include "vclos-tx-time.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -195,6 +196,7 @@ class VclosRdmaQp : public Object
     uint64_t m_bytesPosted = 0;          //!< stream bytes posted
     uint64_t m_bytesAcked = 0;           //!< stream bytes acknowledged
     Time m_nextAllowed;                  //!< rate pacing
+    VclosTxTime m_pacingTxTime;          //!< pacing times, memoized
     EventId m_timer;                     //!< retransmission timer event (may be early)
     Time m_timerDeadline;                //!< when the armed timer expires
     bool m_timerArmed = false;           //!< the retransmission timer is armed

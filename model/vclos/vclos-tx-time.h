@@ -26,9 +26,9 @@ namespace ns3
  * calls. The result is therefore always exactly DataRate::CalculateBytesTxTime's.
  *
  * A rate of 0 b/s is never stored (every call goes to DataRate, as without the memo).
- * VclosLinkNetDevice keeps one per device; VclosRdmaNic's two call sites and VclosRdmaQp's
- * pacing have one each at file scope, shared by all NICs or QPs: since the result depends
- * only on the key, sharing can change the hit rate, never a result.
+ * Each user keeps its own: a VclosLinkNetDevice per device, a VclosRdmaNic one per call site
+ * (data packets; ACKs, NAKs and CNPs), a VclosRdmaQp one for its pacing (whose DCQCN rate
+ * is its own, so the entries stay warm).
  */
 class VclosTxTime
 {
