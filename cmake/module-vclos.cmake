@@ -38,6 +38,7 @@ suite_module(
     model/vclos/vclos-pfc-switch-buffer.cc
     model/vclos/vclos-link-channel.cc
     model/vclos/vclos-link-net-device.cc
+    model/vclos/vclos-fifo-queue.cc
     model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
@@ -63,6 +64,7 @@ suite_module(
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
     model/vclos/vclos-ipv4-egress.h
+    model/vclos/vclos-fifo-queue.h
     model/vclos/vclos-ipv4-queue-disc-item.h
     model/vclos/vclos-ipv4-receive.h
     model/vclos/vclos-switch-forwarder.h
