@@ -129,8 +129,14 @@ bool
 VclosFifoQueue<Item>::Enqueue(Ptr<Item> item)
 {
     NS_LOG_FUNCTION(this << item);
-    // Queue::DoEnqueue, with the item appended to the ring instead of the list.
-    if (this->GetCurrentSize() + item > this->GetMaxSize())
+    // Queue::DoEnqueue, with the item appended to the ring instead of the list. Its test,
+    // GetCurrentSize() + item > GetMaxSize(), without the QueueSize temporaries: in MaxSize's
+    // unit, the packets held plus one, or the bytes held plus the item's, as uint32_t sums.
+    const QueueSize& max = this->m_maxSize;
+    const bool packets = max.GetUnit() == QueueSizeUnit::PACKETS;
+    const uint32_t after =
+        packets ? this->m_nPackets.Get() + 1 : this->m_nBytes.Get() + item->GetSize();
+    if (after > max.GetValue())
     {
         NS_LOG_LOGIC("Queue full -- dropping pkt");
         DropBeforeEnqueue(item);
