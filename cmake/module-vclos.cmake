@@ -8,6 +8,7 @@ suite_module(
     model/vclos/vclos-fabric.cc
     model/vclos/vclos-ipv4-egress.cc
     model/vclos/vclos-ipv4-queue-disc-item.cc
+    model/vclos/vclos-fifo-queue.cc
     model/vclos/vclos-ipv4-receive.cc
     model/vclos/vclos-switch-forwarder.cc
     model/vclos/vclos-collective-schedule.cc
@@ -38,7 +39,6 @@ suite_module(
     model/vclos/vclos-pfc-switch-buffer.cc
     model/vclos/vclos-link-channel.cc
     model/vclos/vclos-link-net-device.cc
-    model/vclos/vclos-fifo-queue.cc
     model/vclos/vclos-dcqcn.cc
     helper/vclos/vclos-ecmp-routing-helper.cc
     helper/vclos/vclos-fabric-helper.cc
