@@ -8,6 +8,7 @@ suite_module(
     model/vclos/vclos-fabric.cc
     model/vclos/vclos-ipv4-egress.cc
     model/vclos/vclos-ipv4-queue-disc-item.cc
+    model/vclos/vclos-fifo-queue.cc
     model/vclos/vclos-ipv4-receive.cc
     model/vclos/vclos-switch-forwarder.cc
     model/vclos/vclos-collective-schedule.cc
@@ -64,6 +65,7 @@ suite_module(
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
     model/vclos/vclos-ipv4-egress.h
+    model/vclos/vclos-fifo-queue.h
     model/vclos/vclos-ipv4-queue-disc-item.h
     model/vclos/vclos-ipv4-receive.h
     model/vclos/vclos-switch-forwarder.h

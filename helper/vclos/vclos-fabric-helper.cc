@@ -425,29 +425,40 @@ VclosFabricHelper::GetQueueDiscHelper() const
     TrafficControlHelper tch;
     if (m_ecnThreshold.GetValue() == 0)
     {
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(m_queueSize));
+        uint16_t fifo =
+            tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(m_queueSize));
+        // What FifoQueueDisc::CheckConfig would add (a DropTailQueue of the queue disc's
+        // MaxSize), without a list node per packet.
+        tch.AddInternalQueues(fifo,
+                              1,
+                              "ns3::VclosFifoQueue",
+                              "MaxSize",
+                              QueueSizeValue(m_queueSize));
         return tch;
     }
     // DCTCP-style marking: instantaneous queue (QW = 1), mark at K, never drop early.
     double k = m_ecnThreshold.GetValue();
     double step = m_queueSize.GetUnit() == QueueSizeUnit::BYTES ? m_mtu : 1.0;
-    tch.SetRootQueueDisc("ns3::RedQueueDisc",
-                         "MaxSize",
-                         QueueSizeValue(m_queueSize),
-                         "MinTh",
-                         DoubleValue(k),
-                         "MaxTh",
-                         DoubleValue(k + step),
-                         "QW",
-                         DoubleValue(1.0),
-                         "UseEcn",
-                         BooleanValue(true),
-                         "UseHardDrop",
-                         BooleanValue(false),
-                         "MeanPktSize",
-                         UintegerValue(m_mtu),
-                         "LinkBandwidth",
-                         DataRateValue(m_fabricRate));
+    uint16_t red = tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                                        "MaxSize",
+                                        QueueSizeValue(m_queueSize),
+                                        "MinTh",
+                                        DoubleValue(k),
+                                        "MaxTh",
+                                        DoubleValue(k + step),
+                                        "QW",
+                                        DoubleValue(1.0),
+                                        "UseEcn",
+                                        BooleanValue(true),
+                                        "UseHardDrop",
+                                        BooleanValue(false),
+                                        "MeanPktSize",
+                                        UintegerValue(m_mtu),
+                                        "LinkBandwidth",
+                                        DataRateValue(m_fabricRate));
+    // What RedQueueDisc::CheckConfig would add (a DropTailQueue of the queue disc's MaxSize),
+    // without a list node per packet.
+    tch.AddInternalQueues(red, 1, "ns3::VclosFifoQueue", "MaxSize", QueueSizeValue(m_queueSize));
     return tch;
 }
 
@@ -511,7 +522,8 @@ VclosFabricHelper::Install()
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
     m_lean.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
-    m_lean.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+    // DropTailQueue's behaviour and traces without a list node per packet (VclosFifoQueue).
+    m_lean.SetQueue("ns3::VclosFifoQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
     TrafficControlHelper queueDisc = GetQueueDiscHelper();
     NetDeviceContainer allDevices; // the devices that get a queue disc
     SwitchAddressPool switchAddresses;

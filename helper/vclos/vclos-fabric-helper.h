@@ -34,7 +34,10 @@ namespace ns3
  * intra-server link; otherwise the NIC); leaves and spines forward IP with
  * VclosEcmpRouting, whose routes come from the fabric's structure. Every device gets a
  * queue disc: by default RED in DCTCP style (mark ECN above EcnThreshold, drop above
- * QueueSize), or drop-tail when EcnThreshold is 0, or whatever SetQueueDisc() names.
+ * QueueSize), or drop-tail when EcnThreshold is 0, or whatever SetQueueDisc() names. The
+ * default RED and FIFO queue discs get a VclosFifoQueue of QueueSize as their internal queue,
+ * and lean links a VclosFifoQueue of 2 packets as the device queue (DropTailQueue's behaviour
+ * and traces without an allocation per packet; a SetQueueDisc() queue disc keeps ns-3's).
  * With LinkLayer pfc the NIC-leaf and leaf-spine links are lossless Ethernet instead
  * (VclosPfcNetDevice, no queue disc; leaves and spines get a VclosPfcSwitchBuffer; see
  * doc/vclos/pfc.rst); intra-server links stay point-to-point. With SwitchFastPath (the
