@@ -62,15 +62,24 @@ VclosLinkChannel::Attach(Ptr<VclosLinkNetDevice> device)
     m_devices[m_attached++] = device;
 }
 
-bool
-VclosLinkChannel::TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime)
+VclosLinkNetDevice*
+VclosLinkChannel::GetPeer(const VclosLinkNetDevice* device) const
 {
     if (m_attached < 2)
     {
+        return nullptr;
+    }
+    return m_devices[0] == device ? PeekPointer(m_devices[1]) : PeekPointer(m_devices[0]);
+}
+
+bool
+VclosLinkChannel::TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime)
+{
+    VclosLinkNetDevice* peer = GetPeer(source);
+    if (!peer)
+    {
         return false;
     }
-    VclosLinkNetDevice* peer =
-        m_devices[0] == source ? PeekPointer(m_devices[1]) : PeekPointer(m_devices[0]);
     // No copy here (PointToPointChannel copies every frame): the receiver copies it only if
     // someone else still holds it when it arrives (VclosLinkNetDevice::Receive).
     Simulator::ScheduleWithContext(peer->GetNode()->GetId(),

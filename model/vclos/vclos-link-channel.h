@@ -52,6 +52,12 @@ class VclosLinkChannel : public Channel
      */
     bool TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime);
 
+    /**
+     * \param device one end
+     * \return the other end, or null while the cable has fewer than two
+     */
+    VclosLinkNetDevice* GetPeer(const VclosLinkNetDevice* device) const;
+
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 

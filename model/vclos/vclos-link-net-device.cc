@@ -57,6 +57,20 @@ PppToEther(uint16_t protocol)
     return 0;
 }
 
+/**
+ * Fire a packet trace source only when a sink is connected: TracedCallback::operator() takes
+ * its argument by value, so an unconnected source still costs a Ptr<const Packet> built and
+ * destroyed per frame. With no sink the call does nothing else, so skipping it is exact.
+ */
+inline void
+Fire(const TracedCallback<Ptr<const Packet>>& trace, const Ptr<Packet>& packet)
+{
+    if (!trace.IsEmpty())
+    {
+        trace(packet);
+    }
+}
+
 } // namespace
 
 TypeId
@@ -150,7 +164,8 @@ VclosLinkNetDevice::GetTypeId()
 }
 
 VclosLinkNetDevice::VclosLinkNetDevice()
-    : m_ifIndex(0),
+    : m_remote(m_remoteMac),
+      m_ifIndex(0),
       m_linkUp(false),
       m_mtu(1500)
 {
@@ -250,7 +265,7 @@ bool
 VclosLinkNetDevice::TransmitStart(Ptr<Packet> packet)
 {
     NS_LOG_FUNCTION(this << packet);
-    m_phyTxBeginTrace(packet);
+    Fire(m_phyTxBeginTrace, packet);
     const Time txTime = m_txTime.Get(m_bps, packet->GetSize());
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
     if (!m_phyTxEndTrace.IsEmpty())
@@ -262,7 +277,7 @@ VclosLinkNetDevice::TransmitStart(Ptr<Packet> packet)
     const bool result = m_channel->TransmitStart(packet, this, txTime);
     if (!result)
     {
-        m_phyTxDropTrace(packet);
+        Fire(m_phyTxDropTrace, packet);
     }
     return result;
 }
@@ -282,8 +297,8 @@ VclosLinkNetDevice::Complete()
     {
         return;
     }
-    m_snifferTrace(packet);
-    m_promiscSnifferTrace(packet);
+    Fire(m_snifferTrace, packet);
+    Fire(m_promiscSnifferTrace, packet);
     TransmitStart(packet);
     if (!m_queue->IsEmpty())
     {
@@ -297,25 +312,25 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
     NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
     if (!IsLinkUp())
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
     PppHeader ppp;
     ppp.SetProtocol(EtherToPpp(protocolNumber));
     packet->AddHeader(ppp);
-    m_macTxTrace(packet);
+    Fire(m_macTxTrace, packet);
     // Through the queue even when idle, as PointToPointNetDevice: its traces and the
     // NetDeviceQueueInterface see every frame.
     if (!m_queue->Enqueue(packet))
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
     if (!IsBusy())
     {
         packet = m_queue->Dequeue();
-        m_snifferTrace(packet);
-        m_promiscSnifferTrace(packet);
+        Fire(m_snifferTrace, packet);
+        Fire(m_promiscSnifferTrace, packet);
         return TransmitStart(packet);
     }
     ScheduleCompletion(); // it waits behind the frame on the wire
@@ -334,12 +349,12 @@ VclosLinkNetDevice::Receive(Ptr<Packet> packet)
     }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
     {
-        m_phyRxDropTrace(packet);
+        Fire(m_phyRxDropTrace, packet);
         return;
     }
-    m_snifferTrace(packet);
-    m_promiscSnifferTrace(packet);
-    m_phyRxEndTrace(packet);
+    Fire(m_snifferTrace, packet);
+    Fire(m_promiscSnifferTrace, packet);
+    Fire(m_phyRxEndTrace, packet);
     // MacRx / MacPromiscRx sinks get the whole frame: copy only when there is one.
     const bool promisc = !m_promiscCallback.IsNull();
     Ptr<Packet> original;
@@ -350,38 +365,39 @@ VclosLinkNetDevice::Receive(Ptr<Packet> packet)
     PppHeader ppp;
     packet->RemoveHeader(ppp);
     const uint16_t protocol = PppToEther(ppp.GetProtocol());
+    const Address& remote = GetRemote();
     if (promisc)
     {
         if (original)
         {
             m_macPromiscRxTrace(original);
         }
-        m_promiscCallback(this,
-                          packet,
-                          protocol,
-                          GetRemote(),
-                          GetAddress(),
-                          NetDevice::PACKET_HOST);
+        m_promiscCallback(this, packet, protocol, remote, GetAddress(), NetDevice::PACKET_HOST);
     }
     if (original)
     {
         m_macRxTrace(original);
     }
-    m_rxCallback(this, packet, protocol, GetRemote());
+    m_rxCallback(this, packet, protocol, remote);
 }
 
-Address
-VclosLinkNetDevice::GetRemote() const
+const Address&
+VclosLinkNetDevice::GetRemote()
 {
-    for (std::size_t i = 0; i < m_channel->GetNDevices(); ++i)
+    // PointToPointNetDevice builds the peer's Address for every frame (about 100
+    // instructions); the peer's MAC address rarely changes: compare its 6 bytes instead.
+    const VclosLinkNetDevice* peer = m_channel->GetPeer(this);
+    if (!peer)
     {
-        Ptr<NetDevice> device = m_channel->GetDevice(i);
-        if (device != this)
-        {
-            return device->GetAddress();
-        }
+        static const Address none;
+        return none;
     }
-    return Address();
+    if (peer->m_address != m_remoteMac)
+    {
+        m_remoteMac = peer->m_address;
+        m_remote = m_remoteMac;
+    }
+    return m_remote;
 }
 
 void

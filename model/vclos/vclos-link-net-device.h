@@ -143,8 +143,11 @@ class VclosLinkNetDevice : public NetDevice
     /// Schedule Complete at the busy-until time unless it is already scheduled.
     void ScheduleCompletion();
 
-    /// \return the address of the other end
-    Address GetRemote() const;
+    /**
+     * \return the address of the other end (as PointToPointNetDevice::GetRemote), rebuilt
+     *         only when the peer's MAC address differs from the one it was last built from
+     */
+    const Address& GetRemote();
 
     DataRate m_bps;                          //!< line rate
     VclosTxTime m_txTime;                    //!< serialization times at m_bps, memoized
@@ -157,6 +160,8 @@ class VclosLinkNetDevice : public NetDevice
     Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors
     Ptr<Node> m_node;                        //!< owner
     Mac48Address m_address;                  //!< MAC address (unused on the wire)
+    Mac48Address m_remoteMac;                //!< the peer's address m_remote was built from
+    Address m_remote;                        //!< m_remoteMac as an Address (GetRemote)
     NetDevice::ReceiveCallback m_rxCallback; //!< up the stack
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive
     uint32_t m_ifIndex;                                  //!< interface index
