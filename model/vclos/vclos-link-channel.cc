@@ -6,6 +6,7 @@
 #include "vclos-link-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/event-impl.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -17,6 +18,40 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("VclosLinkChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(VclosLinkChannel);
+
+namespace
+{
+
+/**
+ * The receive of one frame at the peer: what MakeEvent(&VclosLinkNetDevice::Receive, peer,
+ * packet) builds, holding the frame once (MakeEvent passes the Ptr by value through two
+ * calls before storing it, and calls Receive with a copy).
+ */
+class VclosLinkReceiveEvent : public EventImpl
+{
+  public:
+    /**
+     * \param device the receiving device
+     * \param packet the frame
+     */
+    VclosLinkReceiveEvent(VclosLinkNetDevice* device, const Ptr<Packet>& packet)
+        : m_device(device),
+          m_packet(packet)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_device->Receive(m_packet);
+    }
+
+  private:
+    VclosLinkNetDevice* m_device; //!< the receiver (the channel holds it)
+    Ptr<Packet> m_packet;         //!< the frame
+};
+
+} // namespace
 
 TypeId
 VclosLinkChannel::GetTypeId()
@@ -73,7 +108,9 @@ VclosLinkChannel::GetPeer(const VclosLinkNetDevice* device) const
 }
 
 bool
-VclosLinkChannel::TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime)
+VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
+                                const VclosLinkNetDevice* source,
+                                Time txTime)
 {
     VclosLinkNetDevice* peer = GetPeer(source);
     if (!peer)
@@ -81,12 +118,11 @@ VclosLinkChannel::TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* so
         return false;
     }
     // No copy here (PointToPointChannel copies every frame): the receiver copies it only if
-    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive).
+    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive). The event
+    // is MakeEvent's, at the same time with the same context.
     Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
                                    txTime + m_delay,
-                                   &VclosLinkNetDevice::Receive,
-                                   peer,
-                                   packet);
+                                   new VclosLinkReceiveEvent(peer, packet));
     if (!m_txrxTrace.IsEmpty())
     {
         m_txrxTrace(packet,

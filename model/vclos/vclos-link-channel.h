@@ -50,7 +50,7 @@ class VclosLinkChannel : public Channel
      * \param txTime its serialization time (the receive happens txTime + Delay from now)
      * \return false when the channel has no other end
      */
-    bool TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime);
+    bool TransmitStart(const Ptr<Packet>& packet, const VclosLinkNetDevice* source, Time txTime);
 
     /**
      * \param device one end

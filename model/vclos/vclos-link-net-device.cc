@@ -262,7 +262,7 @@ VclosLinkNetDevice::ScheduleCompletion()
 }
 
 bool
-VclosLinkNetDevice::TransmitStart(Ptr<Packet> packet)
+VclosLinkNetDevice::TransmitStart(const Ptr<Packet>& packet)
 {
     NS_LOG_FUNCTION(this << packet);
     Fire(m_phyTxBeginTrace, packet);
@@ -338,15 +338,22 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
 }
 
 void
-VclosLinkNetDevice::Receive(Ptr<Packet> packet)
+VclosLinkNetDevice::Receive(const Ptr<Packet>& packet)
 {
     NS_LOG_FUNCTION(this << packet);
     // The channel did not copy the frame: copy it now if anyone else still holds it (the
-    // event and this argument are the two references of an unshared frame).
-    if (packet->GetReferenceCount() > 2)
+    // receive event's is the only reference to an unshared frame).
+    if (packet->GetReferenceCount() > 1)
     {
-        packet = packet->Copy();
+        Deliver(packet->Copy());
+        return;
     }
+    Deliver(packet);
+}
+
+void
+VclosLinkNetDevice::Deliver(const Ptr<Packet>& packet)
+{
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
     {
         Fire(m_phyRxDropTrace, packet);

@@ -87,9 +87,10 @@ class VclosLinkNetDevice : public NetDevice
 
     /**
      * \brief A frame arrives whole from the channel (PointToPointNetDevice::Receive).
-     * \param packet the frame, PPP header on top
+     * \param packet the frame, PPP header on top (the receive event's reference: copied
+     *        first if anyone else holds the frame)
      */
-    void Receive(Ptr<Packet> packet);
+    void Receive(const Ptr<Packet>& packet);
 
     /// \return when the transmitter is free again (end of the last frame plus the gap)
     Time GetBusyUntil() const;
@@ -134,7 +135,7 @@ class VclosLinkNetDevice : public NetDevice
      * \param packet the frame
      * \return false if the channel has no other end
      */
-    bool TransmitStart(Ptr<Packet> packet);
+    bool TransmitStart(const Ptr<Packet>& packet);
 
     /// The end of the frame on the wire: start the next queued one
     /// (PointToPointNetDevice::TransmitComplete).
@@ -142,6 +143,12 @@ class VclosLinkNetDevice : public NetDevice
 
     /// Schedule Complete at the busy-until time unless it is already scheduled.
     void ScheduleCompletion();
+
+    /**
+     * \brief Deliver a frame this device owns alone (Receive, after the copy if any).
+     * \param packet the frame, PPP header on top
+     */
+    void Deliver(const Ptr<Packet>& packet);
 
     /**
      * \return the address of the other end (as PointToPointNetDevice::GetRemote), rebuilt
