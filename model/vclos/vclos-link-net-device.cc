@@ -90,7 +90,8 @@ VclosLinkNetDevice::GetTypeId()
             .AddAttribute("Address",
                           "The MAC address of this device.",
                           Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
-                          MakeMac48AddressAccessor(&VclosLinkNetDevice::m_address),
+                          MakeMac48AddressAccessor(&VclosLinkNetDevice::SetMacAddress,
+                                                   &VclosLinkNetDevice::GetMacAddress),
                           MakeMac48AddressChecker())
             .AddAttribute("DataRate",
                           "The line rate",
@@ -164,8 +165,7 @@ VclosLinkNetDevice::GetTypeId()
 }
 
 VclosLinkNetDevice::VclosLinkNetDevice()
-    : m_remote(m_remoteMac),
-      m_ifIndex(0),
+    : m_ifIndex(0),
       m_linkUp(false),
       m_mtu(1500)
 {
@@ -389,22 +389,17 @@ VclosLinkNetDevice::Deliver(const Ptr<Packet>& packet)
 }
 
 const Address&
-VclosLinkNetDevice::GetRemote()
+VclosLinkNetDevice::GetRemote() const
 {
     // PointToPointNetDevice builds the peer's Address for every frame (about 100
-    // instructions); the peer's MAC address rarely changes: compare its 6 bytes instead.
+    // instructions): the peer keeps its own built whenever its MAC address is set.
     const VclosLinkNetDevice* peer = m_channel->GetPeer(this);
     if (!peer)
     {
         static const Address none;
         return none;
     }
-    if (peer->m_address != m_remoteMac)
-    {
-        m_remoteMac = peer->m_address;
-        m_remote = m_remoteMac;
-    }
-    return m_remote;
+    return peer->m_addressAsAddress;
 }
 
 void
@@ -428,13 +423,27 @@ VclosLinkNetDevice::GetChannel() const
 void
 VclosLinkNetDevice::SetAddress(Address address)
 {
-    m_address = Mac48Address::ConvertFrom(address);
+    SetMacAddress(Mac48Address::ConvertFrom(address));
+}
+
+void
+VclosLinkNetDevice::SetMacAddress(Mac48Address address)
+{
+    m_address = address;
+    m_addressAsAddress = address; // every write of m_address comes here
+}
+
+Mac48Address
+VclosLinkNetDevice::GetMacAddress() const
+{
+    return m_address;
 }
 
 Address
 VclosLinkNetDevice::GetAddress() const
 {
-    return m_address;
+    // Node::NonPromiscReceiveFromDevice asks for it per frame: a copy, not a conversion.
+    return m_addressAsAddress;
 }
 
 bool

@@ -150,11 +150,13 @@ class VclosLinkNetDevice : public NetDevice
      */
     void Deliver(const Ptr<Packet>& packet);
 
-    /**
-     * \return the address of the other end (as PointToPointNetDevice::GetRemote), rebuilt
-     *         only when the peer's MAC address differs from the one it was last built from
-     */
-    const Address& GetRemote();
+    /// \return the address of the other end (as PointToPointNetDevice::GetRemote)
+    const Address& GetRemote() const;
+
+    /// \param address the MAC address (the Address attribute and SetAddress set it here)
+    void SetMacAddress(Mac48Address address);
+    /// \return the MAC address
+    Mac48Address GetMacAddress() const;
 
     DataRate m_bps;                          //!< line rate
     VclosTxTime m_txTime;                    //!< serialization times at m_bps, memoized
@@ -167,8 +169,7 @@ class VclosLinkNetDevice : public NetDevice
     Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors
     Ptr<Node> m_node;                        //!< owner
     Mac48Address m_address;                  //!< MAC address (unused on the wire)
-    Mac48Address m_remoteMac;                //!< the peer's address m_remote was built from
-    Address m_remote;                        //!< m_remoteMac as an Address (GetRemote)
+    Address m_addressAsAddress;              //!< m_address as an Address, built when set
     NetDevice::ReceiveCallback m_rxCallback; //!< up the stack
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive
     uint32_t m_ifIndex;                                  //!< interface index

@@ -166,10 +166,11 @@ struct TraceRun
  * Six frames from device 0 to device 1 at 10 Gb/s with a 2-packet device queue: four at
  * 1 us (one on the wire, two queued, one dropped: MacTxDrop), one at 100 us and one at
  * 200 us (idle). Device 1 drops the second frame it receives (ReceiveListErrorModel:
- * PhyRxDrop) and has a promiscuous receive callback (MacPromiscRx). At 150 us device 0's
- * MAC address changes to 00:00:00:00:00:99.
+ * PhyRxDrop) and has a promiscuous receive callback (MacPromiscRx). Device 0's MAC address
+ * changes to 00:00:00:00:00:98 at 50 us (SetAddress) and to 00:00:00:00:00:99 at 150 us
+ * (the Address attribute).
  * \param lean VclosLinkNetDevice (else PointToPointNetDevice)
- * \param changeAddress change device 0's address at 150 us
+ * \param changeAddress change device 0's address at 50 and 150 us
  * \return the counts
  */
 TraceRun
@@ -249,8 +250,11 @@ RunTraces(bool lean, bool changeAddress)
     }
     if (changeAddress)
     {
-        Simulator::Schedule(MicroSeconds(150),
-                            [sender]() { sender->SetAddress(Mac48Address("00:00:00:00:00:99")); });
+        Simulator::Schedule(MicroSeconds(50),
+                            [sender]() { sender->SetAddress(Mac48Address("00:00:00:00:00:98")); });
+        Simulator::Schedule(MicroSeconds(150), [sender]() {
+            sender->SetAttribute("Address", Mac48AddressValue(Mac48Address("00:00:00:00:00:99")));
+        });
     }
     Simulator::Run();
     Simulator::Destroy();
@@ -309,15 +313,20 @@ class VclosLinkTraceTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(sum, 0, "p2p: disconnected sinks see nothing either");
 
-        // The receive callback's sender address: device 0's, the new one after 150 us.
+        // The receive callback's sender address: device 0's, and its new ones (the frames
+        // delivered were sent at 1, 1, 100 and 200 us).
         const Address before = Mac48Address("00:00:00:00:00:01");
-        const Address after = Mac48Address("00:00:00:00:00:99");
+        const Address set = Mac48Address("00:00:00:00:00:98");
+        const Address attribute = Mac48Address("00:00:00:00:00:99");
         NS_TEST_ASSERT_MSG_EQ(lean.from.size(), 4, "four frames delivered");
         NS_TEST_EXPECT_MSG_EQ((lean.from == p2p.from), true, "sender addresses as p2p");
         NS_TEST_EXPECT_MSG_EQ((lean.from[0] == before), true, "the helper's first address");
-        NS_TEST_EXPECT_MSG_EQ((lean.from[3] == after), true, "the new address after 150 us");
+        NS_TEST_EXPECT_MSG_EQ((lean.from[2] == set), true, "SetAddress at 50 us");
+        NS_TEST_EXPECT_MSG_EQ((lean.from[3] == attribute), true, "Address attribute at 150 us");
         const TraceRun same = RunTraces(true, false);
-        NS_TEST_EXPECT_MSG_EQ((same.from[3] == after), false, "control: no change, old address");
+        NS_TEST_ASSERT_MSG_EQ(same.from.size(), 4, "control: four frames delivered");
+        NS_TEST_EXPECT_MSG_EQ((same.from[2] == set), false, "control: no change, old address");
+        NS_TEST_EXPECT_MSG_EQ((same.from[3] == attribute), false, "control: no change (2)");
     }
 };
 
