@@ -6,6 +6,7 @@
 #include "vclos-link-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/event-impl.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -17,6 +18,40 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("VclosLinkChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(VclosLinkChannel);
+
+namespace
+{
+
+/**
+ * The receive of one frame at the peer: what MakeEvent(&VclosLinkNetDevice::Receive, peer,
+ * packet) builds, holding the frame once (MakeEvent passes the Ptr by value through two
+ * calls before storing it, and calls Receive with a copy).
+ */
+class VclosLinkReceiveEvent : public EventImpl
+{
+  public:
+    /**
+     * \param device the receiving device
+     * \param packet the frame
+     */
+    VclosLinkReceiveEvent(VclosLinkNetDevice* device, const Ptr<Packet>& packet)
+        : m_device(device),
+          m_packet(packet)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_device->Receive(m_packet);
+    }
+
+  private:
+    VclosLinkNetDevice* m_device; //!< the receiver (the channel holds it)
+    Ptr<Packet> m_packet;         //!< the frame
+};
+
+} // namespace
 
 TypeId
 VclosLinkChannel::GetTypeId()
@@ -62,22 +97,32 @@ VclosLinkChannel::Attach(Ptr<VclosLinkNetDevice> device)
     m_devices[m_attached++] = device;
 }
 
-bool
-VclosLinkChannel::TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime)
+VclosLinkNetDevice*
+VclosLinkChannel::GetPeer(const VclosLinkNetDevice* device) const
 {
     if (m_attached < 2)
     {
+        return nullptr;
+    }
+    return m_devices[0] == device ? PeekPointer(m_devices[1]) : PeekPointer(m_devices[0]);
+}
+
+bool
+VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
+                                const VclosLinkNetDevice* source,
+                                Time txTime)
+{
+    VclosLinkNetDevice* peer = GetPeer(source);
+    if (!peer)
+    {
         return false;
     }
-    VclosLinkNetDevice* peer =
-        m_devices[0] == source ? PeekPointer(m_devices[1]) : PeekPointer(m_devices[0]);
     // No copy here (PointToPointChannel copies every frame): the receiver copies it only if
-    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive).
+    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive). The event
+    // is MakeEvent's, at the same time with the same context.
     Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
                                    txTime + m_delay,
-                                   &VclosLinkNetDevice::Receive,
-                                   peer,
-                                   packet);
+                                   new VclosLinkReceiveEvent(peer, packet));
     if (!m_txrxTrace.IsEmpty())
     {
         m_txrxTrace(packet,

@@ -50,7 +50,13 @@ class VclosLinkChannel : public Channel
      * \param txTime its serialization time (the receive happens txTime + Delay from now)
      * \return false when the channel has no other end
      */
-    bool TransmitStart(Ptr<Packet> packet, const VclosLinkNetDevice* source, Time txTime);
+    bool TransmitStart(const Ptr<Packet>& packet, const VclosLinkNetDevice* source, Time txTime);
+
+    /**
+     * \param device one end
+     * \return the other end, or null while the cable has fewer than two
+     */
+    VclosLinkNetDevice* GetPeer(const VclosLinkNetDevice* device) const;
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

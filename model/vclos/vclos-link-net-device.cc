@@ -57,6 +57,20 @@ PppToEther(uint16_t protocol)
     return 0;
 }
 
+/**
+ * Fire a packet trace source only when a sink is connected: TracedCallback::operator() takes
+ * its argument by value, so an unconnected source still costs a Ptr<const Packet> built and
+ * destroyed per frame. With no sink the call does nothing else, so skipping it is exact.
+ */
+inline void
+Fire(const TracedCallback<Ptr<const Packet>>& trace, const Ptr<Packet>& packet)
+{
+    if (!trace.IsEmpty())
+    {
+        trace(packet);
+    }
+}
+
 } // namespace
 
 TypeId
@@ -76,7 +90,8 @@ VclosLinkNetDevice::GetTypeId()
             .AddAttribute("Address",
                           "The MAC address of this device.",
                           Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
-                          MakeMac48AddressAccessor(&VclosLinkNetDevice::m_address),
+                          MakeMac48AddressAccessor(&VclosLinkNetDevice::SetMacAddress,
+                                                   &VclosLinkNetDevice::GetMacAddress),
                           MakeMac48AddressChecker())
             .AddAttribute("DataRate",
                           "The line rate",
@@ -247,10 +262,10 @@ VclosLinkNetDevice::ScheduleCompletion()
 }
 
 bool
-VclosLinkNetDevice::TransmitStart(Ptr<Packet> packet)
+VclosLinkNetDevice::TransmitStart(const Ptr<Packet>& packet)
 {
     NS_LOG_FUNCTION(this << packet);
-    m_phyTxBeginTrace(packet);
+    Fire(m_phyTxBeginTrace, packet);
     const Time txTime = m_txTime.Get(m_bps, packet->GetSize());
     m_busyUntil = Simulator::Now() + txTime + m_tInterframeGap;
     if (!m_phyTxEndTrace.IsEmpty())
@@ -262,7 +277,7 @@ VclosLinkNetDevice::TransmitStart(Ptr<Packet> packet)
     const bool result = m_channel->TransmitStart(packet, this, txTime);
     if (!result)
     {
-        m_phyTxDropTrace(packet);
+        Fire(m_phyTxDropTrace, packet);
     }
     return result;
 }
@@ -282,8 +297,8 @@ VclosLinkNetDevice::Complete()
     {
         return;
     }
-    m_snifferTrace(packet);
-    m_promiscSnifferTrace(packet);
+    Fire(m_snifferTrace, packet);
+    Fire(m_promiscSnifferTrace, packet);
     TransmitStart(packet);
     if (!m_queue->IsEmpty())
     {
@@ -297,25 +312,25 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
     NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
     if (!IsLinkUp())
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
     PppHeader ppp;
     ppp.SetProtocol(EtherToPpp(protocolNumber));
     packet->AddHeader(ppp);
-    m_macTxTrace(packet);
+    Fire(m_macTxTrace, packet);
     // Through the queue even when idle, as PointToPointNetDevice: its traces and the
     // NetDeviceQueueInterface see every frame.
     if (!m_queue->Enqueue(packet))
     {
-        m_macTxDropTrace(packet);
+        Fire(m_macTxDropTrace, packet);
         return false;
     }
     if (!IsBusy())
     {
         packet = m_queue->Dequeue();
-        m_snifferTrace(packet);
-        m_promiscSnifferTrace(packet);
+        Fire(m_snifferTrace, packet);
+        Fire(m_promiscSnifferTrace, packet);
         return TransmitStart(packet);
     }
     ScheduleCompletion(); // it waits behind the frame on the wire
@@ -323,23 +338,30 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
 }
 
 void
-VclosLinkNetDevice::Receive(Ptr<Packet> packet)
+VclosLinkNetDevice::Receive(const Ptr<Packet>& packet)
 {
     NS_LOG_FUNCTION(this << packet);
     // The channel did not copy the frame: copy it now if anyone else still holds it (the
-    // event and this argument are the two references of an unshared frame).
-    if (packet->GetReferenceCount() > 2)
+    // receive event's is the only reference to an unshared frame).
+    if (packet->GetReferenceCount() > 1)
     {
-        packet = packet->Copy();
-    }
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
-    {
-        m_phyRxDropTrace(packet);
+        Deliver(packet->Copy());
         return;
     }
-    m_snifferTrace(packet);
-    m_promiscSnifferTrace(packet);
-    m_phyRxEndTrace(packet);
+    Deliver(packet);
+}
+
+void
+VclosLinkNetDevice::Deliver(const Ptr<Packet>& packet)
+{
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    {
+        Fire(m_phyRxDropTrace, packet);
+        return;
+    }
+    Fire(m_snifferTrace, packet);
+    Fire(m_promiscSnifferTrace, packet);
+    Fire(m_phyRxEndTrace, packet);
     // MacRx / MacPromiscRx sinks get the whole frame: copy only when there is one.
     const bool promisc = !m_promiscCallback.IsNull();
     Ptr<Packet> original;
@@ -350,38 +372,34 @@ VclosLinkNetDevice::Receive(Ptr<Packet> packet)
     PppHeader ppp;
     packet->RemoveHeader(ppp);
     const uint16_t protocol = PppToEther(ppp.GetProtocol());
+    const Address& remote = GetRemote();
     if (promisc)
     {
         if (original)
         {
             m_macPromiscRxTrace(original);
         }
-        m_promiscCallback(this,
-                          packet,
-                          protocol,
-                          GetRemote(),
-                          GetAddress(),
-                          NetDevice::PACKET_HOST);
+        m_promiscCallback(this, packet, protocol, remote, GetAddress(), NetDevice::PACKET_HOST);
     }
     if (original)
     {
         m_macRxTrace(original);
     }
-    m_rxCallback(this, packet, protocol, GetRemote());
+    m_rxCallback(this, packet, protocol, remote);
 }
 
-Address
+const Address&
 VclosLinkNetDevice::GetRemote() const
 {
-    for (std::size_t i = 0; i < m_channel->GetNDevices(); ++i)
+    // PointToPointNetDevice builds the peer's Address for every frame (about 100
+    // instructions): the peer keeps its own built whenever its MAC address is set.
+    const VclosLinkNetDevice* peer = m_channel->GetPeer(this);
+    if (!peer)
     {
-        Ptr<NetDevice> device = m_channel->GetDevice(i);
-        if (device != this)
-        {
-            return device->GetAddress();
-        }
+        static const Address none;
+        return none;
     }
-    return Address();
+    return peer->m_addressAsAddress;
 }
 
 void
@@ -405,13 +423,27 @@ VclosLinkNetDevice::GetChannel() const
 void
 VclosLinkNetDevice::SetAddress(Address address)
 {
-    m_address = Mac48Address::ConvertFrom(address);
+    SetMacAddress(Mac48Address::ConvertFrom(address));
+}
+
+void
+VclosLinkNetDevice::SetMacAddress(Mac48Address address)
+{
+    m_address = address;
+    m_addressAsAddress = address; // every write of m_address comes here
+}
+
+Mac48Address
+VclosLinkNetDevice::GetMacAddress() const
+{
+    return m_address;
 }
 
 Address
 VclosLinkNetDevice::GetAddress() const
 {
-    return m_address;
+    // Node::NonPromiscReceiveFromDevice asks for it per frame: a copy, not a conversion.
+    return m_addressAsAddress;
 }
 
 bool

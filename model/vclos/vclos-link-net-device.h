@@ -87,9 +87,10 @@ class VclosLinkNetDevice : public NetDevice
 
     /**
      * \brief A frame arrives whole from the channel (PointToPointNetDevice::Receive).
-     * \param packet the frame, PPP header on top
+     * \param packet the frame, PPP header on top (the receive event's reference: copied
+     *        first if anyone else holds the frame)
      */
-    void Receive(Ptr<Packet> packet);
+    void Receive(const Ptr<Packet>& packet);
 
     /// \return when the transmitter is free again (end of the last frame plus the gap)
     Time GetBusyUntil() const;
@@ -134,7 +135,7 @@ class VclosLinkNetDevice : public NetDevice
      * \param packet the frame
      * \return false if the channel has no other end
      */
-    bool TransmitStart(Ptr<Packet> packet);
+    bool TransmitStart(const Ptr<Packet>& packet);
 
     /// The end of the frame on the wire: start the next queued one
     /// (PointToPointNetDevice::TransmitComplete).
@@ -143,8 +144,19 @@ class VclosLinkNetDevice : public NetDevice
     /// Schedule Complete at the busy-until time unless it is already scheduled.
     void ScheduleCompletion();
 
-    /// \return the address of the other end
-    Address GetRemote() const;
+    /**
+     * \brief Deliver a frame this device owns alone (Receive, after the copy if any).
+     * \param packet the frame, PPP header on top
+     */
+    void Deliver(const Ptr<Packet>& packet);
+
+    /// \return the address of the other end (as PointToPointNetDevice::GetRemote)
+    const Address& GetRemote() const;
+
+    /// \param address the MAC address (the Address attribute and SetAddress set it here)
+    void SetMacAddress(Mac48Address address);
+    /// \return the MAC address
+    Mac48Address GetMacAddress() const;
 
     DataRate m_bps;                          //!< line rate
     VclosTxTime m_txTime;                    //!< serialization times at m_bps, memoized
@@ -157,6 +169,7 @@ class VclosLinkNetDevice : public NetDevice
     Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors
     Ptr<Node> m_node;                        //!< owner
     Mac48Address m_address;                  //!< MAC address (unused on the wire)
+    Address m_addressAsAddress;              //!< m_address as an Address, built when set
     NetDevice::ReceiveCallback m_rxCallback; //!< up the stack
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive
     uint32_t m_ifIndex;                                  //!< interface index

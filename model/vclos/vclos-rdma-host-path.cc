@@ -59,7 +59,7 @@ VclosRdmaHostPath::DoDispose()
     }
     m_egress.clear();
     m_interfaces.clear();
-    m_receive = MakeNullCallback<void, Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>>();
+    m_receive = ReceiveCallback();
     Object::DoDispose();
 }
 
@@ -115,13 +115,37 @@ VclosRdmaHostPath::GetSlowPath() const
     return m_slowPath;
 }
 
+uint16_t&
+VclosRdmaHostPath::GetIdentificationCounter(Ipv4Address source, Ipv4Address destination)
+{
+    return m_ipId[(uint64_t{source.Get()} << 32) | destination.Get()];
+}
+
 void
-VclosRdmaHostPath::Send(Ptr<Packet> packet,
+VclosRdmaHostPath::Send(const Ptr<Packet>& packet,
                         Ipv4Address source,
                         Ipv4Address destination,
                         uint16_t sport,
                         uint16_t dport,
                         uint8_t tos)
+{
+    Send(packet,
+         source,
+         destination,
+         sport,
+         dport,
+         tos,
+         GetIdentificationCounter(source, destination));
+}
+
+void
+VclosRdmaHostPath::Send(const Ptr<Packet>& packet,
+                        Ipv4Address source,
+                        Ipv4Address destination,
+                        uint16_t sport,
+                        uint16_t dport,
+                        uint8_t tos,
+                        uint16_t& id)
 {
     const bool checksums = m_checksums;
     // UdpL4Protocol::Send.
@@ -144,7 +168,6 @@ VclosRdmaHostPath::Send(Ptr<Packet> packet,
     header.SetTtl(m_ttl);
     header.SetTos(tos);
     header.SetMayFragment();
-    uint16_t& id = m_ipId[(uint64_t{source.Get()} << 32) | destination.Get()];
     header.SetIdentification(id);
     if (checksums)
     {

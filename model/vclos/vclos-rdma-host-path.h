@@ -72,8 +72,13 @@ class VclosRdmaHostPath : public Object
 
     VclosRdmaHostPath();
 
-    /// Receives one RoCE packet: the UDP payload, its IPv4 header, UDP source port, interface.
-    using ReceiveCallback = Callback<void, Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>>;
+    /**
+     * Receives one RoCE packet: the UDP payload, its IPv4 header, UDP source port, interface.
+     * By reference (Ipv4EndPoint's receive callback takes them by value): each layer of a
+     * Callback would copy the header and both Ptrs again.
+     */
+    using ReceiveCallback =
+        Callback<void, const Ptr<Packet>&, const Ipv4Header&, uint16_t, const Ptr<Ipv4Interface>&>;
 
     /**
      * \brief Take over the node's RoCE packets: call after every IPv4 interface of the node
@@ -93,12 +98,42 @@ class VclosRdmaHostPath : public Object
      * \param dport the UDP destination port
      * \param tos the IPv4 TOS byte (DSCP and ECN)
      */
-    void Send(Ptr<Packet> packet,
+    void Send(const Ptr<Packet>& packet,
               Ipv4Address source,
               Ipv4Address destination,
               uint16_t sport,
               uint16_t dport,
               uint8_t tos);
+
+    /**
+     * \brief Send a UDP datagram numbered by a counter obtained from GetIdentificationCounter
+     *        (the same datagram as Send, without the per-packet lookup of the counter).
+     * \param packet the UDP payload
+     * \param source the source address
+     * \param destination the destination address
+     * \param sport the UDP source port
+     * \param dport the UDP destination port
+     * \param tos the IPv4 TOS byte (DSCP and ECN)
+     * \param identification GetIdentificationCounter(source, destination)
+     */
+    void Send(const Ptr<Packet>& packet,
+              Ipv4Address source,
+              Ipv4Address destination,
+              uint16_t sport,
+              uint16_t dport,
+              uint8_t tos,
+              uint16_t& identification);
+
+    /**
+     * \brief The next IPv4 identification of (source, destination, UDP), created at 0 as
+     *        Ipv4L3Protocol creates its counters. All senders between the same two addresses
+     *        share it, as they share Ipv4L3Protocol's. The reference stays valid as long as
+     *        this path (std::unordered_map keeps its elements in place across rehashes).
+     * \param source the source address
+     * \param destination the destination address
+     * \return the counter
+     */
+    uint16_t& GetIdentificationCounter(Ipv4Address source, Ipv4Address destination);
 
     /// \return the packets sent on the fast path (to the traffic-control layer)
     uint64_t GetFastSent() const;
@@ -133,7 +168,8 @@ class VclosRdmaHostPath : public Object
     std::vector<int32_t> m_interfaceOf;            //!< device ifIndex -> interface (-1: none)
     std::vector<Ptr<Ipv4Interface>> m_interfaces;  //!< by interface (those taken only)
     std::vector<VclosIpv4Egress> m_egress;         //!< by interface (those taken only)
-    std::unordered_map<uint64_t, uint16_t> m_ipId; //!< next identification, by (src, dst)
+    std::unordered_map<uint64_t, uint16_t> m_ipId; //!< next identification, by (src, dst):
+                                                   //!< references to elements handed out
     uint16_t m_port = 0;                           //!< the UDP port taken on receive
     bool m_checksums = false;                      //!< Node::ChecksumEnabled at Install
     uint8_t m_ttl = 64;                            //!< Ipv4L3Protocol::DefaultTtl

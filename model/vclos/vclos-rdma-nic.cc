@@ -284,7 +284,7 @@ VclosRdmaNic::Start()
         m_hostPath = CreateObject<VclosRdmaHostPath>();
         m_hostPath->Install(m_node,
                             VCLOS_ROCE_UDP_PORT,
-                            MakeCallback(&VclosRdmaNic::Receive, this));
+                            MakeCallback(&VclosRdmaNic::ReceiveRoce, this));
     }
     m_started = true;
     for (uint32_t i = 1; i < ipv4->GetNInterfaces(); ++i)
@@ -543,23 +543,41 @@ VclosRdmaNic::TransmitEvent()
 }
 
 void
-VclosRdmaNic::SendControl(Ptr<Packet> packet, Ipv4Address local, Ipv4Address peer, uint16_t sport)
+VclosRdmaNic::SendControl(const Ptr<Packet>& packet,
+                          Ipv4Address local,
+                          Ipv4Address peer,
+                          uint16_t sport,
+                          uint16_t* ipId)
 {
     const uint32_t wire = packet->GetSize() + IP_UDP_BYTES + m_wireOverhead;
     m_txFreeAt = std::max(Simulator::Now(), m_txFreeAt) + m_controlTxTime.Get(m_lineRate, wire);
-    SendPacket(packet, local, peer, sport, m_controlDscp << 2);
+    SendPacket(packet, local, peer, sport, m_controlDscp << 2, ipId);
+}
+
+uint16_t*
+VclosRdmaNic::IdentificationCounter(Ipv4Address local, Ipv4Address peer)
+{
+    return m_hostPath ? &m_hostPath->GetIdentificationCounter(local, peer) : nullptr;
 }
 
 void
-VclosRdmaNic::SendPacket(Ptr<Packet> packet,
+VclosRdmaNic::SendPacket(const Ptr<Packet>& packet,
                          Ipv4Address local,
                          Ipv4Address peer,
                          uint16_t sport,
-                         uint8_t tos)
+                         uint8_t tos,
+                         uint16_t* ipId)
 {
     if (m_hostPath)
     {
-        m_hostPath->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT, tos);
+        if (ipId)
+        {
+            m_hostPath->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT, tos, *ipId);
+        }
+        else
+        {
+            m_hostPath->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT, tos);
+        }
         return;
     }
     SocketIpTosTag tag;
@@ -571,8 +589,17 @@ VclosRdmaNic::SendPacket(Ptr<Packet> packet,
 void
 VclosRdmaNic::Receive(Ptr<Packet> packet,
                       Ipv4Header header,
-                      uint16_t /* sport */,
-                      Ptr<Ipv4Interface> /* incomingInterface */)
+                      uint16_t sport,
+                      Ptr<Ipv4Interface> incomingInterface)
+{
+    ReceiveRoce(packet, header, sport, incomingInterface);
+}
+
+void
+VclosRdmaNic::ReceiveRoce(const Ptr<Packet>& packet,
+                          const Ipv4Header& header,
+                          uint16_t /* sport */,
+                          const Ptr<Ipv4Interface>& /* incomingInterface */)
 {
     const uint8_t tos = header.GetTos();
     VclosRoceBth bth;

@@ -151,20 +151,35 @@ class VclosRdmaNic : public Object
     /// Transmit the next data packet of the next QP due, and schedule the one after.
     void TransmitEvent();
     /// Send an ACK, NAK or CNP (BTH on it) with ControlDscp, now; its line time delays the
-    /// next data packet.
-    void SendControl(Ptr<Packet> packet, Ipv4Address local, Ipv4Address peer, uint16_t sport);
+    /// next data packet. \p ipId: the QP's identification counter on the host path, or null.
+    void SendControl(const Ptr<Packet>& packet,
+                     Ipv4Address local,
+                     Ipv4Address peer,
+                     uint16_t sport,
+                     uint16_t* ipId);
     /// Send an RoCE packet (BTH on it) from \p local to \p peer, from UDP port \p sport,
-    /// with IP TOS \p tos.
-    void SendPacket(Ptr<Packet> packet,
+    /// with IP TOS \p tos; \p ipId: the QP's identification counter on the host path
+    /// (IdentificationCounter), or null.
+    void SendPacket(const Ptr<Packet>& packet,
                     Ipv4Address local,
                     Ipv4Address peer,
                     uint16_t sport,
-                    uint8_t tos);
-    /// A packet arrived on UDP port 4791 (the UDP header removed).
+                    uint8_t tos,
+                    uint16_t* ipId);
+    /// \return the host path's IPv4 identification counter of (\p local, \p peer), or
+    ///         null without a host path
+    uint16_t* IdentificationCounter(Ipv4Address local, Ipv4Address peer);
+    /// A packet arrived on UDP port 4791 (the UDP header removed), from the UDP endpoint.
     void Receive(Ptr<Packet> packet,
                  Ipv4Header header,
                  uint16_t sport,
                  Ptr<Ipv4Interface> incomingInterface);
+    /// A packet arrived on UDP port 4791 (the UDP header removed): from the host path, and
+    /// from Receive.
+    void ReceiveRoce(const Ptr<Packet>& packet,
+                     const Ipv4Header& header,
+                     uint16_t sport,
+                     const Ptr<Ipv4Interface>& incomingInterface);
     /// UdpL4Protocol is disposing of the endpoint.
     void EndPointDestroyed();
 

@@ -104,6 +104,8 @@ VclosRdmaQp::Setup(VclosRdmaNic* nic,
     m_local = local;
     m_peer = peer;
     m_sport = VclosRdmaNic::SourcePort(qpn, remoteQpn);
+    // Looked up once: Connect runs after the NIC's Start, which makes its host path.
+    m_ipId = nic->IdentificationCounter(local, peer);
     m_mtu = nic->m_mtu;
     m_sndUna = m_sndNxt = m_sndMax = m_postedPsn = initialPsn;
     m_ePsn = initialPsn;
@@ -229,7 +231,7 @@ VclosRdmaQp::TransmitNext()
         m_retxTrace(payload);
     }
     const uint8_t tos = (m_nic->m_dataDscp << 2) | (m_nic->m_ecnCapable ? ECN_ECT0 : 0);
-    m_nic->SendPacket(packet, m_local, m_peer, m_sport, tos);
+    m_nic->SendPacket(packet, m_local, m_peer, m_sport, tos, m_ipId);
     ++m_sndNxt;
     m_sndMax = std::max(m_sndMax, m_sndNxt);
 
@@ -479,7 +481,7 @@ VclosRdmaQp::SendAck(uint8_t syndrome, uint64_t psn)
     bth.destQp = m_remoteQpn;
     bth.psn = static_cast<uint32_t>(psn & VclosRoceBth::MASK24);
     packet->AddHeader(bth);
-    m_nic->SendControl(packet, m_local, m_peer, m_sport);
+    m_nic->SendControl(packet, m_local, m_peer, m_sport, m_ipId);
 }
 
 void
@@ -492,7 +494,7 @@ VclosRdmaQp::SendCnp()
     bth.becn = true;
     bth.destQp = m_remoteQpn;
     packet->AddHeader(bth);
-    m_nic->SendControl(packet, m_local, m_peer, m_sport);
+    m_nic->SendControl(packet, m_local, m_peer, m_sport, m_ipId);
     m_lastCnp = Simulator::Now();
     m_cnpSentOnce = true;
     ++m_cnps;

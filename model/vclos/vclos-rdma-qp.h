@@ -183,6 +183,9 @@ class VclosRdmaQp : public Object
     Ipv4Address m_local;           //!< local address (source of its packets)
     Ipv4Address m_peer;            //!< peer address
     uint16_t m_sport = 0;          //!< UDP source port
+    uint16_t* m_ipId = nullptr;    //!< the host path's IPv4 identification counter of
+                                   //!< (m_local, m_peer), shared by the QPs between them;
+                                   //!< null without a host path
     uint32_t m_mtu = 4096;         //!< payload per packet (copied from the NIC)
     bool m_error = false;          //!< stopped after too many timeouts
 

@@ -433,8 +433,10 @@ RunReceive(bool doubleRegistration)
     path->Install(
         h,
         4791,
-        Callback<void, Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>>(
-            [&run](Ptr<Packet>, Ipv4Header, uint16_t, Ptr<Ipv4Interface>) { ++run.roceReceived; }));
+        VclosRdmaHostPath::ReceiveCallback(
+            [&run](const Ptr<Packet>&, const Ipv4Header&, uint16_t, const Ptr<Ipv4Interface>&) {
+                ++run.roceReceived;
+            }));
     if (doubleRegistration)
     {
         Ptr<TrafficControlLayer> tc = h->GetObject<TrafficControlLayer>();

@@ -7,12 +7,19 @@
 // every (size + 2) * 8 / rate + InterframeGap (control: without the gap the starts differ);
 // a frame sent at the instant the last one ends starts then; PhyTxEnd fires at the
 // frame's end plus the gap, as ns-3's; a frame a trace sink kept is not changed by the
-// receiver; pcap files are DLT_PPP.
+// receiver; pcap files are DLT_PPP; every packet trace source fires for each frame as
+// PointToPointNetDevice's does while a sink is connected, and not for a sink disconnected
+// (the device skips sources without sinks); the receive callback's sender address follows
+// a change of the peer's MAC address (the device keeps it built between changes).
 
+#include "ns3/channel.h"
 #include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/system-path.h"
@@ -23,6 +30,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -118,7 +126,209 @@ RunCable(bool lean, const std::vector<int64_t>& sendTimes, int64_t gapNs, bool p
     return run;
 }
 
+/// The packet trace sources of both device types (same names, same signature).
+const std::vector<std::string> DEVICE_TRACES = {"MacTx",
+                                                "MacTxDrop",
+                                                "MacPromiscRx",
+                                                "MacRx",
+                                                "PhyTxBegin",
+                                                "PhyTxEnd",
+                                                "PhyTxDrop",
+                                                "PhyRxEnd",
+                                                "PhyRxDrop",
+                                                "Sniffer",
+                                                "PromiscSniffer"};
+
+/// Trace sink: count a frame.
+void
+CountFrame(uint32_t* count, Ptr<const Packet>)
+{
+    ++*count;
+}
+
+/// Channel trace sink: count a frame.
+void
+CountCarried(uint32_t* count, Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time)
+{
+    ++*count;
+}
+
+/// Frames each trace source reported, by "device/source", to a sink that stayed connected
+/// ("kept") and to one connected and then disconnected ("gone").
+struct TraceRun
+{
+    std::map<std::string, uint32_t> kept; //!< the connected sinks
+    std::map<std::string, uint32_t> gone; //!< the disconnected sinks
+    std::vector<Address> from;            //!< receive callback's sender address, per frame
+};
+
+/**
+ * Six frames from device 0 to device 1 at 10 Gb/s with a 2-packet device queue: four at
+ * 1 us (one on the wire, two queued, one dropped: MacTxDrop), one at 100 us and one at
+ * 200 us (idle). Device 1 drops the second frame it receives (ReceiveListErrorModel:
+ * PhyRxDrop) and has a promiscuous receive callback (MacPromiscRx). Device 0's MAC address
+ * changes to 00:00:00:00:00:98 at 50 us (SetAddress) and to 00:00:00:00:00:99 at 150 us
+ * (the Address attribute).
+ * \param lean VclosLinkNetDevice (else PointToPointNetDevice)
+ * \param changeAddress change device 0's address at 50 and 150 us
+ * \return the counts
+ */
+TraceRun
+RunTraces(bool lean, bool changeAddress)
+{
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> b = CreateObject<Node>();
+    NetDeviceContainer devices;
+    if (lean)
+    {
+        VclosLinkHelper h;
+        h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        h.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p"));
+        devices = h.Install(a, b);
+    }
+    else
+    {
+        PointToPointHelper h;
+        h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+        h.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p"));
+        devices = h.Install(a, b);
+    }
+    Ptr<ReceiveListErrorModel> errors = CreateObject<ReceiveListErrorModel>();
+    errors->SetList({1}); // the second frame received (counted from 0)
+    devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(errors));
+    TraceRun run;
+    TraceRun* r = &run;
+    devices.Get(1)->SetReceiveCallback(
+        Callback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>(
+            [r](Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address& from) {
+                r->from.push_back(from);
+                return true;
+            }));
+    devices.Get(1)->SetPromiscReceiveCallback(
+        Callback<bool,
+                 Ptr<NetDevice>,
+                 Ptr<const Packet>,
+                 uint16_t,
+                 const Address&,
+                 const Address&,
+                 NetDevice::PacketType>([](Ptr<NetDevice>,
+                                           Ptr<const Packet>,
+                                           uint16_t,
+                                           const Address&,
+                                           const Address&,
+                                           NetDevice::PacketType) { return true; }));
+    for (uint32_t d = 0; d < 2; ++d)
+    {
+        for (const std::string& name : DEVICE_TRACES)
+        {
+            const std::string key = std::to_string(d) + "/" + name;
+            // (std::map keeps the counters in place.)
+            devices.Get(d)->TraceConnectWithoutContext(
+                name,
+                MakeBoundCallback(&CountFrame, &run.kept[key]));
+            NS_ABORT_UNLESS(devices.Get(d)->TraceConnectWithoutContext(
+                name,
+                MakeBoundCallback(&CountFrame, &run.gone[key])));
+            NS_ABORT_UNLESS(devices.Get(d)->TraceDisconnectWithoutContext(
+                name,
+                MakeBoundCallback(&CountFrame, &run.gone[key])));
+        }
+    }
+    Ptr<Channel> channel = devices.Get(0)->GetChannel();
+    channel->TraceConnectWithoutContext("TxRxPointToPoint",
+                                        MakeBoundCallback(&CountCarried, &run.kept["channel"]));
+    channel->TraceConnectWithoutContext("TxRxPointToPoint",
+                                        MakeBoundCallback(&CountCarried, &run.gone["channel"]));
+    channel->TraceDisconnectWithoutContext("TxRxPointToPoint",
+                                           MakeBoundCallback(&CountCarried, &run.gone["channel"]));
+    Ptr<NetDevice> sender = devices.Get(0);
+    for (int64_t t : {1, 1, 1, 1, 100, 200})
+    {
+        Simulator::Schedule(MicroSeconds(t), [sender]() {
+            sender->Send(Create<Packet>(PAYLOAD), sender->GetBroadcast(), 0x0800);
+        });
+    }
+    if (changeAddress)
+    {
+        Simulator::Schedule(MicroSeconds(50),
+                            [sender]() { sender->SetAddress(Mac48Address("00:00:00:00:00:98")); });
+        Simulator::Schedule(MicroSeconds(150), [sender]() {
+            sender->SetAttribute("Address", Mac48AddressValue(Mac48Address("00:00:00:00:00:99")));
+        });
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    return run;
+}
+
 } // namespace
+
+/// Trace sources fire as PointToPointNetDevice's while a sink listens; skipped otherwise.
+class VclosLinkTraceTestCase : public TestCase
+{
+  public:
+    VclosLinkTraceTestCase()
+        : TestCase("lean link: every packet trace source reports each frame as "
+                   "PointToPointNetDevice's to a connected sink, none to a disconnected one "
+                   "(control); the sender address follows an address change (control: none)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TraceRun lean = RunTraces(true, true);
+        const TraceRun p2p = RunTraces(false, true);
+        // By hand: 6 frames handed over, 1 dropped by the queue, 5 on the wire, the second
+        // of them lost at the receiver, 4 delivered.
+        const std::map<std::string, uint32_t> expected = {
+            {"0/MacTx", 6},
+            {"0/MacTxDrop", 1},
+            {"0/PhyTxBegin", 5},
+            {"0/PhyTxEnd", 5},
+            {"0/Sniffer", 5},
+            {"0/PromiscSniffer", 5},
+            {"1/PhyRxDrop", 1},
+            {"1/PhyRxEnd", 4},
+            {"1/Sniffer", 4},
+            {"1/PromiscSniffer", 4},
+            {"1/MacRx", 4},
+            {"1/MacPromiscRx", 4},
+            {"channel", 5},
+        };
+        for (const auto& [key, count] : lean.kept)
+        {
+            const auto e = expected.find(key);
+            const uint32_t want = e == expected.end() ? 0 : e->second;
+            NS_TEST_EXPECT_MSG_EQ(count, want, "lean " << key << ": frames by hand");
+            NS_TEST_EXPECT_MSG_EQ(count, p2p.kept.at(key), "lean " << key << ": as p2p");
+            NS_TEST_EXPECT_MSG_EQ(lean.gone.at(key), 0, "control: disconnected sink " << key);
+        }
+        NS_TEST_EXPECT_MSG_EQ(lean.kept.size(), 2 * DEVICE_TRACES.size() + 1, "every source");
+        // Control of the control: the disconnected sinks would have counted as the others.
+        uint32_t sum = 0;
+        for (const auto& [key, count] : p2p.gone)
+        {
+            sum += count;
+        }
+        NS_TEST_EXPECT_MSG_EQ(sum, 0, "p2p: disconnected sinks see nothing either");
+
+        // The receive callback's sender address: device 0's, and its new ones (the frames
+        // delivered were sent at 1, 1, 100 and 200 us).
+        const Address before = Mac48Address("00:00:00:00:00:01");
+        const Address set = Mac48Address("00:00:00:00:00:98");
+        const Address attribute = Mac48Address("00:00:00:00:00:99");
+        NS_TEST_ASSERT_MSG_EQ(lean.from.size(), 4, "four frames delivered");
+        NS_TEST_EXPECT_MSG_EQ((lean.from == p2p.from), true, "sender addresses as p2p");
+        NS_TEST_EXPECT_MSG_EQ((lean.from[0] == before), true, "the helper's first address");
+        NS_TEST_EXPECT_MSG_EQ((lean.from[2] == set), true, "SetAddress at 50 us");
+        NS_TEST_EXPECT_MSG_EQ((lean.from[3] == attribute), true, "Address attribute at 150 us");
+        const TraceRun same = RunTraces(true, false);
+        NS_TEST_ASSERT_MSG_EQ(same.from.size(), 4, "control: four frames delivered");
+        NS_TEST_EXPECT_MSG_EQ((same.from[2] == set), false, "control: no change, old address");
+        NS_TEST_EXPECT_MSG_EQ((same.from[3] == attribute), false, "control: no change (2)");
+    }
+};
 
 /// Queued frames go back to back; idle frames start when sent; both as ns-3's p2p device.
 class VclosLinkTimingTestCase : public TestCase
@@ -253,6 +463,7 @@ class VclosLinkTestSuite : public TestSuite
     {
         AddTestCase(new VclosLinkTimingTestCase(), TestCase::QUICK);
         AddTestCase(new VclosLinkPcapTestCase(), TestCase::QUICK);
+        AddTestCase(new VclosLinkTraceTestCase(), TestCase::QUICK);
     }
 };
 

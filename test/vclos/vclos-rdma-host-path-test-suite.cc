@@ -8,16 +8,21 @@
 // another DefaultTtl, with the incast receiver's interface going down and up (routes
 // removed and put back), and with TCP flows sharing the hosts (which must complete). The
 // controls: another seed, another DSCP, another TTL and checksums on each change the
-// digest, so the comparison sees those bytes.
+// digest, so the comparison sees those bytes. Two QPs between the same two addresses number
+// their datagrams from one IPv4 identification counter, as Ipv4L3Protocol (one counter per
+// source, destination and protocol) does on the old path (control: QPs to two peers use
+// two counters).
 
 #include "vclos-wire-digest.h"
 
 #include "ns3/boolean.h"
 #include "ns3/global-value.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-routing-table-entry.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
+#include "ns3/ppp-header.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -219,6 +224,68 @@ RunScenario(const Options& o)
     return record;
 }
 
+/// One datagram a GPU sent: its IPv4 identification and destination.
+struct SentDatagram
+{
+    uint16_t id;             //!< IPv4 identification
+    Ipv4Address destination; //!< IPv4 destination
+};
+
+/// PhyTxBegin sink: the IPv4 identification and destination of a frame.
+void
+RecordDatagram(std::vector<SentDatagram>* sent, Ptr<const Packet> frame)
+{
+    Ptr<Packet> copy = frame->Copy();
+    PppHeader ppp;
+    copy->RemoveHeader(ppp);
+    Ipv4Header ip;
+    copy->RemoveHeader(ip);
+    sent->push_back({ip.GetIdentification(), ip.GetDestination()});
+}
+
+/**
+ * GPU 1 of a 4-GPU fabric (2 leaves, 2 servers each) opens two QPs and sends 40000 bytes on
+ * each: both to GPU 0, or (control) one to GPU 0 and one to GPU 2.
+ * \param hostFastPath VclosRdmaNic::HostFastPath
+ * \param samePeer both QPs to GPU 0
+ * \return the datagrams GPU 1 put on its link, in order
+ */
+std::vector<SentDatagram>
+RunTwoQps(bool hostFastPath, bool samePeer)
+{
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    helper->SetAttribute("Leaves", UintegerValue(2));
+    helper->SetAttribute("ServersPerLeaf", UintegerValue(2));
+    helper->SetAttribute("GpusPerServer", UintegerValue(1));
+    helper->SetAttribute("Spines", UintegerValue(2));
+    Ptr<VclosFabric> fabric = helper->Install();
+    helper->AssignStreams(fabric, 1);
+    std::vector<SentDatagram> sent;
+    for (const VclosLink& l : fabric->GetLinks())
+    {
+        if (l.kind == VclosLink::GPU_TO_LEAF && l.from == 1)
+        {
+            l.device->TraceConnectWithoutContext("PhyTxBegin",
+                                                 MakeBoundCallback(&RecordDatagram, &sent));
+        }
+    }
+    VclosRdmaHelper rdma;
+    rdma.SetNicAttribute("HostFastPath", BooleanValue(hostFastPath));
+    std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
+    nics[1]->Connect(fabric->GetGpuAddress(0))->Send(40000);
+    nics[1]->Connect(fabric->GetGpuAddress(samePeer ? 0 : 2))->Send(40000);
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    Simulator::Destroy();
+    std::printf("two QPs, hostFastPath=%d samePeer=%d: identifications", hostFastPath, samePeer);
+    for (const SentDatagram& d : sent)
+    {
+        std::printf(" %u", unsigned{d.id});
+    }
+    std::printf("\n");
+    return sent;
+}
+
 /// The incast: 7 senders x 300000 bytes.
 constexpr uint64_t INCAST_BYTES = 7 * 300000;
 
@@ -297,6 +364,56 @@ class VclosHostPathCrossCheckTestCase : public TestCase
     Options m_control; //!< the control run
 };
 
+/// Two QPs between one pair of addresses share the pair's IPv4 identification counter.
+class VclosHostPathIdentificationTestCase : public TestCase
+{
+  public:
+    VclosHostPathIdentificationTestCase()
+        : TestCase("two QPs between the same two addresses number their datagrams 0, 1, 2, ... "
+                   "from one counter, as ns-3's UDP and IPv4 path does; control: QPs to two "
+                   "peers, two counters")
+    {
+    }
+
+  private:
+    /// \return true when the identifications are 0, 1, 2, ... in sending order
+    static bool Consecutive(const std::vector<SentDatagram>& sent)
+    {
+        for (std::size_t i = 0; i < sent.size(); ++i)
+        {
+            if (sent[i].id != i)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<SentDatagram> fast = RunTwoQps(true, true);
+        const std::vector<SentDatagram> old = RunTwoQps(false, true);
+        // 2 x 40000 bytes in 4096-byte packets: 2 x 10 data packets at least.
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(fast.size(), 20, "both QPs sent");
+        NS_TEST_EXPECT_MSG_EQ(Consecutive(fast), true, "one counter for the pair");
+        NS_TEST_ASSERT_MSG_EQ(old.size(), fast.size(), "old path: as many datagrams");
+        for (std::size_t i = 0; i < fast.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(fast[i].id, old[i].id, "identification as ns-3's, " << i);
+        }
+        // Control: to two peers, two counters; the same check fails, on both paths.
+        const std::vector<SentDatagram> split = RunTwoQps(true, false);
+        const std::vector<SentDatagram> splitOld = RunTwoQps(false, false);
+        NS_TEST_EXPECT_MSG_EQ(Consecutive(split), false, "control: two counters");
+        NS_TEST_EXPECT_MSG_EQ(Consecutive(splitOld), false, "control: two counters (old path)");
+        NS_TEST_ASSERT_MSG_EQ(splitOld.size(), split.size(), "control: as many datagrams");
+        for (std::size_t i = 0; i < split.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(split[i].id, splitOld[i].id, "control: as ns-3's, " << i);
+        }
+    }
+};
+
 /// The host fast-path test suite.
 class VclosRdmaHostPathTestSuite : public TestSuite
 {
@@ -348,7 +465,9 @@ class VclosRdmaHostPathTestSuite : public TestSuite
                                                         "no interface change"),
                     TestCase::QUICK);
         // Two QPs between each pair of addresses share one IPv4 identification counter (as
-        // Ipv4L3Protocol's, per source, destination and protocol).
+        // Ipv4L3Protocol's, per source, destination and protocol): on their own, and in the
+        // incast.
+        AddTestCase(new VclosHostPathIdentificationTestCase(), TestCase::QUICK);
         Options qps = base;
         qps.qpsPerSender = 2;
         AddTestCase(new VclosHostPathCrossCheckTestCase(qps,
