@@ -4,17 +4,16 @@
 #ifndef VCLOS_IPV4_RECEIVE_H
 #define VCLOS_IPV4_RECEIVE_H
 
+#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/node.h"
 #include "ns3/ptr.h"
+#include "ns3/traffic-control-layer.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace ns3
 {
-
-class Ipv4L3Protocol;
-class TrafficControlLayer;
 
 /**
  * \ingroup vclos
@@ -34,7 +33,8 @@ class TrafficControlLayer;
  * ignore those of a device that is not taken (-1 in the returned vector, or an ifIndex past its
  * end: the loopback, the devices that need ARP, devices without IPv4, devices added later),
  * which keep their own registrations, and hand the ARP packets of the devices taken to
- * TrafficControlLayer::Receive. Call it once per node, after every IPv4 interface exists.
+ * TrafficControlLayer::Receive: VclosTakenIpv4Interface does both. Call it once per node,
+ * after every IPv4 interface exists.
  *
  * \param node the node
  * \param ipv4 its IPv4 stack
@@ -46,6 +46,55 @@ std::vector<int32_t> VclosTakeIpv4Receive(Ptr<Node> node,
                                           Ptr<Ipv4L3Protocol> ipv4,
                                           Ptr<TrafficControlLayer> tc,
                                           const Node::ProtocolHandler& handler);
+
+/**
+ * \ingroup vclos
+ * \param interfaceOf what VclosTakeIpv4Receive returned
+ * \param device a device of the node
+ * \return the IPv4 interface of \p device if it was taken, else -1
+ */
+inline int32_t
+VclosTakenInterface(const std::vector<int32_t>& interfaceOf, const Ptr<NetDevice>& device)
+{
+    const uint32_t ifIndex = device->GetIfIndex();
+    return ifIndex < interfaceOf.size() ? interfaceOf[ifIndex] : -1;
+}
+
+/**
+ * \ingroup vclos
+ * \brief What every handler given to VclosTakeIpv4Receive does first: ignore the packets of a
+ *        device not taken (its own registrations have them), and hand the ARP packets of the
+ *        devices taken to the traffic-control layer.
+ *
+ * \param interfaceOf what VclosTakeIpv4Receive returned
+ * \param tc the node's traffic-control layer
+ * \param device the receiving device (this and the rest: Node::ProtocolHandler's)
+ * \param p the packet
+ * \param protocol its protocol
+ * \param from the sender's address
+ * \param to the receiver's address
+ * \param packetType the packet type
+ * \return the IPv4 interface of \p device for an IPv4 packet of a device taken (the
+ *         handler's to process), else -1 (already dealt with)
+ */
+inline int32_t
+VclosTakenIpv4Interface(const std::vector<int32_t>& interfaceOf,
+                        TrafficControlLayer& tc,
+                        const Ptr<NetDevice>& device,
+                        const Ptr<const Packet>& p,
+                        uint16_t protocol,
+                        const Address& from,
+                        const Address& to,
+                        NetDevice::PacketType packetType)
+{
+    const int32_t in = VclosTakenInterface(interfaceOf, device);
+    if (in >= 0 && protocol != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        tc.Receive(device, p, protocol, from, to, packetType); // ARP
+        return -1;
+    }
+    return in;
+}
 
 } // namespace ns3
 

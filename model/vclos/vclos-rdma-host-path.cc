@@ -191,8 +191,7 @@ VclosRdmaHostPath::Send(const Ptr<Packet>& packet,
     ++id;
     // SendRealOut + Ipv4Interface::Send.
     Ptr<NetDevice> device = route->GetOutputDevice();
-    const uint32_t ifIndex = device->GetIfIndex();
-    const int32_t out = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
+    const int32_t out = VclosTakenInterface(m_interfaceOf, device);
     // m_interfaceOf maps only the devices taken: no loopback, no ARP.
     if (out < 0 || m_egress[out].GetDevice() != device ||
         packet->GetSize() + IPV4_BYTES > device->GetMtu())
@@ -229,16 +228,11 @@ VclosRdmaHostPath::Receive(Ptr<NetDevice> device,
                            const Address& to,
                            NetDevice::PacketType packetType)
 {
-    const uint32_t ifIndex = device->GetIfIndex();
-    const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
+    const int32_t in =
+        VclosTakenIpv4Interface(m_interfaceOf, *m_tc, device, p, protocol, from, to, packetType);
     if (in < 0)
     {
-        return; // not a device taken: its own handlers have the packet
-    }
-    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
-    {
-        m_tc->Receive(device, p, protocol, from, to, packetType); // ARP
-        return;
+        return; // not ours, or ARP (handed to the traffic-control layer)
     }
     if (p->GetSize() >= IPV4_BYTES + UDP_BYTES)
     {

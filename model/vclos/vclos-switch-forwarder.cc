@@ -109,16 +109,11 @@ VclosSwitchForwarder::Receive(Ptr<NetDevice> device,
                               const Address& to,
                               NetDevice::PacketType packetType)
 {
-    const uint32_t ifIndex = device->GetIfIndex();
-    const int32_t in = ifIndex < m_interfaceOf.size() ? m_interfaceOf[ifIndex] : -1;
+    const int32_t in =
+        VclosTakenIpv4Interface(m_interfaceOf, *m_tc, device, p, protocol, from, to, packetType);
     if (in < 0)
     {
-        return; // not a device taken: its own handlers have the packet
-    }
-    if (protocol != Ipv4L3Protocol::PROT_NUMBER)
-    {
-        m_tc->Receive(device, p, protocol, from, to, packetType); // ARP
-        return;
+        return; // not ours, or ARP (handed to the traffic-control layer)
     }
     if (m_ports[in].interface->IsUp() && p->GetSize() <= m_minMtu)
     {
