@@ -8,6 +8,8 @@ suite_module(
     model/vclos/vclos-fabric.cc
     model/vclos/vclos-ipv4-egress.cc
     model/vclos/vclos-ipv4-queue-disc-item.cc
+    model/vclos/vclos-ecn-mark.cc
+    model/vclos/vclos-egress-clock.cc
     model/vclos/vclos-fifo-queue.cc
     model/vclos/vclos-ipv4-receive.cc
     model/vclos/vclos-switch-forwarder.cc
@@ -65,6 +67,8 @@ suite_module(
     model/vclos/vclos-ecmp-routing.h
     model/vclos/vclos-fabric.h
     model/vclos/vclos-ipv4-egress.h
+    model/vclos/vclos-ecn-mark.h
+    model/vclos/vclos-egress-clock.h
     model/vclos/vclos-fifo-queue.h
     model/vclos/vclos-ipv4-queue-disc-item.h
     model/vclos/vclos-ipv4-receive.h

@@ -57,6 +57,7 @@ struct Options
     std::string profile = "simai";        //!< RDMA: DCQCN profile ("none": line rate)
     uint32_t ackInterval = 1;             //!< RDMA: ns3::VclosRdmaNic::AckInterval
     uint32_t rdmaMtu = 4096;              //!< RDMA: payload bytes per packet
+    std::string egress = "queue-disc";    //!< ns3::VclosFabricHelper::Egress
 };
 
 /// IPv4 + UDP + BTH + RETH: the largest RoCE packet is this much above its payload.
@@ -89,6 +90,7 @@ RunOne(const Options& o, const std::string& transport)
     fabricHelper->SetAttribute("Spines", UintegerValue(o.spines));
     fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(o.gpusPerLeaf));
     fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
+    fabricHelper->SetAttribute("Egress", StringValue(o.egress));
     UintegerValue fabricMtu;
     fabricHelper->GetAttribute("Mtu", fabricMtu);
     if (transport == "rdma" && o.rdmaMtu + ROCE_IP_OVERHEAD > fabricMtu.Get())
@@ -279,6 +281,11 @@ Run(int argc, char* argv[])
                  "default (not RoCE: for a like-for-like comparison with SimAI; the fabric's "
                  "IP MTU grows to fit)",
                  o.rdmaMtu);
+    cmd.AddValue("egress",
+                 "Fabric ports: queue-disc (ns-3's queue disc and device queue) or clock (each "
+                 "frame given its start time on arrival: about half the events; "
+                 "doc/vclos/rdma.rst, Lean path: a port with a clock)",
+                 o.egress);
     cmd.AddValue("eventScheduler",
                  "Event set: priority-queue, map (ns-3's default), heap, calendar or list "
                  "(same results; doc/vclos/rdma.rst, Lean path)",
@@ -295,6 +302,9 @@ Run(int argc, char* argv[])
     VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
                   std::invalid_argument,
                   "algorithm: unknown '" << algorithm << "'");
+    VCLOS_REQUIRE(o.egress == "queue-disc" || o.egress == "clock",
+                  std::invalid_argument,
+                  "egress: '" << o.egress << "' is not queue-disc or clock");
     VCLOS_REQUIRE(transport == "tcp" || transport == "rdma" || transport == "both",
                   std::invalid_argument,
                   "transport: '" << transport << "' is not tcp, rdma or both");
@@ -346,7 +356,7 @@ Run(int argc, char* argv[])
               << (o.pinned ? "pinned" : "per-flow ECMP") << "; RDMA DCQCN profile " << o.profile
               << ", AckInterval " << o.ackInterval << ", payload " << o.rdmaMtu
               << (IsIbMtu(o.rdmaMtu) ? " B" : " B (not a RoCE MTU: SimAI's like-for-like)")
-              << "; event set " << scheduler << "\n";
+              << "; event set " << scheduler << "; ports " << o.egress << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
               << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"

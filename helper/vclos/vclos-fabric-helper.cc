@@ -253,6 +253,20 @@ VclosFabricHelper::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&VclosFabricHelper::m_leanLinks),
                           MakeBooleanChecker())
+            .AddAttribute("Egress",
+                          "Where frames wait on the lean NIC-leaf and leaf-spine ports. "
+                          "queue-disc: the queue disc (RED marking at EcnThreshold, or FIFO) "
+                          "over a 2-frame device queue, as ns-3. clock: the port is the "
+                          "device, which gives each frame its start time on arrival and "
+                          "schedules only its arrival at the peer (VclosLinkNetDevice "
+                          "Egress=Clock: about half the events; QueueSize limits the frames "
+                          "not yet started; marks CE above EcnThreshold on arrival, DCTCP's "
+                          "step; doc/vclos/rdma.rst \"Lean path: a port with a clock\"). "
+                          "clock needs LinkLayer=p2p, LeanLinks and no SetQueueDisc. "
+                          "Intra-server and OCS links keep their queue discs.",
+                          EnumValue(QUEUE_DISC),
+                          MakeEnumAccessor(&VclosFabricHelper::m_egress),
+                          MakeEnumChecker(QUEUE_DISC, "queue-disc", CLOCK, "clock"))
             .AddAttribute("TcpMinRto",
                           "Minimum TCP retransmission timeout.",
                           TimeValue(MilliSeconds(1)),
@@ -266,6 +280,7 @@ VclosFabricHelper::VclosFabricHelper()
       m_leanLinks(true),
       m_hasCustomQueueDisc(false),
       m_linkLayer(P2P),
+      m_egress(QUEUE_DISC),
       m_saltRng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
@@ -307,6 +322,12 @@ VclosFabricHelper::AssignStreams(Ptr<VclosFabric> fabric, int64_t stream)
             next += pfc->AssignStreams(next);
             continue;
         }
+        Ptr<VclosLinkNetDevice> lean = DynamicCast<VclosLinkNetDevice>(link.device);
+        if (lean && lean->GetEgress() == VclosLinkNetDevice::CLOCK)
+        {
+            next += lean->AssignStreams(next);
+            continue;
+        }
         Ptr<TrafficControlLayer> tc = link.device->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<RedQueueDisc> red =
             DynamicCast<RedQueueDisc>(tc->GetRootQueueDiscOnDevice(link.device));
@@ -338,6 +359,13 @@ VclosFabricHelper::Validate() const
     VCLOS_REQUIRE(m_linkLayer != PFC || m_ocsCount == 0,
                   std::invalid_argument,
                   "LinkLayer=pfc does not support an OCS layer (OcsCount=" << m_ocsCount << ")");
+    VCLOS_REQUIRE(m_egress != CLOCK || (m_linkLayer == P2P && m_leanLinks),
+                  std::invalid_argument,
+                  "Egress=clock needs LinkLayer=p2p and LeanLinks=true (the port is a "
+                  "VclosLinkNetDevice)");
+    VCLOS_REQUIRE(m_egress != CLOCK || !m_hasCustomQueueDisc,
+                  std::invalid_argument,
+                  "Egress=clock: the ports are their own queues, SetQueueDisc does not apply");
     if (m_ocsCount > 0)
     {
         GetTopologyConfig(); // throws, one line, where the OCS layer does not fit
@@ -524,6 +552,20 @@ VclosFabricHelper::Install()
     m_lean.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     // DropTailQueue's behaviour and traces without a list node per packet (VclosFifoQueue).
     m_lean.SetQueue("ns3::VclosFifoQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+    if (m_egress == CLOCK)
+    {
+        // The port's queue: QueueSize of frames not yet started, marked above K on arrival.
+        const uint64_t k = m_ecnThreshold.GetValue();
+        VCLOS_REQUIRE(k == 0 || m_ecnThreshold.GetUnit() == m_queueSize.GetUnit(),
+                      std::invalid_argument,
+                      "Egress=clock: EcnThreshold=" << m_ecnThreshold << " and QueueSize="
+                                                    << m_queueSize << " need the same unit");
+        m_lean.SetDeviceAttribute("Egress", EnumValue(VclosLinkNetDevice::CLOCK));
+        m_lean.SetDeviceAttribute("EgressMaxSize", QueueSizeValue(m_queueSize));
+        m_lean.SetDeviceAttribute("EcnEnabled", BooleanValue(k > 0));
+        m_lean.SetDeviceAttribute("EcnKmin", UintegerValue(k));
+        m_lean.SetDeviceAttribute("EcnKmax", UintegerValue(k));
+    }
     TrafficControlHelper queueDisc = GetQueueDiscHelper();
     NetDeviceContainer allDevices; // the devices that get a queue disc
     SwitchAddressPool switchAddresses;
@@ -555,6 +597,10 @@ VclosFabricHelper::Install()
             m_lean.SetDeviceAttribute("DataRate", DataRateValue(rate));
             m_lean.SetChannelAttribute("Delay", TimeValue(delay));
             devices = m_lean.Install(a, b);
+            if (m_egress == CLOCK)
+            {
+                return devices; // each device is its own queue: no queue disc
+            }
         }
         else
         {

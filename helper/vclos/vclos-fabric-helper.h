@@ -73,6 +73,13 @@ class VclosFabricHelper : public Object
         PFC  //!< VclosPfcNetDevice (priorities, PFC, ECN) + a VclosPfcSwitchBuffer per switch
     };
 
+    /// Where frames wait on lean NIC-leaf and leaf-spine ports.
+    enum Egress
+    {
+        QUEUE_DISC, //!< the queue disc (RED or FIFO) and the device queue, as ns-3 (default)
+        CLOCK       //!< the device's own clock and backlog (VclosLinkNetDevice Egress=Clock)
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -213,6 +220,7 @@ class VclosFabricHelper : public Object
     PointToPointHelper m_pcap;              //!< used only for EnablePcap
     VclosLinkHelper m_lean;                 //!< lean p2p fabric links and their pcap
     LinkLayer m_linkLayer;                  //!< p2p or pfc fabric links
+    Egress m_egress;                        //!< queue disc or clock on lean fabric ports
     VclosPfcHelper m_pfc;                   //!< pfc links, buffers and their pcap
     Ptr<UniformRandomVariable> m_saltRng;   //!< draws per-switch salts
 };

@@ -4,12 +4,14 @@
 #include "vclos-ipv4-egress.h"
 
 #include "vclos-ipv4-queue-disc-item.h"
+#include "vclos-link-net-device.h"
 
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/queue-disc.h"
+#include "ns3/socket.h"
 #include "ns3/traffic-control-layer.h"
 
 #include <typeinfo>
@@ -32,6 +34,12 @@ VclosIpv4Egress::VclosIpv4Egress(Ptr<TrafficControlLayer> tc, Ptr<NetDevice> dev
         return; // a subclass may send otherwise
     }
     Ptr<QueueDisc> root = tc->GetRootQueueDiscOnDevice(device);
+    Ptr<VclosLinkNetDevice> lean = DynamicCast<VclosLinkNetDevice>(device);
+    if (!root && lean && lean->GetEgress() == VclosLinkNetDevice::CLOCK)
+    {
+        m_direct = true;
+        return;
+    }
     Ptr<NetDeviceQueueInterface> txInterface = device->GetObject<NetDeviceQueueInterface>();
     if (root && txInterface && txInterface->GetNTxQueues() == 1 &&
         root->GetWakeMode() == QueueDisc::WAKE_ROOT)
@@ -44,6 +52,15 @@ VclosIpv4Egress::VclosIpv4Egress(Ptr<TrafficControlLayer> tc, Ptr<NetDevice> dev
 void
 VclosIpv4Egress::Send(Ptr<Packet> packet, const Ipv4Header& header) const
 {
+    if (m_direct)
+    {
+        // TrafficControlLayer::Send, a single-queue device without a queue disc.
+        packet->AddHeader(header);
+        SocketPriorityTag priorityTag;
+        packet->RemovePacketTag(priorityTag);
+        m_device->Send(packet, m_broadcast, Ipv4L3Protocol::PROT_NUMBER);
+        return;
+    }
     Ptr<QueueDiscItem> item =
         Create<VclosIpv4QueueDiscItem>(packet, m_broadcast, Ipv4L3Protocol::PROT_NUMBER, header);
     if (IsShort())

@@ -42,6 +42,12 @@ class Ipv4Header;
  * Otherwise (a device without a queue disc, such as the PFC devices; a multi-queue device; a
  * queue disc replaced or not yet scanned) Send calls TrafficControlLayer::Send.
  *
+ * A VclosLinkNetDevice with Egress=Clock is its own queue. If at construction it has no root
+ * queue disc, Send does what TrafficControlLayer::Send does for a device without one (add the
+ * IPv4 header, drop the SocketPriorityTag a single-queue device makes no use of, hand the
+ * packet to the device: the device never stops its queue) without the layer's lookup and
+ * without a queue disc item.
+ *
  * The device's broadcast address is read once, at construction (every NetDevice of ns-3 and
  * of this module returns a constant one). Not kept on the short way: TrafficControlLayer's
  * NS_LOG lines for the send.
@@ -80,6 +86,7 @@ class VclosIpv4Egress
     Address m_broadcast;                        //!< its broadcast address
     Ptr<QueueDisc> m_queueDisc;                 //!< its root queue disc, if the short way fits
     Ptr<NetDeviceQueueInterface> m_txInterface; //!< its queue interface, if the short way fits
+    bool m_direct = false; //!< a VclosLinkNetDevice with Egress=Clock and no queue disc
 };
 
 } // namespace ns3

@@ -110,7 +110,8 @@ VclosLinkChannel::GetPeer(const VclosLinkNetDevice* device) const
 bool
 VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
                                 const VclosLinkNetDevice* source,
-                                Time txTime)
+                                Time txTime,
+                                Time wait)
 {
     VclosLinkNetDevice* peer = GetPeer(source);
     if (!peer)
@@ -121,7 +122,7 @@ VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
     // someone else still holds it when it arrives (VclosLinkNetDevice::Receive). The event
     // is MakeEvent's, at the same time with the same context.
     Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
-                                   txTime + m_delay,
+                                   wait + txTime + m_delay,
                                    new VclosLinkReceiveEvent(peer, packet));
     if (!m_txrxTrace.IsEmpty())
     {
@@ -132,6 +133,12 @@ VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
                     txTime + m_delay);
     }
     return true;
+}
+
+bool
+VclosLinkChannel::IsTraced() const
+{
+    return !m_txrxTrace.IsEmpty();
 }
 
 std::size_t

@@ -47,10 +47,19 @@ class VclosLinkChannel : public Channel
      * \brief Carry a frame to the other end.
      * \param packet the frame (PPP header on top)
      * \param source the sending device
-     * \param txTime its serialization time (the receive happens txTime + Delay from now)
+     * \param txTime its serialization time (the receive happens wait + txTime + Delay from now)
+     * \param wait how long from now the frame's first bit goes on the wire (a device with
+     *        Egress=Clock gives a frame its start time when it arrives); TxRxPointToPoint
+     *        reports the times from the call, so a caller with a sink calls at the start
      * \return false when the channel has no other end
      */
-    bool TransmitStart(const Ptr<Packet>& packet, const VclosLinkNetDevice* source, Time txTime);
+    bool TransmitStart(const Ptr<Packet>& packet,
+                       const VclosLinkNetDevice* source,
+                       Time txTime,
+                       Time wait = Time(0));
+
+    /// \return true if a sink is connected to TxRxPointToPoint
+    bool IsTraced() const;
 
     /**
      * \param device one end

@@ -5,7 +5,13 @@
 
 #include "vclos-link-channel.h"
 
+#include "vclos-check.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/queue-size.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -13,6 +19,7 @@
 #include "ns3/ppp-header.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -71,6 +78,8 @@ Fire(const TracedCallback<Ptr<const Packet>>& trace, const Ptr<Packet>& packet)
     }
 }
 
+constexpr uint32_t PPP_HEADER_BYTES = 2; //!< PppHeader's serialized size
+
 } // namespace
 
 TypeId
@@ -113,6 +122,54 @@ VclosLinkNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&VclosLinkNetDevice::m_queue),
                           MakePointerChecker<Queue<Packet>>())
+            .AddAttribute("Egress",
+                          "How frames wait for the wire. Queue: in TxQueue, as "
+                          "PointToPointNetDevice. Clock: each frame gets its start time when it "
+                          "arrives and only its arrival at the peer is scheduled (no queue, no "
+                          "event at the sender; EgressMaxSize and Ecn* are the port's queue). "
+                          "Set at construction.",
+                          TypeId::ATTR_CONSTRUCT | TypeId::ATTR_GET,
+                          EnumValue(QUEUE),
+                          MakeEnumAccessor(&VclosLinkNetDevice::m_egress),
+                          MakeEnumChecker(QUEUE, "Queue", CLOCK, "Clock"))
+            .AddAttribute("EgressMaxSize",
+                          "Egress=Clock: frames waiting for the wire (not yet started) beyond "
+                          "this are dropped (MacTxDrop).",
+                          QueueSizeValue(QueueSize("1MB")),
+                          MakeQueueSizeAccessor(&VclosLinkNetDevice::SetEgressMaxSize,
+                                                &VclosLinkNetDevice::GetEgressMaxSize),
+                          MakeQueueSizeChecker())
+            .AddAttribute("EcnEnabled",
+                          "Egress=Clock: mark IPv4 frames CE on arrival by the curve below.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VclosLinkNetDevice::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "Egress=Clock: queue length (EgressMaxSize's unit) at and below "
+                          "which nothing is marked.",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&VclosLinkNetDevice::m_ecnKmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "Egress=Clock: queue length above which every packet is marked "
+                          "(Kmin = Kmax: DCTCP's step, mark above K; at least EcnKmin).",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&VclosLinkNetDevice::m_ecnKmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "Egress=Clock: marking probability at EcnKmax, 0 to 1.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&VclosLinkNetDevice::m_ecnPmax),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("EcnRequiresEct",
+                          "Egress=Clock: mark only ECT packets (false: any packet, as HPCC).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosLinkNetDevice::m_ecnRequiresEct),
+                          MakeBooleanChecker())
+            .AddTraceSource("EcnMark",
+                            "Egress=Clock: a packet marked CE (the IPv4 packet).",
+                            MakeTraceSourceAccessor(&VclosLinkNetDevice::m_ecnMarkTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("MacTx",
                             "A packet has arrived for transmission by this device",
                             MakeTraceSourceAccessor(&VclosLinkNetDevice::m_macTxTrace),
@@ -167,7 +224,15 @@ VclosLinkNetDevice::GetTypeId()
 VclosLinkNetDevice::VclosLinkNetDevice()
     : m_ifIndex(0),
       m_linkUp(false),
-      m_mtu(1500)
+      m_mtu(1500),
+      m_egress(QUEUE),
+      m_ecnEnabled(false),
+      m_ecnKmin(0),
+      m_ecnKmax(0),
+      m_ecnPmax(1.0),
+      m_ecnRequiresEct(true),
+      m_rng(CreateObject<UniformRandomVariable>()),
+      m_ecnMarks(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -187,6 +252,8 @@ VclosLinkNetDevice::DoDispose()
     m_receiveErrorModel = nullptr;
     m_currentPkt = nullptr;
     m_queue = nullptr;
+    m_rng = nullptr;
+    m_clock.Clear();
     NetDevice::DoDispose();
 }
 
@@ -212,6 +279,9 @@ bool
 VclosLinkNetDevice::Attach(Ptr<VclosLinkChannel> channel)
 {
     NS_LOG_FUNCTION(this << channel);
+    VCLOS_REQUIRE(m_ecnKmin <= m_ecnKmax,
+                  std::invalid_argument,
+                  "VclosLinkNetDevice: EcnKmin=" << m_ecnKmin << " exceeds EcnKmax=" << m_ecnKmax);
     m_channel = channel;
     m_channel->Attach(this);
     // Up once attached, as PointToPointNetDevice.
@@ -242,6 +312,43 @@ Time
 VclosLinkNetDevice::GetBusyUntil() const
 {
     return m_busyUntil;
+}
+
+VclosLinkNetDevice::Egress
+VclosLinkNetDevice::GetEgress() const
+{
+    return m_egress;
+}
+
+const VclosEgressClock&
+VclosLinkNetDevice::GetEgressClock() const
+{
+    return m_clock;
+}
+
+void
+VclosLinkNetDevice::SetEgressMaxSize(QueueSize maxSize)
+{
+    m_clock.SetMaxSize(maxSize);
+}
+
+QueueSize
+VclosLinkNetDevice::GetEgressMaxSize() const
+{
+    return m_clock.GetMaxSize();
+}
+
+uint64_t
+VclosLinkNetDevice::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+int64_t
+VclosLinkNetDevice::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
 }
 
 bool
@@ -315,6 +422,10 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
         Fire(m_macTxDropTrace, packet);
         return false;
     }
+    if (m_egress == CLOCK)
+    {
+        return SendClocked(packet, protocolNumber);
+    }
     PppHeader ppp;
     ppp.SetProtocol(EtherToPpp(protocolNumber));
     packet->AddHeader(ppp);
@@ -335,6 +446,78 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
     }
     ScheduleCompletion(); // it waits behind the frame on the wire
     return true;
+}
+
+bool
+VclosLinkNetDevice::SendClocked(const Ptr<Packet>& packet, uint16_t protocolNumber)
+{
+    const Time now = Simulator::Now();
+    m_clock.Release(now); // frames that have started are on the wire, not in the queue
+    const bool fits = m_clock.Fits(packet->GetSize() + PPP_HEADER_BYTES);
+    if (fits && m_ecnEnabled && protocolNumber == 0x0800)
+    {
+        const VclosEcnCurve curve{m_ecnKmin, m_ecnKmax, m_ecnPmax, m_ecnRequiresEct};
+        if (VclosMaybeMarkCe(packet, m_clock.GetLength(), curve, *m_rng))
+        {
+            ++m_ecnMarks;
+            Fire(m_ecnMarkTrace, packet);
+        }
+    }
+    PppHeader ppp;
+    ppp.SetProtocol(EtherToPpp(protocolNumber));
+    packet->AddHeader(ppp);
+    Fire(m_macTxTrace, packet);
+    if (!fits)
+    {
+        Fire(m_macTxDropTrace, packet);
+        return false;
+    }
+    const uint32_t bytes = packet->GetSize();
+    const Time txTime = m_txTime.Get(m_bps, bytes);
+    const Time start = std::max(now, m_busyUntil);
+    m_busyUntil = start + txTime + m_tInterframeGap;
+    m_clock.Admit(start, bytes);
+    if (IsStartTraced())
+    {
+        Simulator::Schedule(start - now, &VclosLinkNetDevice::StartClocked, this, packet, txTime);
+        return true;
+    }
+    const bool result = m_channel->TransmitStart(packet, this, txTime, start - now);
+    if (!result)
+    {
+        Fire(m_phyTxDropTrace, packet);
+    }
+    return result;
+}
+
+bool
+VclosLinkNetDevice::IsStartTraced() const
+{
+    return !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty() ||
+           !m_phyTxBeginTrace.IsEmpty() || !m_phyTxEndTrace.IsEmpty() ||
+           m_channel->IsTraced();
+}
+
+void
+VclosLinkNetDevice::StartClocked(const Ptr<Packet>& packet, Time txTime)
+{
+    Fire(m_snifferTrace, packet);
+    Fire(m_promiscSnifferTrace, packet);
+    Fire(m_phyTxBeginTrace, packet);
+    if (!m_phyTxEndTrace.IsEmpty())
+    {
+        Simulator::Schedule(txTime + m_tInterframeGap, &VclosLinkNetDevice::EndClocked, this, packet);
+    }
+    if (!m_channel->TransmitStart(packet, this, txTime, Time(0)))
+    {
+        Fire(m_phyTxDropTrace, packet);
+    }
+}
+
+void
+VclosLinkNetDevice::EndClocked(const Ptr<Packet>& packet)
+{
+    m_phyTxEndTrace(packet);
 }
 
 void

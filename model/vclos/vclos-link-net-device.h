@@ -4,6 +4,8 @@
 #ifndef VCLOS_LINK_NET_DEVICE_H
 #define VCLOS_LINK_NET_DEVICE_H
 
+#include "vclos-ecn-mark.h"
+#include "vclos-egress-clock.h"
 #include "vclos-tx-time.h"
 
 #include "ns3/data-rate.h"
@@ -49,6 +51,21 @@ class VclosLinkChannel;
  * starts at once here; PointToPointNetDevice starts it at the same instant too, but if the
  * send runs before its TransmitComplete event the frame first sits in the device queue
  * until that event (same time). See the documentation for what this can change.
+ *
+ * **Egress=Clock** (doc/vclos/rdma.rst "Lean path: a port with a clock"): no device queue
+ * and no event at the sender at all. A FIFO port's frame starts when the frames before it
+ * have ended, so Send gives each frame its start time at once (max(now, busy until)) and
+ * schedules only its arrival at the peer. A VclosEgressClock keeps the frames not yet
+ * started, which is the port's queue: a frame that would take it over EgressMaxSize is
+ * dropped (MacTxDrop), and with EcnEnabled an IPv4 frame is marked CE on arrival by the
+ * curve EcnKmin/EcnKmax/EcnPmax read at that queue length (VclosMaybeMarkCe; units of
+ * EgressMaxSize). The device is then its own queue: put no queue disc on it (NS_ASSERT'd
+ * nowhere; a queue disc above would only see an empty, never-stopped device). The frames and
+ * their times on the wire are those of Egress=Queue with an unbounded device queue. While a
+ * sink is connected to a start-of-frame trace source (Sniffer, PromiscSniffer, PhyTxBegin,
+ * PhyTxEnd, the channel's TxRxPointToPoint), the device schedules an event at each frame's
+ * start (and PhyTxEnd's at its end) and fires them there, at their own times. Not kept: a
+ * link that goes down does not take back frames already given a start time.
  */
 class VclosLinkNetDevice : public NetDevice
 {
@@ -63,6 +80,11 @@ class VclosLinkNetDevice : public NetDevice
     ~VclosLinkNetDevice() override;
     VclosLinkNetDevice(const VclosLinkNetDevice&) = delete;
     VclosLinkNetDevice& operator=(const VclosLinkNetDevice&) = delete;
+
+    /// \param maxSize Egress=Clock: frames beyond it wait for nothing (they are dropped)
+    void SetEgressMaxSize(QueueSize maxSize);
+    /// \return Egress=Clock: the backlog limit
+    QueueSize GetEgressMaxSize() const;
 
     /// \param bps the line rate
     void SetDataRate(DataRate bps);
@@ -94,6 +116,29 @@ class VclosLinkNetDevice : public NetDevice
 
     /// \return when the transmitter is free again (end of the last frame plus the gap)
     Time GetBusyUntil() const;
+
+    /// How frames wait for the wire.
+    enum Egress
+    {
+        QUEUE, //!< in the device queue (TxQueue), started by an event at each frame's end
+        CLOCK  //!< each given its start time when it arrives (VclosEgressClock): no queue
+    };
+
+    /// \return the egress model (the Egress attribute)
+    Egress GetEgress() const;
+
+    /// \return Egress=Clock: the frames waiting for the wire (started ones are not counted)
+    const VclosEgressClock& GetEgressClock() const;
+
+    /// \return Egress=Clock: the packets marked CE so far
+    uint64_t GetEcnMarks() const;
+
+    /**
+     * \brief Use a fixed stream for the ECN ramp's draws (Egress=Clock).
+     * \param stream the first stream
+     * \return the streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -137,6 +182,18 @@ class VclosLinkNetDevice : public NetDevice
      */
     bool TransmitStart(const Ptr<Packet>& packet);
 
+    /// Egress=Clock: give the frame its start time now; schedule its arrival at the peer.
+    bool SendClocked(const Ptr<Packet>& packet, uint16_t protocolNumber);
+
+    /// Egress=Clock, start-of-frame traces connected: the frame's start, at its start time.
+    void StartClocked(const Ptr<Packet>& packet, Time txTime);
+
+    /// \return Egress=Clock: true if a trace source must see the frame at its start time
+    bool IsStartTraced() const;
+
+    /// Egress=Clock, a PhyTxEnd sink connected: the frame's end.
+    void EndClocked(const Ptr<Packet>& packet);
+
     /// The end of the frame on the wire: start the next queued one
     /// (PointToPointNetDevice::TransmitComplete).
     void Complete();
@@ -176,6 +233,16 @@ class VclosLinkNetDevice : public NetDevice
     bool m_linkUp;                                       //!< attached to a channel
     TracedCallback<> m_linkChangeCallbacks;              //!< link change callbacks
     uint32_t m_mtu;                                      //!< MTU
+    Egress m_egress;                                     //!< how frames wait
+    VclosEgressClock m_clock;                            //!< Egress=Clock: the backlog
+    bool m_ecnEnabled;                                   //!< Egress=Clock: mark CE
+    uint64_t m_ecnKmin;                                  //!< Egress=Clock: curve's Kmin
+    uint64_t m_ecnKmax;                                  //!< Egress=Clock: curve's Kmax
+    double m_ecnPmax;                                    //!< Egress=Clock: curve's Pmax
+    bool m_ecnRequiresEct;                               //!< Egress=Clock: only ECT marked
+    Ptr<UniformRandomVariable> m_rng;                    //!< the curve's ramp draws
+    uint64_t m_ecnMarks;                                 //!< packets marked CE
+    TracedCallback<Ptr<const Packet>> m_ecnMarkTrace;    //!< EcnMark
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< MacTxDrop

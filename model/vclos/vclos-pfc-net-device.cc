@@ -4,6 +4,7 @@
 #include "vclos-pfc-net-device.h"
 
 #include "vclos-check.h"
+#include "vclos-ecn-mark.h"
 #include "vclos-pfc-channel.h"
 #include "vclos-pfc-header.h"
 #include "vclos-pfc-switch-buffer.h"
@@ -34,8 +35,6 @@ namespace
 {
 constexpr uint32_t ETHERNET_HEADER_BYTES = 14; //!< destination, source, EtherType
 constexpr uint32_t MIN_FRAME_BYTES = 60;       //!< a minimum frame without its FCS
-constexpr uint8_t ECN_MASK = 0x03;             //!< ECN bits of the TOS byte
-constexpr uint8_t ECN_CE = 0x03;               //!< congestion experienced
 
 /// The PFC destination address 01-80-C2-00-00-01.
 Mac48Address
@@ -509,36 +508,12 @@ VclosPfcNetDevice::TransmitComplete()
 void
 VclosPfcNetDevice::MaybeMark(Ptr<Packet> packet, uint64_t queueBytes)
 {
-    if (queueBytes <= m_ecnKmin)
+    const VclosEcnCurve curve{m_ecnKmin, m_ecnKmax, m_ecnPmax, m_ecnRequiresEct};
+    if (VclosMaybeMarkCe(packet, queueBytes, curve, *m_rng))
     {
-        return;
+        ++m_ecnMarks;
+        m_ecnMarkTrace(packet);
     }
-    uint8_t ip[2];
-    packet->CopyData(ip, 2);
-    const uint8_t ecn = ip[1] & ECN_MASK;
-    if (ecn == ECN_CE || (m_ecnRequiresEct && ecn == 0))
-    {
-        return;
-    }
-    if (queueBytes <= m_ecnKmax)
-    {
-        const double p = m_ecnPmax * static_cast<double>(queueBytes - m_ecnKmin) /
-                         static_cast<double>(m_ecnKmax - m_ecnKmin);
-        if (m_rng->GetValue() >= p)
-        {
-            return;
-        }
-    }
-    Ipv4Header header;
-    packet->RemoveHeader(header);
-    header.SetEcn(Ipv4Header::ECN_CE);
-    if (Node::ChecksumEnabled())
-    {
-        header.EnableChecksum();
-    }
-    packet->AddHeader(header);
-    ++m_ecnMarks;
-    m_ecnMarkTrace(packet);
 }
 
 void
