@@ -3,6 +3,7 @@
  */
 #include "vclos-ecn-mark.h"
 
+#include "ns3/assert.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/node.h"
 
@@ -19,7 +20,7 @@ bool
 VclosMaybeMarkCe(const Ptr<Packet>& packet,
                  uint64_t queue,
                  const VclosEcnCurve& curve,
-                 UniformRandomVariable& rng)
+                 UniformRandomVariable* rng)
 {
     if (queue <= curve.kmin)
     {
@@ -36,7 +37,8 @@ VclosMaybeMarkCe(const Ptr<Packet>& packet,
     {
         const double p = curve.pmax * static_cast<double>(queue - curve.kmin) /
                          static_cast<double>(curve.kmax - curve.kmin);
-        if (rng.GetValue() >= p)
+        NS_ASSERT_MSG(rng, "VclosMaybeMarkCe: a ramp (kmin < kmax) needs its draws");
+        if (rng->GetValue() >= p)
         {
             return false;
         }

@@ -40,13 +40,14 @@ struct VclosEcnCurve
  * \param packet the IPv4 packet
  * \param queue the queue length the curve is read at
  * \param curve the curve
- * \param rng the draws of the ramp
+ * \param rng the draws of the ramp (may be null for a step curve, kmin = kmax, which draws
+ *        nothing)
  * \return true if the packet was marked
  */
 bool VclosMaybeMarkCe(const Ptr<Packet>& packet,
                       uint64_t queue,
                       const VclosEcnCurve& curve,
-                      UniformRandomVariable& rng);
+                      UniformRandomVariable* rng);
 
 } // namespace ns3
 

@@ -231,7 +231,7 @@ VclosLinkNetDevice::VclosLinkNetDevice()
       m_ecnKmax(0),
       m_ecnPmax(1.0),
       m_ecnRequiresEct(true),
-      m_rng(CreateObject<UniformRandomVariable>()),
+      m_rngStream(-1),
       m_ecnMarks(0)
 {
     NS_LOG_FUNCTION(this);
@@ -347,7 +347,13 @@ VclosLinkNetDevice::GetEcnMarks() const
 int64_t
 VclosLinkNetDevice::AssignStreams(int64_t stream)
 {
-    m_rng->SetStream(stream);
+    // Kept for the first draw: a random variable costs a stream's set-up (a matrix power of
+    // MRG32k3a), and the fabric's step curves (EcnKmin = EcnKmax) never draw.
+    m_rngStream = stream;
+    if (m_rng)
+    {
+        m_rng->SetStream(stream);
+    }
     return 1;
 }
 
@@ -426,10 +432,7 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
     {
         return SendClocked(packet, protocolNumber);
     }
-    PppHeader ppp;
-    ppp.SetProtocol(EtherToPpp(protocolNumber));
-    packet->AddHeader(ppp);
-    Fire(m_macTxTrace, packet);
+    AddFraming(packet, protocolNumber);
     // Through the queue even when idle, as PointToPointNetDevice: its traces and the
     // NetDeviceQueueInterface see every frame.
     if (!m_queue->Enqueue(packet))
@@ -448,6 +451,15 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
     return true;
 }
 
+void
+VclosLinkNetDevice::AddFraming(const Ptr<Packet>& packet, uint16_t protocolNumber)
+{
+    PppHeader ppp;
+    ppp.SetProtocol(EtherToPpp(protocolNumber));
+    packet->AddHeader(ppp);
+    Fire(m_macTxTrace, packet);
+}
+
 bool
 VclosLinkNetDevice::SendClocked(const Ptr<Packet>& packet, uint16_t protocolNumber)
 {
@@ -457,16 +469,18 @@ VclosLinkNetDevice::SendClocked(const Ptr<Packet>& packet, uint16_t protocolNumb
     if (fits && m_ecnEnabled && protocolNumber == 0x0800)
     {
         const VclosEcnCurve curve{m_ecnKmin, m_ecnKmax, m_ecnPmax, m_ecnRequiresEct};
-        if (VclosMaybeMarkCe(packet, m_clock.GetLength(), curve, *m_rng))
+        if (!m_rng && m_ecnKmin < m_ecnKmax)
+        {
+            m_rng = CreateObject<UniformRandomVariable>();
+            m_rng->SetStream(m_rngStream);
+        }
+        if (VclosMaybeMarkCe(packet, m_clock.GetLength(), curve, PeekPointer(m_rng)))
         {
             ++m_ecnMarks;
             Fire(m_ecnMarkTrace, packet);
         }
     }
-    PppHeader ppp;
-    ppp.SetProtocol(EtherToPpp(protocolNumber));
-    packet->AddHeader(ppp);
-    Fire(m_macTxTrace, packet);
+    AddFraming(packet, protocolNumber);
     if (!fits)
     {
         Fire(m_macTxDropTrace, packet);

@@ -59,9 +59,11 @@ class VclosLinkChannel;
  * started, which is the port's queue: a frame that would take it over EgressMaxSize is
  * dropped (MacTxDrop), and with EcnEnabled an IPv4 frame is marked CE on arrival by the
  * curve EcnKmin/EcnKmax/EcnPmax read at that queue length (VclosMaybeMarkCe; units of
- * EgressMaxSize). The device is then its own queue: put no queue disc on it (NS_ASSERT'd
- * nowhere; a queue disc above would only see an empty, never-stopped device). The frames and
- * their times on the wire are those of Egress=Queue with an unbounded device queue. While a
+ * EgressMaxSize). The device is then its own queue: put no queue disc on it (not checked;
+ * a queue disc above would only see an empty, never-stopped device). The frames and
+ * their times on the wire are those of Egress=Queue with an unbounded device queue; the
+ * arrival events are scheduled earlier (at admission), so a receiver that gets two frames at
+ * the same instant may take them in the other order. While a
  * sink is connected to a start-of-frame trace source (Sniffer, PromiscSniffer, PhyTxBegin,
  * PhyTxEnd, the channel's TxRxPointToPoint), the device schedules an event at each frame's
  * start (and PhyTxEnd's at its end) and fires them there, at their own times. Not kept: a
@@ -182,6 +184,9 @@ class VclosLinkNetDevice : public NetDevice
      */
     bool TransmitStart(const Ptr<Packet>& packet);
 
+    /// Add the PPP header for the protocol and fire MacTx (as PointToPointNetDevice::Send).
+    void AddFraming(const Ptr<Packet>& packet, uint16_t protocolNumber);
+
     /// Egress=Clock: give the frame its start time now; schedule its arrival at the peer.
     bool SendClocked(const Ptr<Packet>& packet, uint16_t protocolNumber);
 
@@ -240,7 +245,8 @@ class VclosLinkNetDevice : public NetDevice
     uint64_t m_ecnKmax;                                  //!< Egress=Clock: curve's Kmax
     double m_ecnPmax;                                    //!< Egress=Clock: curve's Pmax
     bool m_ecnRequiresEct;                               //!< Egress=Clock: only ECT marked
-    Ptr<UniformRandomVariable> m_rng;                    //!< the curve's ramp draws
+    Ptr<UniformRandomVariable> m_rng;                    //!< the ramp's draws (made at need)
+    int64_t m_rngStream;                                 //!< its stream (-1: automatic)
     uint64_t m_ecnMarks;                                 //!< packets marked CE
     TracedCallback<Ptr<const Packet>> m_ecnMarkTrace;    //!< EcnMark
 

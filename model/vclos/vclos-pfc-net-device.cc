@@ -509,7 +509,7 @@ void
 VclosPfcNetDevice::MaybeMark(Ptr<Packet> packet, uint64_t queueBytes)
 {
     const VclosEcnCurve curve{m_ecnKmin, m_ecnKmax, m_ecnPmax, m_ecnRequiresEct};
-    if (VclosMaybeMarkCe(packet, queueBytes, curve, *m_rng))
+    if (VclosMaybeMarkCe(packet, queueBytes, curve, PeekPointer(m_rng)))
     {
         ++m_ecnMarks;
         m_ecnMarkTrace(packet);

@@ -12,6 +12,9 @@
 //   loses the frames Egress=Queue with the same device queue loses, and ECT frames are
 //   marked CE exactly when more than K bytes wait (controls: Not-ECT frames, marking off, and
 //   a second burst after the first has left, which is marked as the first was, not more);
+// - on a ramp (Kmin < Kmax) a frame that finds q waiting is marked with probability
+//   Pmax (q - Kmin) / (Kmax - Kmin), from the device's stream (control: a lower Pmax falls
+//   outside the band);
 // - VclosEgressClock alone: release at the start time, limits in bytes and packets;
 // - on a fabric, an RDMA 7:1 incast with DCQCN completes with marks and CNPs on clock ports,
 //   with fewer events than on queue discs, and tracing every frame (PhyTxBegin sinks, which
@@ -24,6 +27,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/node.h"
@@ -67,7 +71,10 @@ struct CableOptions
     int64_t gapNs = 96;                 //!< InterframeGap
     std::string maxSize = "100p";       //!< EgressMaxSize (Clock) or the device queue's MaxSize
     bool ecn = false;                   //!< Clock: EcnEnabled
-    uint64_t k = 0;                     //!< Clock: EcnKmin = EcnKmax
+    uint64_t k = 0;                     //!< Clock: EcnKmin (and EcnKmax unless kmax is set)
+    uint64_t kmax = 0;                  //!< Clock: EcnKmax when > 0 (a ramp from k)
+    double pmax = 1.0;                  //!< Clock: EcnPmax
+    int64_t stream = 5;                 //!< Clock: the device's random stream
     uint8_t ecnCodepoint = 2;           //!< the frames' IPv4 ECN field (2: ECT(0), 0: Not-ECT)
     bool phyTxBegin = false;            //!< connect a PhyTxBegin sink
     bool phyTxEnd = false;              //!< connect a PhyTxEnd sink
@@ -116,7 +123,8 @@ RunCable(const CableOptions& o)
         h.SetDeviceAttribute("EgressMaxSize", StringValue(o.maxSize));
         h.SetDeviceAttribute("EcnEnabled", BooleanValue(o.ecn));
         h.SetDeviceAttribute("EcnKmin", UintegerValue(o.k));
-        h.SetDeviceAttribute("EcnKmax", UintegerValue(o.k));
+        h.SetDeviceAttribute("EcnKmax", UintegerValue(o.kmax > 0 ? o.kmax : o.k));
+        h.SetDeviceAttribute("EcnPmax", DoubleValue(o.pmax));
     }
     else
     {
@@ -126,6 +134,10 @@ RunCable(const CableOptions& o)
     CableRun run;
     CableRun* r = &run;
     Ptr<NetDevice> sender = devices.Get(0);
+    if (o.clock)
+    {
+        DynamicCast<VclosLinkNetDevice>(sender)->AssignStreams(o.stream);
+    }
     if (o.phyTxBegin)
     {
         sender->TraceConnectWithoutContext(
@@ -306,6 +318,64 @@ class VclosEgressClockBacklogTestCase : public TestCase
     }
 };
 
+/// The curve's ramp: the marking probability at a known backlog, and its draws.
+class VclosEgressClockRampTestCase : public TestCase
+{
+  public:
+    VclosEgressClockRampTestCase()
+        : TestCase("clock egress: between Kmin and Kmax frames are marked with probability "
+                   "Pmax (q - Kmin) / (Kmax - Kmin); same stream, same marks; control: Pmax 0.2")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Bursts of three frames 20 us apart: the first starts at once, the second finds
+        // nothing waiting (q = 0 <= Kmin: never marked), the third finds one frame,
+        // q = 1002 B, halfway up a ramp from 0 to 2004 B: marked with probability 0.5 x Pmax.
+        CableOptions ramp;
+        ramp.maxSize = "1MB";
+        ramp.ecn = true;
+        ramp.k = 0;
+        ramp.kmax = 2 * FRAME;
+        for (int64_t burst = 0; burst < 1000; ++burst)
+        {
+            ramp.sendTimes.insert(ramp.sendTimes.end(), 3, 1000 + burst * 20000);
+        }
+        const CableRun half = RunCable(ramp);
+        NS_TEST_ASSERT_MSG_EQ(half.ecn.size(), 3000, "every frame arrives");
+        uint32_t marked = 0;
+        for (uint32_t i = 0; i < 3000; ++i)
+        {
+            if (half.ecn[i] == 3)
+            {
+                NS_TEST_EXPECT_MSG_EQ(i % 3, 2, "only the third frame of a burst is marked");
+                ++marked;
+            }
+        }
+        // Binomial(1000, 0.5): mean 500, standard deviation 15.8; +-5 sigma.
+        NS_TEST_EXPECT_MSG_GT(marked, 420u, "about half the third frames marked");
+        NS_TEST_EXPECT_MSG_LT(marked, 580u, "about half the third frames marked");
+        NS_TEST_EXPECT_MSG_EQ(half.marks, marked, "EcnMark fired for each");
+        NS_TEST_EXPECT_MSG_EQ((RunCable(ramp).ecn == half.ecn), true, "same stream, same marks");
+        CableOptions otherStream = ramp;
+        otherStream.stream = 6;
+        NS_TEST_EXPECT_MSG_EQ((RunCable(otherStream).ecn == half.ecn),
+                              false,
+                              "another stream, other draws");
+        // Control: Pmax 0.2 gives Binomial(1000, 0.1), mean 100: outside the band above.
+        CableOptions low = ramp;
+        low.pmax = 0.2;
+        const uint64_t lowMarks = RunCable(low).marks;
+        std::printf("ramp: %u of 1000 third frames marked at Pmax 1, %llu at Pmax 0.2\n",
+                    marked,
+                    static_cast<unsigned long long>(lowMarks));
+        NS_TEST_EXPECT_MSG_LT(lowMarks, 420u, "control: Pmax 0.2 marks fewer");
+        NS_TEST_EXPECT_MSG_GT(lowMarks, 50u, "control: but some (mean 100)");
+    }
+};
+
 /// VclosEgressClock alone.
 class VclosEgressClockUnitTestCase : public TestCase
 {
@@ -362,6 +432,24 @@ struct FabricRun
 
 constexpr uint64_t INCAST_BYTES = 7 * 300000; //!< seven senders, 300 kB each
 
+/**
+ * \param gpusPerLeaf GPUs (one per server) under each of the two leaves
+ * \param spines spines
+ * \param egress the fabric's Egress
+ * \return a fabric helper for that shape
+ */
+Ptr<VclosFabricHelper>
+TwoLeaves(uint32_t gpusPerLeaf, uint32_t spines, const std::string& egress)
+{
+    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    helper->SetAttribute("Leaves", UintegerValue(2));
+    helper->SetAttribute("ServersPerLeaf", UintegerValue(gpusPerLeaf));
+    helper->SetAttribute("GpusPerServer", UintegerValue(1));
+    helper->SetAttribute("Spines", UintegerValue(spines));
+    helper->SetAttribute("Egress", StringValue(egress));
+    return helper;
+}
+
 /// \return the CE marks of every clock port of the fabric
 uint64_t
 ClockMarks(Ptr<VclosFabric> fabric)
@@ -394,13 +482,8 @@ RecordFrame(VclosWireDigest* wire, uint32_t link, Ptr<const Packet> frame)
 FabricRun
 RunIncast(const std::string& egress, bool trace, int64_t stream = 1)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
-    helper->SetAttribute("Leaves", UintegerValue(2));
-    helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
-    helper->SetAttribute("GpusPerServer", UintegerValue(1));
-    helper->SetAttribute("Spines", UintegerValue(4));
+    Ptr<VclosFabricHelper> helper = TwoLeaves(4, 4, egress);
     helper->SetAttribute("EcnThreshold", StringValue("20KB"));
-    helper->SetAttribute("Egress", StringValue(egress));
     Ptr<VclosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, stream);
     FabricRun run;
@@ -496,12 +579,7 @@ class VclosEgressClockFabricTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(other.wire.digest, traced.wire.digest, "control: another seed");
 
         // TCP (DCTCP) flows between the leaves on clock ports.
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
-        helper->SetAttribute("Leaves", UintegerValue(2));
-        helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
-        helper->SetAttribute("GpusPerServer", UintegerValue(1));
-        helper->SetAttribute("Spines", UintegerValue(2));
-        helper->SetAttribute("Egress", StringValue("clock"));
+        Ptr<VclosFabricHelper> helper = TwoLeaves(4, 2, "clock");
         Ptr<VclosFabric> fabric = helper->Install();
         helper->AssignStreams(fabric, 1);
         Ptr<VclosPermutationHelper> tcp = CreateObject<VclosPermutationHelper>();
@@ -534,12 +612,7 @@ class VclosEgressClockRefusedTestCase : public TestCase
     template <typename F>
     std::string Refusal(F set)
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
-        helper->SetAttribute("Leaves", UintegerValue(2));
-        helper->SetAttribute("ServersPerLeaf", UintegerValue(2));
-        helper->SetAttribute("GpusPerServer", UintegerValue(1));
-        helper->SetAttribute("Spines", UintegerValue(2));
-        helper->SetAttribute("Egress", StringValue("clock"));
+        Ptr<VclosFabricHelper> helper = TwoLeaves(2, 2, "clock");
         set(helper);
         std::string what;
         try
@@ -591,6 +664,7 @@ class VclosEgressClockTestSuite : public TestSuite
         AddTestCase(new VclosEgressClockUnitTestCase(), TestCase::QUICK);
         AddTestCase(new VclosEgressClockTimingTestCase(), TestCase::QUICK);
         AddTestCase(new VclosEgressClockBacklogTestCase(), TestCase::QUICK);
+        AddTestCase(new VclosEgressClockRampTestCase(), TestCase::QUICK);
         AddTestCase(new VclosEgressClockRefusedTestCase(), TestCase::QUICK);
         AddTestCase(new VclosEgressClockFabricTestCase(), TestCase::QUICK);
     }
