@@ -393,7 +393,7 @@ Run(int argc, char* argv[])
     }
     std::cout << "transport,gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,cpu_s,"
                  "events,events_per_s,sim_s_per_wall_s,peak_rss_mib,target_wall_s,"
-                 "target_peak_mib,cnps,rdma_mtu\n";
+                 "target_peak_mib,cnps,rdma_mtu,egress\n";
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
@@ -414,7 +414,7 @@ Run(int argc, char* argv[])
         {
             std::cout << ",";
         }
-        std::cout << "," << r.cnps << "," << o.rdmaMtu << "\n";
+        std::cout << "," << r.cnps << "," << o.rdmaMtu << "," << o.egress << "\n";
     }
     return 0;
 }

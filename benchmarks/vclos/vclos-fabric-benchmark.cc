@@ -214,8 +214,7 @@ Measure(const Job& job, const Builder& build)
                                                    MakeBoundCallback(&CountHop, &refused));
                 continue;
             }
-            device->TraceConnectWithoutContext("PhyTxBegin",
-                                               MakeBoundCallback(&CountHop, &hops));
+            device->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&CountHop, &hops));
         }
     }
     Simulator::Stop(job.simTime);

@@ -552,6 +552,10 @@ VclosFabricHelper::Install()
     m_lean.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     // DropTailQueue's behaviour and traces without a list node per packet (VclosFifoQueue).
     m_lean.SetQueue("ns3::VclosFifoQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+    // m_lean keeps what is set on it: set Egress on every Install.
+    m_lean.SetDeviceAttribute("Egress",
+                              EnumValue(m_egress == CLOCK ? VclosLinkNetDevice::CLOCK
+                                                          : VclosLinkNetDevice::QUEUE));
     if (m_egress == CLOCK)
     {
         // The port's queue: QueueSize of frames not yet started, marked above K on arrival.
@@ -560,7 +564,6 @@ VclosFabricHelper::Install()
                       std::invalid_argument,
                       "Egress=clock: EcnThreshold=" << m_ecnThreshold << " and QueueSize="
                                                     << m_queueSize << " need the same unit");
-        m_lean.SetDeviceAttribute("Egress", EnumValue(VclosLinkNetDevice::CLOCK));
         m_lean.SetDeviceAttribute("EgressMaxSize", QueueSizeValue(m_queueSize));
         m_lean.SetDeviceAttribute("EcnEnabled", BooleanValue(k > 0));
         m_lean.SetDeviceAttribute("EcnKmin", UintegerValue(k));

@@ -23,10 +23,10 @@ namespace ns3
  */
 struct VclosEcnCurve
 {
-    uint64_t kmin = 0;        //!< at and below: never marked
-    uint64_t kmax = 0;        //!< above: always marked
-    double pmax = 1.0;        //!< probability at kmax
-    bool requiresEct = true;  //!< mark only ECT(0)/ECT(1) packets (false: any packet, as HPCC)
+    uint64_t kmin = 0;       //!< at and below: never marked
+    uint64_t kmax = 0;       //!< above: always marked
+    double pmax = 1.0;       //!< probability at kmax
+    bool requiresEct = true; //!< mark only ECT(0)/ECT(1) packets (false: any packet, as HPCC)
 };
 
 /**

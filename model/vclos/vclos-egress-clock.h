@@ -8,7 +8,6 @@
 #include "ns3/queue-size.h"
 
 #include <boost/circular_buffer.hpp>
-
 #include <cstdint>
 #include <utility>
 
@@ -84,8 +83,8 @@ class VclosEgressClock
 
   private:
     boost::circular_buffer<std::pair<int64_t, uint32_t>> m_waiting; //!< (start ticks, bytes)
-    uint64_t m_bytes;                                                //!< their bytes
-    QueueSize m_maxSize;                                             //!< the limit
+    uint64_t m_bytes;                                               //!< their bytes
+    QueueSize m_maxSize;                                            //!< the limit
 };
 
 } // namespace ns3

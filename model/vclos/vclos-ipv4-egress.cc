@@ -80,6 +80,12 @@ VclosIpv4Egress::IsShort() const
     return m_queueDisc && m_queueDisc->GetNetDeviceQueueInterface() == m_txInterface;
 }
 
+bool
+VclosIpv4Egress::IsDirect() const
+{
+    return m_direct;
+}
+
 const Ptr<NetDevice>&
 VclosIpv4Egress::GetDevice() const
 {

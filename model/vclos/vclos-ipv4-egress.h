@@ -74,6 +74,9 @@ class VclosIpv4Egress
     /// \return true if Send would now go to the root queue disc without TrafficControlLayer
     bool IsShort() const;
 
+    /// \return true if Send hands packets to the device itself (Egress=Clock, no queue disc)
+    bool IsDirect() const;
+
     /// \return the device
     const Ptr<NetDevice>& GetDevice() const;
 

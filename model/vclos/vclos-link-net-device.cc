@@ -3,23 +3,22 @@
  */
 #include "vclos-link-net-device.h"
 
-#include "vclos-link-channel.h"
-
 #include "vclos-check.h"
+#include "vclos-link-channel.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
-#include "ns3/queue-size.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
+#include "ns3/queue-size.h"
 #include "ns3/queue.h"
-#include "ns3/simulator.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -419,6 +418,15 @@ VclosLinkNetDevice::Complete()
     }
 }
 
+inline void
+VclosLinkNetDevice::AddFraming(const Ptr<Packet>& packet, uint16_t protocolNumber)
+{
+    PppHeader ppp;
+    ppp.SetProtocol(EtherToPpp(protocolNumber));
+    packet->AddHeader(ppp);
+    Fire(m_macTxTrace, packet);
+}
+
 bool
 VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
@@ -449,15 +457,6 @@ VclosLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t proto
     }
     ScheduleCompletion(); // it waits behind the frame on the wire
     return true;
-}
-
-void
-VclosLinkNetDevice::AddFraming(const Ptr<Packet>& packet, uint16_t protocolNumber)
-{
-    PppHeader ppp;
-    ppp.SetProtocol(EtherToPpp(protocolNumber));
-    packet->AddHeader(ppp);
-    Fire(m_macTxTrace, packet);
 }
 
 bool
@@ -508,8 +507,7 @@ bool
 VclosLinkNetDevice::IsStartTraced() const
 {
     return !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty() ||
-           !m_phyTxBeginTrace.IsEmpty() || !m_phyTxEndTrace.IsEmpty() ||
-           m_channel->IsTraced();
+           !m_phyTxBeginTrace.IsEmpty() || !m_phyTxEndTrace.IsEmpty() || m_channel->IsTraced();
 }
 
 void
@@ -520,7 +518,10 @@ VclosLinkNetDevice::StartClocked(const Ptr<Packet>& packet, Time txTime)
     Fire(m_phyTxBeginTrace, packet);
     if (!m_phyTxEndTrace.IsEmpty())
     {
-        Simulator::Schedule(txTime + m_tInterframeGap, &VclosLinkNetDevice::EndClocked, this, packet);
+        Simulator::Schedule(txTime + m_tInterframeGap,
+                            &VclosLinkNetDevice::EndClocked,
+                            this,
+                            packet);
     }
     if (!m_channel->TransmitStart(packet, this, txTime, Time(0)))
     {

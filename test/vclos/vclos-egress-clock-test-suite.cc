@@ -67,18 +67,18 @@ constexpr int64_t TX_NS = 802;                //!< 1002 B at 10 Gb/s = 801.6 ns,
 /// How one cable is built and driven.
 struct CableOptions
 {
-    bool clock = true;                  //!< Egress=Clock (else Queue)
-    int64_t gapNs = 96;                 //!< InterframeGap
-    std::string maxSize = "100p";       //!< EgressMaxSize (Clock) or the device queue's MaxSize
-    bool ecn = false;                   //!< Clock: EcnEnabled
-    uint64_t k = 0;                     //!< Clock: EcnKmin (and EcnKmax unless kmax is set)
-    uint64_t kmax = 0;                  //!< Clock: EcnKmax when > 0 (a ramp from k)
-    double pmax = 1.0;                  //!< Clock: EcnPmax
-    int64_t stream = 5;                 //!< Clock: the device's random stream
-    uint8_t ecnCodepoint = 2;           //!< the frames' IPv4 ECN field (2: ECT(0), 0: Not-ECT)
-    bool phyTxBegin = false;            //!< connect a PhyTxBegin sink
-    bool phyTxEnd = false;              //!< connect a PhyTxEnd sink
-    std::vector<int64_t> sendTimes;     //!< when frames are handed to the sender (ns)
+    bool clock = true;              //!< Egress=Clock (else Queue)
+    int64_t gapNs = 96;             //!< InterframeGap
+    std::string maxSize = "100p";   //!< EgressMaxSize (Clock) or the device queue's MaxSize
+    bool ecn = false;               //!< Clock: EcnEnabled
+    uint64_t k = 0;                 //!< Clock: EcnKmin (and EcnKmax unless kmax is set)
+    uint64_t kmax = 0;              //!< Clock: EcnKmax when > 0 (a ramp from k)
+    double pmax = 1.0;              //!< Clock: EcnPmax
+    int64_t stream = 5;             //!< Clock: the device's random stream
+    uint8_t ecnCodepoint = 2;       //!< the frames' IPv4 ECN field (2: ECT(0), 0: Not-ECT)
+    bool phyTxBegin = false;        //!< connect a PhyTxBegin sink
+    bool phyTxEnd = false;          //!< connect a PhyTxEnd sink
+    std::vector<int64_t> sendTimes; //!< when frames are handed to the sender (ns)
 };
 
 /// What one run of a cable saw.
@@ -142,8 +142,9 @@ RunCable(const CableOptions& o)
     {
         sender->TraceConnectWithoutContext(
             "PhyTxBegin",
-            Callback<void, Ptr<const Packet>>(
-                [r](Ptr<const Packet>) { r->starts.push_back(Simulator::Now().GetNanoSeconds()); }));
+            Callback<void, Ptr<const Packet>>([r](Ptr<const Packet>) {
+                r->starts.push_back(Simulator::Now().GetNanoSeconds());
+            }));
     }
     if (o.phyTxEnd)
     {
@@ -324,7 +325,7 @@ class VclosEgressClockRampTestCase : public TestCase
   public:
     VclosEgressClockRampTestCase()
         : TestCase("clock egress: between Kmin and Kmax frames are marked with probability "
-                   "Pmax (q - Kmin) / (Kmax - Kmin); same stream, same marks; control: Pmax 0.2")
+                   "Pmax (q - Kmin) over (Kmax - Kmin); same stream, same marks; control: Pmax 0.2")
     {
     }
 
@@ -630,23 +631,19 @@ class VclosEgressClockRefusedTestCase : public TestCase
     void DoRun() override
     {
         NS_TEST_EXPECT_MSG_EQ(Refusal([](Ptr<VclosFabricHelper>) {}), "", "clock on p2p: fine");
-        const std::string pfc = Refusal([](Ptr<VclosFabricHelper> h) {
-            h->SetAttribute("LinkLayer", StringValue("pfc"));
-        });
+        const std::string pfc = Refusal(
+            [](Ptr<VclosFabricHelper> h) { h->SetAttribute("LinkLayer", StringValue("pfc")); });
         NS_TEST_EXPECT_MSG_NE(pfc.find("Egress=clock needs LinkLayer=p2p"),
                               std::string::npos,
                               "pfc refused: " << pfc);
-        const std::string lean = Refusal([](Ptr<VclosFabricHelper> h) {
-            h->SetAttribute("LeanLinks", BooleanValue(false));
-        });
+        const std::string lean = Refusal(
+            [](Ptr<VclosFabricHelper> h) { h->SetAttribute("LeanLinks", BooleanValue(false)); });
         NS_TEST_EXPECT_MSG_NE(lean.find("LeanLinks=true"), std::string::npos, "p2p refused");
-        const std::string disc = Refusal([](Ptr<VclosFabricHelper> h) {
-            h->SetQueueDisc("ns3::FifoQueueDisc");
-        });
+        const std::string disc =
+            Refusal([](Ptr<VclosFabricHelper> h) { h->SetQueueDisc("ns3::FifoQueueDisc"); });
         NS_TEST_EXPECT_MSG_NE(disc.find("SetQueueDisc"), std::string::npos, "queue disc refused");
-        const std::string units = Refusal([](Ptr<VclosFabricHelper> h) {
-            h->SetAttribute("QueueSize", StringValue("100p"));
-        });
+        const std::string units = Refusal(
+            [](Ptr<VclosFabricHelper> h) { h->SetAttribute("QueueSize", StringValue("100p")); });
         NS_TEST_EXPECT_MSG_NE(units.find("same unit"), std::string::npos, "units refused");
         for (const std::string& line : {pfc, lean, disc, units})
         {

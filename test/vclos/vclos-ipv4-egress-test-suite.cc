@@ -12,7 +12,8 @@
 // packet enqueued into the replaced queue disc, as a short way that missed the replacement
 // would do, does not reach the new one; on one queue the index is 0, not the callback's.
 // On the fabric's own devices (RED on lean links) the short way is taken; on PFC links
-// (no queue disc) it is not.
+// (no queue disc) it is not. A VclosLinkNetDevice with Egress=Clock and no queue disc (its
+// own queue) gets the same bytes at the same times as through TrafficControlLayer::Send.
 //
 // VclosIpv4QueueDiscItem: GetSize equals Ipv4QueueDiscItem's before and after AddHeader and
 // after the packet grows (a device header).
@@ -54,6 +55,7 @@
 #include "ns3/vclos-fabric.h"
 #include "ns3/vclos-ipv4-egress.h"
 #include "ns3/vclos-ipv4-queue-disc-item.h"
+#include "ns3/vclos-link-helper.h"
 #include "ns3/vclos-rdma-host-path.h"
 
 #include <string>
@@ -79,7 +81,8 @@ enum class Setup
     NO_ROOT,        //!< no queue disc
     REPLACED,       //!< the root deleted and a new one installed and scanned before the sends
     REPLACED_STALE, //!< as REPLACED; then one packet enqueued into the old root (control)
-    TWO_QUEUES      //!< a FIFO root on a device with two transmission queues
+    TWO_QUEUES,     //!< a FIFO root on a device with two transmission queues
+    CLOCK           //!< no queue disc, VclosLinkNetDevice with Egress=Clock (its own queue)
 };
 
 /// What one run saw.
@@ -87,6 +90,7 @@ struct EgressRun : VclosWireDigest
 {
     bool shortAtStart = false;     //!< IsShort before the node's initialization
     bool shortAtSend = false;      //!< IsShort at the first send
+    bool direct = false;           //!< IsDirect
     uint64_t oldRootPackets = 0;   //!< packets the first root queue disc received
     uint64_t newRootPackets = 0;   //!< packets the replacing root queue disc received
     std::vector<uint32_t> txQueue; //!< transmission queue index of each item the root got
@@ -125,16 +129,28 @@ RunEgress(Via via, Setup setup)
     }
     Ptr<SimpleChannel> channel = CreateObject<SimpleChannel>();
     channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
-    Ptr<SimpleNetDevice> tx;
+    Ptr<NetDevice> tx;
+    Ptr<NetDevice> rx;
+    if (setup == Setup::CLOCK)
+    {
+        VclosLinkHelper lean;
+        lean.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+        lean.SetDeviceAttribute("Egress", StringValue("Clock"));
+        lean.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        NetDeviceContainer pair = lean.Install(nodes.Get(0), nodes.Get(1));
+        tx = pair.Get(0);
+        rx = pair.Get(1);
+    }
     if (setup == Setup::TWO_QUEUES)
     {
-        tx = CreateObject<SimpleNetDevice>();
-        tx->SetAttribute("PointToPointMode", BooleanValue(true));
-        tx->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
-        tx->SetAddress(Mac48Address::Allocate());
-        nodes.Get(0)->AddDevice(tx);
-        tx->SetChannel(channel);
-        tx->SetQueue(CreateObject<DropTailQueue<Packet>>());
+        Ptr<SimpleNetDevice> two = CreateObject<SimpleNetDevice>();
+        tx = two;
+        two->SetAttribute("PointToPointMode", BooleanValue(true));
+        two->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+        two->SetAddress(Mac48Address::Allocate());
+        nodes.Get(0)->AddDevice(two);
+        two->SetChannel(channel);
+        two->SetQueue(CreateObject<DropTailQueue<Packet>>());
         Ptr<NetDeviceQueueInterface> ndqi =
             CreateObjectWithAttributes<NetDeviceQueueInterface>("NTxQueues", UintegerValue(2));
         ndqi->SetSelectQueueCallback([](Ptr<QueueItem>) -> std::size_t { return 1; });
@@ -144,10 +160,13 @@ RunEgress(Via via, Setup setup)
     simple.SetNetDevicePointToPointMode(true);
     simple.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
     simple.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p"));
-    Ptr<NetDevice> rx = simple.Install(nodes.Get(1), channel).Get(0);
+    if (!rx)
+    {
+        rx = simple.Install(nodes.Get(1), channel).Get(0);
+    }
     if (!tx)
     {
-        tx = DynamicCast<SimpleNetDevice>(simple.Install(nodes.Get(0), channel).Get(0));
+        tx = simple.Install(nodes.Get(0), channel).Get(0);
     }
     nodes.Get(1)->RegisterProtocolHandler(Node::ProtocolHandler([&run](Ptr<NetDevice>,
                                                                        Ptr<const Packet> packet,
@@ -169,12 +188,13 @@ RunEgress(Via via, Setup setup)
 
     Ptr<TrafficControlLayer> tc = nodes.Get(0)->GetObject<TrafficControlLayer>();
     Ptr<QueueDisc> oldRoot;
-    if (setup != Setup::NO_ROOT)
+    if (setup != Setup::NO_ROOT && setup != Setup::CLOCK)
     {
         oldRoot = InstallFifo(tx, &run);
     }
     const VclosIpv4Egress egress(tc, tx);
     run.shortAtStart = egress.IsShort();
+    run.direct = egress.IsDirect();
     Ptr<QueueDisc> newRoot;
     if (setup == Setup::REPLACED || setup == Setup::REPLACED_STALE)
     {
@@ -257,7 +277,8 @@ class VclosIpv4EgressTestCase : public TestCase
   private:
     void DoRun() override
     {
-        for (Setup setup : {Setup::ROOT, Setup::NO_ROOT, Setup::REPLACED, Setup::TWO_QUEUES})
+        for (Setup setup :
+             {Setup::ROOT, Setup::NO_ROOT, Setup::REPLACED, Setup::TWO_QUEUES, Setup::CLOCK})
         {
             const EgressRun egress = RunEgress(Via::EGRESS, setup);
             const EgressRun reference = RunEgress(Via::TC_SEND, setup);
@@ -276,6 +297,11 @@ class VclosIpv4EgressTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(egress.shortAtStart,
                                   false,
                                   "setup " << name << ": no short way before the layer's scan");
+            // Clock: the device is the queue, handed the packets directly (control: every
+            // other setup goes through a queue disc or the layer).
+            NS_TEST_ASSERT_MSG_EQ(egress.direct,
+                                  (setup == Setup::CLOCK),
+                                  "setup " << name << ": direct only to a clock device");
             NS_TEST_ASSERT_MSG_EQ(egress.shortAtSend,
                                   (setup == Setup::ROOT),
                                   "setup " << name
