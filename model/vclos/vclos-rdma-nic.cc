@@ -570,14 +570,9 @@ VclosRdmaNic::SendPacket(const Ptr<Packet>& packet,
 {
     if (m_hostPath)
     {
-        if (ipId)
-        {
-            m_hostPath->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT, tos, *ipId);
-        }
-        else
-        {
-            m_hostPath->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT, tos);
-        }
+        // A QP made before the host path holds no counter: look it up.
+        uint16_t& id = ipId ? *ipId : m_hostPath->GetIdentificationCounter(local, peer);
+        m_hostPath->Send(packet, local, peer, sport, VCLOS_ROCE_UDP_PORT, tos, id);
         return;
     }
     SocketIpTosTag tag;

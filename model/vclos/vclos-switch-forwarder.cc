@@ -136,15 +136,17 @@ VclosSwitchForwarder::Receive(Ptr<NetDevice> device,
                 // From here on as IpForward + SendRealOut + Ipv4Interface::Send.
                 ++m_fastForwarded;
                 header.SetTtl(header.GetTtl() - 1);
+                const Port& port = m_ports[out];
                 SocketPriorityTag priorityTag;
                 packet->RemovePacketTag(priorityTag);
                 const uint8_t priority = Socket::IpTos2Priority(header.GetTos());
-                if (priority)
+                // A direct egress (a clock port, no queue disc) would remove the tag again,
+                // as TrafficControlLayer::Send does for a single-queue device: skip both.
+                if (priority && !port.egress.IsDirect())
                 {
                     priorityTag.SetPriority(priority);
                     packet->AddPacketTag(priorityTag);
                 }
-                const Port& port = m_ports[out];
                 if (!port.interface->IsUp())
                 {
                     NS_LOG_LOGIC("output interface " << out << " down: dropped");
