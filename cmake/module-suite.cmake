@@ -12,6 +12,7 @@ suite_module(
     helper/suite/suite-plot-bounds.cc
     helper/suite/suite-output-prefix.cc
     helper/suite/suite-run-program.cc
+    helper/suite/suite-huge-pages.cc
   HEADERS
     helper/suite/suite-number-parser.h
     helper/suite/suite-unit-parser.h
@@ -21,5 +22,6 @@ suite_module(
     helper/suite/suite-plot-bounds.h
     helper/suite/suite-output-prefix.h
     helper/suite/suite-run-program.h
+    helper/suite/suite-huge-pages.h
   LIBRARIES
     ns3::libcore ns3::libnetwork ns3::libstats)

@@ -356,7 +356,8 @@ Run(int argc, char* argv[])
               << (o.pinned ? "pinned" : "per-flow ECMP") << "; RDMA DCQCN profile " << o.profile
               << ", AckInterval " << o.ackInterval << ", payload " << o.rdmaMtu
               << (IsIbMtu(o.rdmaMtu) ? " B" : " B (not a RoCE MTU: SimAI's like-for-like)")
-              << "; event set " << scheduler << "; ports " << o.egress << "\n";
+              << "; event set " << scheduler << "; ports " << o.egress << "; heap on huge pages "
+              << (SuiteHugePagesRequested() ? "yes" : "no") << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
               << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"
@@ -393,7 +394,7 @@ Run(int argc, char* argv[])
     }
     std::cout << "transport,gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,cpu_s,"
                  "events,events_per_s,sim_s_per_wall_s,peak_rss_mib,target_wall_s,"
-                 "target_peak_mib,cnps,rdma_mtu,egress\n";
+                 "target_peak_mib,cnps,rdma_mtu,egress,huge_pages\n";
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
@@ -414,7 +415,8 @@ Run(int argc, char* argv[])
         {
             std::cout << ",";
         }
-        std::cout << "," << r.cnps << "," << o.rdmaMtu << "," << o.egress << "\n";
+        std::cout << "," << r.cnps << "," << o.rdmaMtu << "," << o.egress << ","
+                  << SuiteHugePagesRequested() << "\n";
     }
     return 0;
 }
@@ -424,5 +426,6 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
+    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Run);
 }

@@ -465,7 +465,8 @@ Run(int argc, char* argv[])
               << "-GPU cross-leaf permutation, " << leafCount << " leaves x "
               << Attr<UintegerValue>(shape, "Spines").Get() << " spines, "
               << job.simTime.GetSeconds() * 1e3 << " ms simulated, median of " << runs
-              << " run(s)\n"
+              << " run(s); heap on huge pages (both sides): "
+              << (SuiteHugePagesRequested() ? "yes" : "no") << "\n"
               << "# vclos = per-flow 5-tuple ECMP; stock = Ipv4GlobalRouting RandomEcmpRouting, "
                  "i.e. per-packet random next hop that sprays and reorders TCP, so the sides "
                  "carry different traffic (compare goodput)\n";
@@ -518,5 +519,6 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
+    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Run);
 }

@@ -306,5 +306,6 @@ Body(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
+    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Body);
 }

@@ -184,5 +184,6 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
+    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Run);
 }
