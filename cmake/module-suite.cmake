@@ -1,6 +1,7 @@
 # The suite module: what every program of the other modules shares (strict text-to-number
 # and attribute-text parsing, the command-line wrapper, gnuplot without a shell, plot ranges,
-# output prefix checks, the program runner that turns an exception into one line).
+# output prefix checks, the program runner that turns an exception into one line, the
+# re-run on transparent huge pages).
 suite_module(
   NAME suite
   SOURCES

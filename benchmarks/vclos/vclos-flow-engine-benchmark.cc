@@ -306,6 +306,6 @@ Body(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Huge pages"
+    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Lean path: huge pages"
     return SuiteRunProgram(argc, argv, Body);
 }

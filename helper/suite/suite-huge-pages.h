@@ -39,7 +39,7 @@ std::string SuiteHugePagesTunables(const char* glibcTunables,
  * (either way: the user's choice stands), when SUITE_HUGE_PAGES=0, when the kernel's mode is
  * "never", or under valgrind (whose tools do not follow an exec by default). If the exec
  * fails, the program goes on as it is. Results do not change, only the page size behind the
- * heap (doc/vclos/rdma.rst, "Huge pages").
+ * heap (doc/vclos/rdma.rst, "Lean path: huge pages").
  * \param argv the program's arguments, as main received them
  * \param program the file to run again (tests run another)
  */
