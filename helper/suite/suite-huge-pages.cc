@@ -47,8 +47,7 @@ SuiteHugePagesTunables(const char* glibcTunables,
 {
     const std::string tunables = glibcTunables ? glibcTunables : "";
     if (!TunableValue(tunables, HUGETLB_TUNABLE).empty() ||
-        (optOut && std::strcmp(optOut, "0") == 0) ||
-        (ldPreload && std::strstr(ldPreload, "vgpreload")) ||
+        (optOut && std::strcmp(optOut, "0") == 0) || (ldPreload && *ldPreload) ||
         thpMode.find("[never]") != std::string::npos || thpMode.empty())
     {
         return "";

@@ -18,7 +18,8 @@ constexpr const char* SUITE_HUGE_PAGES_ENV = "SUITE_HUGE_PAGES";
  *        transparent-huge-page mode. Pure, so that it can be tested.
  * \param glibcTunables the value of GLIBC_TUNABLES (nullptr: unset)
  * \param optOut the value of SUITE_HUGE_PAGES (nullptr: unset; "0" turns it off)
- * \param ldPreload the value of LD_PRELOAD (nullptr: unset; valgrind's preload turns it off)
+ * \param ldPreload the value of LD_PRELOAD (nullptr or empty: unset; anything else, such as
+ *        valgrind's core or another allocator, turns it off)
  * \param thpMode the text of /sys/kernel/mm/transparent_hugepage/enabled ("" if unreadable)
  * \return the GLIBC_TUNABLES value to run again with, or "" to go on as the process is
  */
@@ -37,7 +38,10 @@ std::string SuiteHugePagesTunables(const char* glibcTunables,
  * /proc/self/exe with the same arguments) with GLIBC_TUNABLES extended. Call it first in main,
  * before anything is printed or built. It does nothing when the tunable is already set
  * (either way: the user's choice stands), when SUITE_HUGE_PAGES=0, when the kernel's mode is
- * "never", or under valgrind (whose tools do not follow an exec by default). If the exec
+ * "never", or when LD_PRELOAD is set: a preloaded tool may not follow an exec (valgrind's
+ * tools do not by default), and a preloaded allocator has its own page policy. heaptrack
+ * removes its LD_PRELOAD before main and records only the first image: run it with
+ * SUITE_HUGE_PAGES=0. If the exec
  * fails, the program goes on as it is. Results do not change, only the page size behind the
  * heap (doc/vclos/rdma.rst, "Lean path: huge pages").
  * \param argv the program's arguments, as main received them

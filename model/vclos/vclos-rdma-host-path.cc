@@ -127,23 +127,6 @@ VclosRdmaHostPath::Send(const Ptr<Packet>& packet,
                         Ipv4Address destination,
                         uint16_t sport,
                         uint16_t dport,
-                        uint8_t tos)
-{
-    Send(packet,
-         source,
-         destination,
-         sport,
-         dport,
-         tos,
-         GetIdentificationCounter(source, destination));
-}
-
-void
-VclosRdmaHostPath::Send(const Ptr<Packet>& packet,
-                        Ipv4Address source,
-                        Ipv4Address destination,
-                        uint16_t sport,
-                        uint16_t dport,
                         uint8_t tos,
                         uint16_t& id)
 {

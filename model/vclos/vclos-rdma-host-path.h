@@ -90,24 +90,8 @@ class VclosRdmaHostPath : public Object
     void Install(Ptr<Node> node, uint16_t port, ReceiveCallback receive);
 
     /**
-     * \brief Send a UDP datagram.
-     * \param packet the UDP payload
-     * \param source the source address
-     * \param destination the destination address
-     * \param sport the UDP source port
-     * \param dport the UDP destination port
-     * \param tos the IPv4 TOS byte (DSCP and ECN)
-     */
-    void Send(const Ptr<Packet>& packet,
-              Ipv4Address source,
-              Ipv4Address destination,
-              uint16_t sport,
-              uint16_t dport,
-              uint8_t tos);
-
-    /**
      * \brief Send a UDP datagram numbered by a counter obtained from GetIdentificationCounter
-     *        (the same datagram as Send, without the per-packet lookup of the counter).
+     *        (held by the caller, so the counter is not looked up per packet).
      * \param packet the UDP payload
      * \param source the source address
      * \param destination the destination address
