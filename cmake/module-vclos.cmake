@@ -124,6 +124,16 @@ suite_module(
   LIBRARIES
     ns3-suite ns3::libinternet ns3::libpoint-to-point ns3::libapplications ns3::libtraffic-control
     ns3::libflow-monitor ns3::libstats)
+# Distributed runs (MPI) need ns-3's mpi module: utils/build-optimized-ns3.sh builds one,
+# Debian's libns3-dev has none. Links between two processes are then VclosLinkRemoteChannels.
+if(TARGET ns3::libmpi)
+  target_sources(ns3-vclos PRIVATE model/vclos/vclos-link-remote-channel.cc)
+  configure_file("${CMAKE_CURRENT_SOURCE_DIR}/model/vclos/vclos-link-remote-channel.h"
+                 "${SUITE_INCLUDE_DIR}/ns3/vclos-link-remote-channel.h" COPYONLY)
+  install(FILES model/vclos/vclos-link-remote-channel.h DESTINATION include/ns3)
+  target_link_libraries(ns3-vclos PUBLIC ns3::libmpi)
+  target_compile_definitions(ns3-vclos PUBLIC VCLOS_MPI)
+endif()
 # Scenario files are JSON (Debian's nlohmann-json3-dev, header-only, private to the library).
 find_package(nlohmann_json 3.10 REQUIRED)
 target_link_libraries(ns3-vclos PRIVATE nlohmann_json::nlohmann_json)

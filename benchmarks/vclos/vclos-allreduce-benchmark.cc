@@ -10,6 +10,8 @@
 //
 //   vclos-allreduce-benchmark --leaves=4 --transport=both     # 32 GPUs
 //   vclos-allreduce-benchmark --leaves=16 --transport=both    # 128 GPUs
+//   mpirun -np 2 vclos-allreduce-benchmark --leaves=128 --transport=rdma --distributed
+//                                                             # 1,024 GPUs over 2 processes
 
 #include "ns3/core-module.h"
 #include "ns3/suite-module.h"
@@ -23,6 +25,11 @@
 #include <sys/wait.h>
 #include <tuple>
 #include <unistd.h>
+#ifdef VCLOS_MPI
+#include "ns3/mpi-interface.h"
+
+#include <mpi.h>
+#endif
 
 using namespace ns3;
 
@@ -43,6 +50,7 @@ struct Result
     double peakMiB = 0;      //!< peak resident memory of the process
     bool complete = false;   //!< the all-reduce completed
     uint64_t cnps = 0;       //!< RDMA: CNPs the requester QPs received
+    uint32_t processes = 1;  //!< processes of the run (distributed: MPI's)
 };
 
 /// The options of a run.
@@ -58,6 +66,8 @@ struct Options
     uint32_t ackInterval = 1;             //!< RDMA: ns3::VclosRdmaNic::AckInterval
     uint32_t rdmaMtu = 4096;              //!< RDMA: payload bytes per packet
     std::string egress = "queue-disc";    //!< ns3::VclosFabricHelper::Egress
+    uint32_t systems = 1;                 //!< processes the fabric is split over (MPI)
+    bool drain = false;                   //!< run until no event is left
 };
 
 /// IPv4 + UDP + BTH + RETH: the largest RoCE packet is this much above its payload.
@@ -91,6 +101,7 @@ RunOne(const Options& o, const std::string& transport)
     fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(o.gpusPerLeaf));
     fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
     fabricHelper->SetAttribute("Egress", StringValue(o.egress));
+    fabricHelper->SetAttribute("Systems", UintegerValue(o.systems));
     UintegerValue fabricMtu;
     fabricHelper->GetAttribute("Mtu", fabricMtu);
     if (transport == "rdma" && o.rdmaMtu + ROCE_IP_OVERHEAD > fabricMtu.Get())
@@ -139,7 +150,15 @@ RunOne(const Options& o, const std::string& transport)
     collectiveHelper->SetAttribute("Algorithm", EnumValue(o.collective));
     collectiveHelper->SetAttribute("MessageBytes", UintegerValue(o.messageBytes));
     collectiveHelper->SetAttribute("Transport", StringValue(transport));
-    ApplicationContainer ranks = collectiveHelper->Install(fabric, gpus);
+    ApplicationContainer allRanks = collectiveHelper->Install(fabric, gpus);
+    ApplicationContainer ranks; // the ranks this process runs (all but in a distributed run)
+    for (uint32_t r = 0; r < allRanks.GetN(); ++r)
+    {
+        if (allRanks.Get(r)->GetNode()->GetSystemId() == Simulator::GetSystemId())
+        {
+            ranks.Add(allRanks.Get(r));
+        }
+    }
     Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
     tracker->Track("allreduce", ranks);
     Result result;
@@ -147,9 +166,12 @@ RunOne(const Options& o, const std::string& transport)
         std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
 
     // Stop when the last rank ends the all-reduce: afterwards only TCP's closing timers run
-    // (seconds of simulated time), which would inflate events and simulated time.
+    // (seconds of simulated time), which would inflate events and simulated time. A process
+    // of a distributed run sees only its own ranks end, while its frames may still carry
+    // the data of other processes' ranks: it runs until every process is out of events.
+    const bool drain = o.drain || o.systems > 1;
     auto ranksLeft = std::make_shared<uint32_t>(ranks.GetN());
-    for (uint32_t r = 0; r < ranks.GetN(); ++r)
+    for (uint32_t r = 0; r < ranks.GetN() && !drain; ++r)
     {
         ranks.Get(r)->TraceConnectWithoutContext(
             "IterationEnd",
@@ -162,7 +184,7 @@ RunOne(const Options& o, const std::string& transport)
     }
     // A progress line on stderr (long runs: 1,024 GPUs) at rank 0's steps, at most every 5 s.
     auto runStart = std::chrono::steady_clock::now();
-    ranks.Get(0)->TraceConnectWithoutContext(
+    allRanks.Get(0)->TraceConnectWithoutContext(
         "StepComplete",
         Callback<void, uint32_t, uint32_t, uint32_t>([runStart,
                                                       transport,
@@ -186,16 +208,19 @@ RunOne(const Options& o, const std::string& transport)
     result.wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     result.cpu_s = CpuSeconds() - cpuStart;
-    result.complete = tracker->IsComplete(0);
-    if (result.complete)
-    {
-        const auto& it = tracker->GetIterations(0).front();
-        result.collective_s = (it.end - it.collectiveStart).GetSeconds();
-    }
     result.simulated_s = Simulator::Now().GetSeconds();
     result.events = Simulator::GetEventCount();
+    VclosCollectiveTracker::Iteration it;
+    if (!tracker->GetIterations(0).empty())
+    {
+        it = tracker->GetIterations(0).front();
+    }
     for (uint32_t g = 0; g < fabric->GetGpus().GetN(); ++g)
     {
+        if (fabric->GetGpus().Get(g)->GetSystemId() != Simulator::GetSystemId())
+        {
+            continue; // another process's
+        }
         Ptr<VclosRdmaNic> nic = fabric->GetGpus().Get(g)->GetObject<VclosRdmaNic>();
         for (uint32_t q = 0; nic && q < nic->GetNQps(); ++q)
         {
@@ -209,6 +234,34 @@ RunOne(const Options& o, const std::string& transport)
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     result.peakMiB = usage.ru_maxrss / 1024.0;
+    uint64_t ranksEnded = it.ranksEnded;
+    double collectiveStart = it.collectiveStart.GetSeconds();
+    double end = it.end.GetSeconds();
+#ifdef VCLOS_MPI
+    if (o.systems > 1)
+    {
+        // Every process's share: sums, and the run's extremes.
+        auto all = [](auto& value, MPI_Datatype type, MPI_Op op) {
+            MPI_Allreduce(MPI_IN_PLACE, &value, 1, type, op, MPI_COMM_WORLD);
+        };
+        all(ranksEnded, MPI_UINT64_T, MPI_SUM);
+        all(collectiveStart, MPI_DOUBLE, MPI_MIN);
+        all(end, MPI_DOUBLE, MPI_MAX);
+        all(result.events, MPI_UINT64_T, MPI_SUM);
+        all(result.cnps, MPI_UINT64_T, MPI_SUM);
+        all(result.cpu_s, MPI_DOUBLE, MPI_SUM);
+        all(result.peakMiB, MPI_DOUBLE, MPI_SUM);
+        all(result.wall_s, MPI_DOUBLE, MPI_MAX);
+        all(result.setup_s, MPI_DOUBLE, MPI_MAX);
+        all(result.simulated_s, MPI_DOUBLE, MPI_MAX);
+        result.processes = o.systems;
+    }
+#endif
+    result.complete = ranksEnded == allRanks.GetN();
+    if (result.complete)
+    {
+        result.collective_s = end - collectiveStart;
+    }
     Simulator::Destroy();
     Config::Reset();
     return result;
@@ -261,6 +314,7 @@ Run(int argc, char* argv[])
     std::string algorithm = "ring";
     std::string transport = "tcp";
     std::string scheduler = VCLOS_DEFAULT_EVENT_SCHEDULER;
+    bool distributed = false;
     SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", o.leaves);
     cmd.AddValue("gpusPerLeaf", "GPUs (one per host) under each leaf", o.gpusPerLeaf);
@@ -290,7 +344,25 @@ Run(int argc, char* argv[])
                  "Event set: priority-queue, map (ns-3's default), heap, calendar or list "
                  "(same results; doc/vclos/rdma.rst, Lean path)",
                  scheduler);
+    cmd.AddValue("distributed",
+                 "Split the fabric over the processes of an MPI run (mpirun -np 2 ...): RDMA "
+                 "only; needs ns-3's mpi module (doc/vclos/rdma.rst, Distributed runs)",
+                 distributed);
+    cmd.AddValue("drain",
+                 "Run until no event is left instead of stopping at the last rank's end, as a "
+                 "distributed run does (its events and simulated time then include the last "
+                 "ACKs; TCP's closing timers make that seconds)",
+                 o.drain);
     cmd.Parse(argc, argv);
+    VCLOS_REQUIRE(!distributed || transport == "rdma",
+                  std::invalid_argument,
+                  "distributed: runs transport rdma only, not '" << transport << "'");
+#ifndef VCLOS_MPI
+    VCLOS_REQUIRE(!distributed,
+                  std::invalid_argument,
+                  "distributed: this ns-3 has no mpi module (utils/build-optimized-ns3.sh builds "
+                  "one)");
+#endif
     VCLOS_REQUIRE(o.ackInterval >= 1,
                   std::invalid_argument,
                   "ackInterval: " << o.ackInterval << " must be at least 1 packet");
@@ -299,6 +371,15 @@ Run(int argc, char* argv[])
                   "rdmaMtu: " << o.rdmaMtu << " must be 256 to " << VclosRdmaNic::MAX_PAYLOAD);
     const std::string badScheduler = VclosSetEventScheduler(scheduler);
     VCLOS_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
+#ifdef VCLOS_MPI
+    if (distributed)
+    {
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue("ns3::DistributedSimulatorImpl"));
+        MpiInterface::Enable(&argc, &argv);
+        o.systems = MpiInterface::GetSize();
+    }
+#endif
     VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
                   std::invalid_argument,
                   "algorithm: unknown '" << algorithm << "'");
@@ -335,12 +416,24 @@ Run(int argc, char* argv[])
     }
     const uint32_t gpus = o.leaves * o.gpusPerLeaf;
     std::vector<Result> results;
+    bool printer = true; // the first process prints a distributed run's figures
     for (const auto& t : transports)
     {
         results.push_back(transports.size() > 1 ? RunInChild(o, t) : RunOne(o, t));
+#ifdef VCLOS_MPI
+        if (distributed)
+        {
+            printer = MpiInterface::GetSystemId() == 0;
+            MpiInterface::Disable(); // every process has the run's figures
+        }
+#endif
         VCLOS_REQUIRE(results.back().complete,
                       std::runtime_error,
                       "the " << t << " all-reduce did not complete");
+    }
+    if (!printer)
+    {
+        return 0;
     }
 
     // The issue's targets (issue 13, optimized ns-3 build) and SimAI 1.6's measured figures
@@ -357,7 +450,8 @@ Run(int argc, char* argv[])
               << ", AckInterval " << o.ackInterval << ", payload " << o.rdmaMtu
               << (IsIbMtu(o.rdmaMtu) ? " B" : " B (not a RoCE MTU: SimAI's like-for-like)")
               << "; event set " << scheduler << "; ports " << o.egress << "; heap on huge pages "
-              << (SuiteHugePagesRequested() ? "yes" : "no") << "\n";
+              << (SuiteHugePagesRequested() ? "yes" : "no") << "; processes " << o.systems
+              << (o.systems > 1 ? " (cpu, events and peak summed over them)" : "") << "\n";
     std::cout << std::left << std::setw(10) << "#" << std::right << std::setw(14) << "collective"
               << std::setw(10) << "setup" << std::setw(10) << "wall" << std::setw(10) << "cpu"
               << std::setw(12) << "events" << std::setw(12) << "events/s" << std::setw(10) << "peak"
@@ -394,7 +488,7 @@ Run(int argc, char* argv[])
     }
     std::cout << "transport,gpus,algorithm,message_bytes,pinned,collective_s,setup_s,wall_s,cpu_s,"
                  "events,events_per_s,sim_s_per_wall_s,peak_rss_mib,target_wall_s,"
-                 "target_peak_mib,cnps,rdma_mtu,egress,huge_pages\n";
+                 "target_peak_mib,cnps,rdma_mtu,egress,huge_pages,processes\n";
     for (std::size_t k = 0; k < transports.size(); ++k)
     {
         const Result& r = results[k];
@@ -416,7 +510,7 @@ Run(int argc, char* argv[])
             std::cout << ",";
         }
         std::cout << "," << r.cnps << "," << o.rdmaMtu << "," << o.egress << ","
-                  << SuiteHugePagesRequested() << "\n";
+                  << SuiteHugePagesRequested() << "," << r.processes << "\n";
     }
     return 0;
 }

@@ -38,7 +38,12 @@ struct JobStarter : public SimpleRefCount<JobStarter>
         {
             for (const auto& app : starter->ranks)
             {
-                Simulator::ScheduleNow(&VclosCollectiveApp::StartIterations, app);
+                if (app->GetNode()->GetSystemId() == Simulator::GetSystemId())
+                {
+                    // (another process runs a rank on one of its nodes: this one only set
+                    // up its QPs)
+                    Simulator::ScheduleNow(&VclosCollectiveApp::StartIterations, app);
+                }
             }
             starter->ranks.clear(); // no cycle with the apps' callbacks
         }
@@ -217,6 +222,17 @@ VclosCollectiveHelper::Install(Ptr<VclosFabric> fabric, const std::vector<uint32
                       std::invalid_argument,
                       "GPU " << gpu << " is listed twice in the job");
     }
+    // A distributed run (VclosFabricHelper::Systems > 1): every process builds every rank,
+    // in the same order, so that each sets up the same QPs (VclosRdmaNic::Connect is out of
+    // band and reserves the responder's QP number); only its own ranks start (JobStarter).
+    const bool distributed = std::any_of(gpus.begin(), gpus.end(), [&](uint32_t gpu) {
+        return fabric->GetGpus().Get(gpu)->GetSystemId() != Simulator::GetSystemId();
+    });
+    VCLOS_REQUIRE(!distributed || (m_transport == "rdma" && !m_stepBarrier),
+                  std::invalid_argument,
+                  "a job over processes of a distributed run needs Transport=rdma and no "
+                  "StepBarrier (TCP connects and the barrier would need messages between "
+                  "processes)");
     m_rankGpus = gpus;
     if (m_rankOrder == TOPOLOGY)
     {

@@ -24,6 +24,9 @@
 #include "ns3/vclos-ocs-state.h"
 #include "ns3/vclos-pfc-net-device.h"
 #include "ns3/vclos-switch-forwarder.h"
+#ifdef VCLOS_MPI
+#include "ns3/mpi-interface.h"
+#endif
 
 namespace ns3
 {
@@ -143,6 +146,18 @@ VclosFabricHelper::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&VclosFabricHelper::m_ocsCount),
                           MakeUintegerChecker<uint32_t>(0, MAX_PORTS))
+            .AddAttribute("Systems",
+                          "Processes of a distributed (MPI) run the fabric is split over: "
+                          "leaves in contiguous blocks, each with its servers and GPUs, and "
+                          "spines likewise; a link between two blocks is a "
+                          "VclosLinkRemoteChannel, its Delay the lookahead. 1: one process. "
+                          "More needs ns-3's mpi module with as many processes enabled, "
+                          "LinkLayer=p2p with LeanLinks, no OCS layer, and at least as many "
+                          "leaves and spines as processes (doc/vclos/rdma.rst, \"Distributed "
+                          "runs\").",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&VclosFabricHelper::m_systems),
+                          MakeUintegerChecker<uint32_t>(1, MAX_PORTS))
             .AddAttribute("OcsReconfigurationTime",
                           "Dark time of an OCS circuit set-up (VclosOcs::ReconfigurationTime "
                           "of every OCS; the initial wiring is up at time 0).",
@@ -366,6 +381,31 @@ VclosFabricHelper::Validate() const
     VCLOS_REQUIRE(m_egress != CLOCK || !m_hasCustomQueueDisc,
                   std::invalid_argument,
                   "Egress=clock: the ports are their own queues, SetQueueDisc does not apply");
+    if (m_systems > 1)
+    {
+#ifdef VCLOS_MPI
+        const uint32_t processes = MpiInterface::IsEnabled() ? MpiInterface::GetSize() : 1;
+#else
+        const uint32_t processes = 1;
+#endif
+        VCLOS_REQUIRE(processes == m_systems,
+                      std::invalid_argument,
+                      "Systems=" << m_systems << " needs as many MPI processes, this run has "
+                                 << processes
+#ifndef VCLOS_MPI
+                                 << " (this ns-3 has no mpi module: utils/build-optimized-ns3.sh)"
+#endif
+        );
+        VCLOS_REQUIRE(m_linkLayer == P2P && m_leanLinks && m_ocsCount == 0,
+                      std::invalid_argument,
+                      "Systems=" << m_systems
+                                 << " needs LinkLayer=p2p, LeanLinks=true and no OCS layer (links "
+                                    "between processes are VclosLinkRemoteChannels)");
+        VCLOS_REQUIRE(m_leaves >= m_systems && m_spines >= m_systems,
+                      std::invalid_argument,
+                      "Systems=" << m_systems << " needs at least as many leaves and spines (have "
+                                 << m_leaves << " and " << m_spines << ")");
+    }
     if (m_ocsCount > 0)
     {
         GetTopologyConfig(); // throws, one line, where the OCS layer does not fit
@@ -529,13 +569,30 @@ VclosFabricHelper::Install()
     const uint32_t serverCount = m_leaves * m_serversPerLeaf;
     const bool hasIntraServer = m_gpusPerServer > 1;
 
-    fabric->m_spines.Create(m_spines);
-    fabric->m_leaves.Create(m_leaves);
+    // Node ids in the order of one process; with Systems > 1 each node is on its block's
+    // system (block b of n items out of c: items [b c / n, (b + 1) c / n)).
+    auto systemOf = [this](uint32_t index, uint32_t count) {
+        return static_cast<uint32_t>(uint64_t{index} * m_systems / count);
+    };
+    for (uint32_t s = 0; s < m_spines; ++s)
+    {
+        fabric->m_spines.Create(1, systemOf(s, m_spines));
+    }
+    for (uint32_t l = 0; l < m_leaves; ++l)
+    {
+        fabric->m_leaves.Create(1, systemOf(l, m_leaves));
+    }
     if (hasIntraServer)
     {
-        fabric->m_serverSwitches.Create(serverCount);
+        for (uint32_t server = 0; server < serverCount; ++server)
+        {
+            fabric->m_serverSwitches.Create(1, systemOf(server / m_serversPerLeaf, m_leaves));
+        }
     }
-    fabric->m_gpus.Create(gpuCount);
+    for (uint32_t g = 0; g < gpuCount; ++g)
+    {
+        fabric->m_gpus.Create(1, systemOf(fabric->GetLeafOfGpu(g), m_leaves));
+    }
 
     InternetStackHelper hostStack;
     hostStack.SetRoutingHelper(Ipv4StaticRoutingHelper());
@@ -553,9 +610,9 @@ VclosFabricHelper::Install()
     // DropTailQueue's behaviour and traces without a list node per packet (VclosFifoQueue).
     m_lean.SetQueue("ns3::VclosFifoQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
     // m_lean keeps what is set on it: set Egress on every Install.
-    m_lean.SetDeviceAttribute("Egress",
-                              EnumValue(m_egress == CLOCK ? VclosLinkNetDevice::CLOCK
-                                                          : VclosLinkNetDevice::QUEUE));
+    m_lean.SetDeviceAttribute(
+        "Egress",
+        EnumValue(m_egress == CLOCK ? VclosLinkNetDevice::CLOCK : VclosLinkNetDevice::QUEUE));
     if (m_egress == CLOCK)
     {
         // The port's queue: QueueSize of frames not yet started, marked above K on arrival.

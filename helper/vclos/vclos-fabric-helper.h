@@ -197,6 +197,7 @@ class VclosFabricHelper : public Object
     uint32_t m_leafPorts;                   //!< leaf radix (0: as needed)
     uint32_t m_spinePorts;                  //!< spine radix (0: as needed)
     uint32_t m_ocsCount;                    //!< OCSs (0: static layer)
+    uint32_t m_systems;                     //!< processes of a distributed run
     Time m_ocsReconfigurationTime;          //!< OCS dark time
     DataRate m_nicRate;                     //!< GPU NIC rate
     Time m_nicDelay;                        //!< GPU-leaf propagation delay

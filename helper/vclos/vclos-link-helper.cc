@@ -9,6 +9,9 @@
 #include "ns3/queue.h"
 #include "ns3/vclos-link-channel.h"
 #include "ns3/vclos-link-net-device.h"
+#ifdef VCLOS_MPI
+#include "ns3/vclos-link-remote-channel.h"
+#endif
 
 namespace ns3
 {
@@ -57,7 +60,29 @@ VclosLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
         ndqi->GetTxQueue(0)->ConnectQueueTraces(queues[i]);
         devices[i]->AggregateObject(ndqi);
     }
-    Ptr<VclosLinkChannel> channel = m_channelFactory.Create<VclosLinkChannel>();
+    Ptr<VclosLinkChannel> channel;
+    if (a->GetSystemId() != b->GetSystemId())
+    {
+        // The ends run in two processes of a distributed run (doc/vclos/rdma.rst,
+        // "Distributed runs").
+#ifdef VCLOS_MPI
+        ObjectFactory remote = m_channelFactory; // the same attributes (Delay)
+        remote.SetTypeId(VclosLinkRemoteChannel::GetTypeId());
+        channel = remote.Create<VclosLinkChannel>();
+        for (const auto& device : devices)
+        {
+            VclosLinkRemoteChannel::ReceiveFromOtherProcesses(device);
+        }
+#else
+        NS_FATAL_ERROR("VclosLinkHelper: nodes " << a->GetId() << " and " << b->GetId()
+                                                 << " are on different systems, which needs "
+                                                    "ns-3's mpi module");
+#endif
+    }
+    else
+    {
+        channel = m_channelFactory.Create<VclosLinkChannel>();
+    }
     NetDeviceContainer container;
     for (int i = 0; i < 2; ++i)
     {

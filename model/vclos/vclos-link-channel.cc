@@ -118,12 +118,7 @@ VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
     {
         return false;
     }
-    // No copy here (PointToPointChannel copies every frame): the receiver copies it only if
-    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive). The event
-    // is MakeEvent's, at the same time with the same context.
-    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
-                                   wait + txTime + m_delay,
-                                   new VclosLinkReceiveEvent(peer, packet));
+    Deliver(peer, packet, wait + txTime + m_delay);
     if (!m_txrxTrace.IsEmpty())
     {
         m_txrxTrace(packet,
@@ -133,6 +128,17 @@ VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
                     txTime + m_delay);
     }
     return true;
+}
+
+void
+VclosLinkChannel::Deliver(VclosLinkNetDevice* peer, const Ptr<Packet>& packet, Time delay)
+{
+    // No copy here (PointToPointChannel copies every frame): the receiver copies it only if
+    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive). The event
+    // is MakeEvent's, at the same time with the same context.
+    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+                                   delay,
+                                   new VclosLinkReceiveEvent(peer, packet));
 }
 
 bool

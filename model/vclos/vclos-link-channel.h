@@ -73,6 +73,15 @@ class VclosLinkChannel : public Channel
     /// \return the propagation delay
     Time GetDelay() const;
 
+  protected:
+    /**
+     * \brief Hand a frame to the other end.
+     * \param peer the receiving device
+     * \param packet the frame
+     * \param delay from now to the arrival of its last bit
+     */
+    virtual void Deliver(VclosLinkNetDevice* peer, const Ptr<Packet>& packet, Time delay);
+
   private:
     void DoDispose() override;
 
