@@ -76,9 +76,15 @@ VclosLinkChannel::GetTypeId()
 }
 
 VclosLinkChannel::VclosLinkChannel()
-    : m_attached(0)
+    : VclosLinkChannel(false)
 {
-    NS_LOG_FUNCTION(this);
+}
+
+VclosLinkChannel::VclosLinkChannel(bool crossesProcesses)
+    : m_attached(0),
+      m_crossesProcesses(crossesProcesses)
+{
+    NS_LOG_FUNCTION(this << crossesProcesses);
 }
 
 void
@@ -118,7 +124,19 @@ VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
     {
         return false;
     }
-    Deliver(peer, packet, wait + txTime + m_delay);
+    if (m_crossesProcesses)
+    {
+        DeliverToOtherProcess(peer, packet, wait + txTime + m_delay);
+    }
+    else
+    {
+        // No copy here (PointToPointChannel copies every frame): the receiver copies it only
+        // if someone else still holds it when it arrives (VclosLinkNetDevice::Receive). The
+        // event is MakeEvent's, at the same time with the same context.
+        Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
+                                       wait + txTime + m_delay,
+                                       new VclosLinkReceiveEvent(peer, packet));
+    }
     if (!m_txrxTrace.IsEmpty())
     {
         m_txrxTrace(packet,
@@ -131,14 +149,11 @@ VclosLinkChannel::TransmitStart(const Ptr<Packet>& packet,
 }
 
 void
-VclosLinkChannel::Deliver(VclosLinkNetDevice* peer, const Ptr<Packet>& packet, Time delay)
+VclosLinkChannel::DeliverToOtherProcess(VclosLinkNetDevice* peer,
+                                        const Ptr<Packet>& packet,
+                                        Time delay)
 {
-    // No copy here (PointToPointChannel copies every frame): the receiver copies it only if
-    // someone else still holds it when it arrives (VclosLinkNetDevice::Receive). The event
-    // is MakeEvent's, at the same time with the same context.
-    Simulator::ScheduleWithContext(peer->GetNode()->GetId(),
-                                   delay,
-                                   new VclosLinkReceiveEvent(peer, packet));
+    NS_FATAL_ERROR("VclosLinkChannel: a channel within one process has no other process");
 }
 
 bool

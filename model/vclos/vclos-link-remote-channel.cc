@@ -38,6 +38,11 @@ VclosLinkRemoteChannel::GetTypeId()
     return tid;
 }
 
+VclosLinkRemoteChannel::VclosLinkRemoteChannel()
+    : VclosLinkChannel(true)
+{
+}
+
 void
 VclosLinkRemoteChannel::ReceiveFromOtherProcesses(Ptr<VclosLinkNetDevice> device)
 {
@@ -48,7 +53,9 @@ VclosLinkRemoteChannel::ReceiveFromOtherProcesses(Ptr<VclosLinkNetDevice> device
 }
 
 void
-VclosLinkRemoteChannel::Deliver(VclosLinkNetDevice* peer, const Ptr<Packet>& packet, Time delay)
+VclosLinkRemoteChannel::DeliverToOtherProcess(VclosLinkNetDevice* peer,
+                                              const Ptr<Packet>& packet,
+                                              Time delay)
 {
     NS_LOG_FUNCTION(this << peer << packet << delay);
     MpiInterface::SendPacket(packet,

@@ -36,8 +36,12 @@ class VclosLinkRemoteChannel : public VclosLinkChannel
      */
     static void ReceiveFromOtherProcesses(Ptr<VclosLinkNetDevice> device);
 
+    VclosLinkRemoteChannel();
+
   protected:
-    void Deliver(VclosLinkNetDevice* peer, const Ptr<Packet>& packet, Time delay) override;
+    void DeliverToOtherProcess(VclosLinkNetDevice* peer,
+                               const Ptr<Packet>& packet,
+                               Time delay) override;
 };
 
 } // namespace ns3
