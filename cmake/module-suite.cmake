@@ -14,6 +14,9 @@ suite_module(
     helper/suite/suite-output-prefix.cc
     helper/suite/suite-run-program.cc
     helper/suite/suite-huge-pages.cc
+    helper/suite/suite-program-support.cc
+    model/suite/suite-csv-reader.cc
+    model/suite/suite-run-status.cc
   HEADERS
     helper/suite/suite-number-parser.h
     helper/suite/suite-unit-parser.h
@@ -24,5 +27,9 @@ suite_module(
     helper/suite/suite-output-prefix.h
     helper/suite/suite-run-program.h
     helper/suite/suite-huge-pages.h
+    helper/suite/suite-program-support.h
+    model/suite/suite-check.h
+    model/suite/suite-csv-reader.h
+    model/suite/suite-run-status.h
   LIBRARIES
     ns3::libcore ns3::libnetwork ns3::libstats)

@@ -13,9 +13,17 @@
 //   mpirun -np 2 vclos-allreduce-benchmark --leaves=128 --transport=rdma --distributed
 //                                                             # 1,024 GPUs over 2 processes
 
+#include "ns3/clos-module.h"
+#include "ns3/cluster-module.h"
+#include "ns3/collective-module.h"
 #include "ns3/core-module.h"
+#include "ns3/fluid-module.h"
+#include "ns3/lean-link-module.h"
+#include "ns3/ocs-module.h"
+#include "ns3/pfc-module.h"
+#include "ns3/roce-module.h"
+#include "ns3/scenario-module.h"
 #include "ns3/suite-module.h"
-#include "ns3/vclos-module.h"
 
 #include <chrono>
 #include <iomanip>
@@ -25,7 +33,7 @@
 #include <sys/wait.h>
 #include <tuple>
 #include <unistd.h>
-#ifdef VCLOS_MPI
+#ifdef LEAN_LINK_MPI
 #include "ns3/mpi-interface.h"
 
 #include <mpi.h>
@@ -55,18 +63,18 @@ struct Result
 /// The options of a run.
 struct Options
 {
-    uint32_t leaves = 4;                  //!< leaves
-    uint32_t gpusPerLeaf = 8;             //!< GPUs (hosts) per leaf
-    uint32_t spines = 8;                  //!< spines
-    uint64_t messageBytes = 100ull << 20; //!< M
-    VclosCollectiveAlgorithm collective;  //!< the algorithm
-    bool pinned = false;                  //!< pin each GPU to a spine
-    std::string profile = "simai";        //!< RDMA: DCQCN profile ("none": line rate)
-    uint32_t ackInterval = 1;             //!< RDMA: ns3::VclosRdmaNic::AckInterval
-    uint32_t rdmaMtu = 4096;              //!< RDMA: payload bytes per packet
-    std::string egress = "queue-disc";    //!< ns3::VclosFabricHelper::Egress
-    uint32_t systems = 1;                 //!< processes the fabric is split over (MPI)
-    bool drain = false;                   //!< run until no event is left
+    uint32_t leaves = 4;                   //!< leaves
+    uint32_t gpusPerLeaf = 8;              //!< GPUs (hosts) per leaf
+    uint32_t spines = 8;                   //!< spines
+    uint64_t messageBytes = 100ull << 20;  //!< M
+    ClusterCollectiveAlgorithm collective; //!< the algorithm
+    bool pinned = false;                   //!< pin each GPU to a spine
+    std::string profile = "simai";         //!< RDMA: DCQCN profile ("none": line rate)
+    uint32_t ackInterval = 1;              //!< RDMA: ns3::RoceNic::AckInterval
+    uint32_t rdmaMtu = 4096;               //!< RDMA: payload bytes per packet
+    std::string egress = "queue-disc";     //!< ns3::ClosFabricHelper::Egress
+    uint32_t systems = 1;                  //!< processes the fabric is split over (MPI)
+    bool drain = false;                    //!< run until no event is left
 };
 
 /// IPv4 + UDP + BTH + RETH: the largest RoCE packet is this much above its payload.
@@ -94,7 +102,7 @@ Result
 RunOne(const Options& o, const std::string& transport)
 {
     auto setupStart = std::chrono::steady_clock::now();
-    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
     fabricHelper->SetAttribute("Leaves", UintegerValue(o.leaves));
     fabricHelper->SetAttribute("Spines", UintegerValue(o.spines));
     fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(o.gpusPerLeaf));
@@ -108,7 +116,7 @@ RunOne(const Options& o, const std::string& transport)
         // SimAI's 9000-byte payloads need a slightly larger IP MTU than the jumbo 9000.
         fabricHelper->SetAttribute("Mtu", UintegerValue(o.rdmaMtu + ROCE_IP_OVERHEAD));
     }
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    Ptr<ClosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 0);
     std::vector<uint32_t> gpus;
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
@@ -121,7 +129,7 @@ RunOne(const Options& o, const std::string& transport)
     }
     if (transport == "rdma")
     {
-        VclosRdmaHelper rdma;
+        RoceHelper rdma;
         if (o.profile != "none")
         {
             // The NIC rate (the "hpcc" profile's rates scale with it): the GPU's link device.
@@ -134,18 +142,18 @@ RunOne(const Options& o, const std::string& transport)
                     break;
                 }
             }
-            for (const auto& [name, value] : VclosDcqcn::GetProfile(o.profile, rate.Get()))
+            for (const auto& [name, value] : Dcqcn::GetProfile(o.profile, rate.Get()))
             {
-                Config::SetDefault("ns3::VclosDcqcn::" + name, StringValue(value));
+                Config::SetDefault("ns3::Dcqcn::" + name, StringValue(value));
             }
-            rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
+            rdma.SetNicAttribute("RateControl", StringValue("ns3::Dcqcn"));
         }
         rdma.SetNicAttribute("AckInterval", UintegerValue(o.ackInterval));
         rdma.SetNicAttribute("Mtu", UintegerValue(o.rdmaMtu));
         rdma.SetNicAttribute("IbMtuOnly", BooleanValue(IsIbMtu(o.rdmaMtu)));
         rdma.Install(fabric->GetGpus());
     }
-    Ptr<VclosCollectiveHelper> collectiveHelper = CreateObject<VclosCollectiveHelper>();
+    Ptr<CollectiveHelper> collectiveHelper = CreateObject<CollectiveHelper>();
     collectiveHelper->SetAttribute("Algorithm", EnumValue(o.collective));
     collectiveHelper->SetAttribute("MessageBytes", UintegerValue(o.messageBytes));
     collectiveHelper->SetAttribute("Transport", StringValue(transport));
@@ -158,7 +166,7 @@ RunOne(const Options& o, const std::string& transport)
             ranks.Add(allRanks.Get(r));
         }
     }
-    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+    Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
     tracker->Track("allreduce", ranks);
     Result result;
     result.setup_s =
@@ -203,13 +211,13 @@ RunOne(const Options& o, const std::string& transport)
         }));
     const double cpuStart = CpuSeconds();
     Simulator::Run();
-    VclosCheckRunStatus(); // a run that could not go on: "error: <cause>"
+    SuiteCheckRunStatus(); // a run that could not go on: "error: <cause>"
     result.wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     result.cpu_s = CpuSeconds() - cpuStart;
     result.simulated_s = Simulator::Now().GetSeconds();
     result.events = Simulator::GetEventCount();
-    VclosCollectiveTracker::Iteration it;
+    CollectiveTracker::Iteration it;
     if (!tracker->GetIterations(0).empty())
     {
         it = tracker->GetIterations(0).front();
@@ -220,11 +228,11 @@ RunOne(const Options& o, const std::string& transport)
         {
             continue; // another process's
         }
-        Ptr<VclosRdmaNic> nic = fabric->GetGpus().Get(g)->GetObject<VclosRdmaNic>();
+        Ptr<RoceNic> nic = fabric->GetGpus().Get(g)->GetObject<RoceNic>();
         for (uint32_t q = 0; nic && q < nic->GetNQps(); ++q)
         {
-            Ptr<VclosRdmaQp> qp = nic->GetQp(VclosRdmaNic::FIRST_QPN + q);
-            if (qp->GetRole() == VclosRdmaQp::Role::REQUESTER)
+            Ptr<RoceQp> qp = nic->GetQp(RoceNic::FIRST_QPN + q);
+            if (qp->GetRole() == RoceQp::Role::REQUESTER)
             {
                 result.cnps += qp->GetCnps(); // the responder counts the ones it sent
             }
@@ -236,7 +244,7 @@ RunOne(const Options& o, const std::string& transport)
     uint64_t ranksEnded = it.ranksEnded;
     double collectiveStart = it.collectiveStart.GetSeconds();
     double end = it.end.GetSeconds();
-#ifdef VCLOS_MPI
+#ifdef LEAN_LINK_MPI
     if (o.systems > 1)
     {
         // Every process's share: sums, and the run's extremes.
@@ -274,9 +282,9 @@ RunInChild(const Options& o, const std::string& transport)
 {
     std::cout.flush();
     int fds[2];
-    VCLOS_REQUIRE(pipe(fds) == 0, std::runtime_error, "pipe failed");
+    SUITE_REQUIRE(pipe(fds) == 0, std::runtime_error, "pipe failed");
     const pid_t pid = fork();
-    VCLOS_REQUIRE(pid >= 0, std::runtime_error, "fork failed");
+    SUITE_REQUIRE(pid >= 0, std::runtime_error, "fork failed");
     if (pid == 0)
     {
         close(fds[0]);
@@ -299,7 +307,7 @@ RunInChild(const Options& o, const std::string& transport)
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
-    VCLOS_REQUIRE(got == ssize_t(sizeof(r)) && r.complete,
+    SUITE_REQUIRE(got == ssize_t(sizeof(r)) && r.complete,
                   std::runtime_error,
                   "the " << transport << " all-reduce did not complete");
     return r;
@@ -311,7 +319,7 @@ Run(int argc, char* argv[])
     Options o;
     std::string algorithm = "ring";
     std::string transport = "tcp";
-    std::string scheduler = VCLOS_DEFAULT_EVENT_SCHEDULER;
+    std::string scheduler = SUITE_DEFAULT_EVENT_SCHEDULER;
     bool distributed = false;
     SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", o.leaves);
@@ -352,24 +360,24 @@ Run(int argc, char* argv[])
                  "ACKs; TCP's closing timers make that seconds)",
                  o.drain);
     cmd.Parse(argc, argv);
-    VCLOS_REQUIRE(!distributed || transport == "rdma",
+    SUITE_REQUIRE(!distributed || transport == "rdma",
                   std::invalid_argument,
                   "distributed: runs transport rdma only, not '" << transport << "'");
-#ifndef VCLOS_MPI
-    VCLOS_REQUIRE(!distributed,
+#ifndef LEAN_LINK_MPI
+    SUITE_REQUIRE(!distributed,
                   std::invalid_argument,
                   "distributed: this ns-3 has no mpi module (utils/build-optimized-ns3.sh builds "
                   "one)");
 #endif
-    VCLOS_REQUIRE(o.ackInterval >= 1,
+    SUITE_REQUIRE(o.ackInterval >= 1,
                   std::invalid_argument,
                   "ackInterval: " << o.ackInterval << " must be at least 1 packet");
-    VCLOS_REQUIRE(o.rdmaMtu >= 256 && o.rdmaMtu <= VclosRdmaNic::MAX_PAYLOAD,
+    SUITE_REQUIRE(o.rdmaMtu >= 256 && o.rdmaMtu <= RoceNic::MAX_PAYLOAD,
                   std::invalid_argument,
-                  "rdmaMtu: " << o.rdmaMtu << " must be 256 to " << VclosRdmaNic::MAX_PAYLOAD);
-    const std::string badScheduler = VclosSetEventScheduler(scheduler);
-    VCLOS_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
-#ifdef VCLOS_MPI
+                  "rdmaMtu: " << o.rdmaMtu << " must be 256 to " << RoceNic::MAX_PAYLOAD);
+    const std::string badScheduler = SuiteSetEventScheduler(scheduler);
+    SUITE_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
+#ifdef LEAN_LINK_MPI
     if (distributed)
     {
         GlobalValue::Bind("SimulatorImplementationType",
@@ -378,29 +386,29 @@ Run(int argc, char* argv[])
         o.systems = MpiInterface::GetSize();
     }
 #endif
-    VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, o.collective),
+    SUITE_REQUIRE(ClusterParseCollectiveAlgorithm(algorithm, o.collective),
                   std::invalid_argument,
                   "algorithm: unknown '" << algorithm << "'");
-    VCLOS_REQUIRE(o.egress == "queue-disc" || o.egress == "clock",
+    SUITE_REQUIRE(o.egress == "queue-disc" || o.egress == "clock",
                   std::invalid_argument,
                   "egress: '" << o.egress << "' is not queue-disc or clock");
-    VCLOS_REQUIRE(transport == "tcp" || transport == "rdma" || transport == "both",
+    SUITE_REQUIRE(transport == "tcp" || transport == "rdma" || transport == "both",
                   std::invalid_argument,
                   "transport: '" << transport << "' is not tcp, rdma or both");
     if (o.profile != "none")
     {
-        VclosDcqcn::GetProfile(o.profile, DataRate("100Gbps")); // refuses an unknown name
+        Dcqcn::GetProfile(o.profile, DataRate("100Gbps")); // refuses an unknown name
     }
     // The attributes' checkers bound them (SetAttribute would abort on a value out of range).
-    Ptr<VclosFabricHelper> probe = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> probe = CreateObject<ClosFabricHelper>();
     for (const auto& [argument, attribute, value] :
          {std::make_tuple("leaves", "Leaves", o.leaves),
           std::make_tuple("spines", "Spines", o.spines),
           std::make_tuple("gpusPerLeaf", "ServersPerLeaf", o.gpusPerLeaf)})
     {
-        VCLOS_REQUIRE(probe->SetAttributeFailSafe(attribute, UintegerValue(value)),
+        SUITE_REQUIRE(probe->SetAttributeFailSafe(attribute, UintegerValue(value)),
                       std::invalid_argument,
-                      argument << ": " << value << " is out of range for ns3::VclosFabricHelper::"
+                      argument << ": " << value << " is out of range for ns3::ClosFabricHelper::"
                                << attribute << " (doc/vclos/vclos.rst lists the ranges)");
     }
     std::vector<std::string> transports;
@@ -418,14 +426,14 @@ Run(int argc, char* argv[])
     for (const auto& t : transports)
     {
         results.push_back(transports.size() > 1 ? RunInChild(o, t) : RunOne(o, t));
-#ifdef VCLOS_MPI
+#ifdef LEAN_LINK_MPI
         if (distributed)
         {
             printer = MpiInterface::GetSystemId() == 0;
             MpiInterface::Disable(); // every process has the run's figures
         }
 #endif
-        VCLOS_REQUIRE(results.back().complete,
+        SUITE_REQUIRE(results.back().complete,
                       std::runtime_error,
                       "the " << t << " all-reduce did not complete");
     }

@@ -6,25 +6,33 @@
 // Job: the 32-GPU cross-leaf permutation (4 leaves x 2 servers x 4 GPUs, 8 spines): every
 // GPU sends one endless TCP flow to the GPU at the same position under the next leaf, for
 // --simTime of simulated time. Two sides run in one process:
-//  * vclos: VclosFabricHelper + VclosPermutationHelper, per-flow 5-tuple ECMP at switches;
+//  * vclos: ClosFabricHelper + CollectivePermutationHelper, per-flow 5-tuple ECMP at switches;
 //  * stock: the same nodes, links, queue discs and TCP settings built from stock helpers,
 //    routed by Ipv4GlobalRouting with RandomEcmpRouting (per-packet random next hop, so it
 //    sprays and reorders TCP: the two sides do not carry the same traffic).
 // Each side is measured for wall time of Simulator::Run (and, apart, of the setup), events
-// executed, packet-hops (PhyTxBegin on every point-to-point device, ns-3's or VclosLinkNetDevice)
+// executed, packet-hops (PhyTxBegin on every point-to-point device, ns-3's or LeanLinkNetDevice)
 // and delivered bytes.
 // --runs repeats both sides, alternating their order, and reports the median of each figure.
 // Random streams are assigned explicitly, so a seed (--RngRun) gives the same event counts
 // whatever the order. Prints a table and a CSV block on stdout, progress on stderr.
 
 #include "ns3/applications-module.h"
+#include "ns3/clos-module.h"
+#include "ns3/cluster-module.h"
+#include "ns3/collective-module.h"
 #include "ns3/core-module.h"
+#include "ns3/fluid-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/lean-link-module.h"
 #include "ns3/network-module.h"
+#include "ns3/ocs-module.h"
+#include "ns3/pfc-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/roce-module.h"
+#include "ns3/scenario-module.h"
 #include "ns3/suite-module.h"
 #include "ns3/traffic-control-module.h"
-#include "ns3/vclos-module.h"
 
 #include <algorithm>
 #include <chrono>
@@ -45,21 +53,22 @@ namespace
 {
 
 /// The traffic both sides run. The fabric itself (shape, rates, delays, MTU, queues, TCP)
-/// comes from VclosFabricHelper's attributes, for both sides: set them on the command line
-/// (--ns3::VclosFabricHelper::Spines=4) and both sides change together.
+/// comes from ClosFabricHelper's attributes, for both sides: set them on the command line
+/// (--ns3::ClosFabricHelper::Spines=4) and both sides change together.
 struct Job
 {
-    uint64_t flowBytes = VclosPermutationHelper::MAX_FLOW_BYTES; //!< 10 GB: never ends in simTime
-    uint32_t sendSize = 0;             //!< BulkSend write size (0: 8 segments)
-    uint16_t basePort = 5000;          //!< port of flow 0
-    Time startTime = MicroSeconds(10); //!< senders start
-    Time simTime = MilliSeconds(5);    //!< simulated time of a run
+    uint64_t flowBytes =
+        CollectivePermutationHelper::MAX_FLOW_BYTES; //!< 10 GB: never ends in simTime
+    uint32_t sendSize = 0;                           //!< BulkSend write size (0: 8 segments)
+    uint16_t basePort = 5000;                        //!< port of flow 0
+    Time startTime = MicroSeconds(10);               //!< senders start
+    Time simTime = MilliSeconds(5);                  //!< simulated time of a run
 };
 
 /// Reads a fabric parameter from the helper's attributes.
 template <typename Value>
 Value
-Attr(const Ptr<VclosFabricHelper>& helper, const std::string& name)
+Attr(const Ptr<ClosFabricHelper>& helper, const std::string& name)
 {
     Value v;
     helper->GetAttribute(name, v);
@@ -78,7 +87,7 @@ struct Built
 };
 
 /// Builds one side of the benchmark in the (empty) simulator.
-using Builder = std::function<Built(const Job&, const Ptr<VclosFabricHelper>&)>;
+using Builder = std::function<Built(const Job&, const Ptr<ClosFabricHelper>&)>;
 
 /// What one run of one side measured.
 struct Sample
@@ -193,11 +202,11 @@ Measure(const Job& job, const Builder& build)
 {
     Sample s;
     auto setupStart = std::chrono::steady_clock::now();
-    Built built = build(job, CreateObject<VclosFabricHelper>());
+    Built built = build(job, CreateObject<ClosFabricHelper>());
     uint64_t hops = 0;
     uint64_t refused = 0;
     // Stock side and intra-server links: PointToPointNetDevice; vclos fabric links:
-    // VclosLinkNetDevice (LeanLinks) or PointToPointNetDevice. A device with Egress=Clock
+    // LeanLinkNetDevice (LeanLinks) or PointToPointNetDevice. A device with Egress=Clock
     // would schedule every frame's start for a PhyTxBegin sink, so its hops are the frames
     // it accepted (MacTx less MacTxDrop; the few not started when the run stops count too).
     for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
@@ -206,8 +215,8 @@ Measure(const Job& job, const Builder& build)
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {
             Ptr<NetDevice> device = node->GetDevice(d);
-            Ptr<VclosLinkNetDevice> lean = DynamicCast<VclosLinkNetDevice>(device);
-            if (lean && lean->GetEgress() == VclosLinkNetDevice::CLOCK)
+            Ptr<LeanLinkNetDevice> lean = DynamicCast<LeanLinkNetDevice>(device);
+            if (lean && lean->GetEgress() == LeanLinkNetDevice::CLOCK)
             {
                 device->TraceConnectWithoutContext("MacTx", MakeBoundCallback(&CountHop, &hops));
                 device->TraceConnectWithoutContext("MacTxDrop",
@@ -240,17 +249,17 @@ Measure(const Job& job, const Builder& build)
 
 /// Side (a): our fabric and permutation helpers.
 Built
-BuildVclos(const Job& job, const Ptr<VclosFabricHelper>& fabricHelper)
+BuildVclos(const Job& job, const Ptr<ClosFabricHelper>& fabricHelper)
 {
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    Ptr<ClosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, STREAM_BASE);
 
-    Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+    Ptr<CollectivePermutationHelper> traffic = CreateObject<CollectivePermutationHelper>();
     traffic->SetAttribute("FlowBytes", UintegerValue(job.flowBytes));
     traffic->SetAttribute("SendSize", UintegerValue(job.sendSize));
     traffic->SetAttribute("BasePort", UintegerValue(job.basePort));
     traffic->SetAttribute("StartTime", TimeValue(job.startTime));
-    auto pairs = VclosPermutationHelper::LeafShift(fabric, 1);
+    auto pairs = CollectivePermutationHelper::LeafShift(fabric, 1);
     ApplicationContainer apps = traffic->Install(fabric, pairs);
 
     Built built;
@@ -266,7 +275,7 @@ BuildVclos(const Job& job, const Ptr<VclosFabricHelper>& fabricHelper)
 /// only its parameters, its TCP defaults (Config::SetDefault) and its queue disc settings
 /// (a TrafficControlHelper), so that both sides are configured identically.
 Built
-BuildStock(const Job& job, const Ptr<VclosFabricHelper>& config)
+BuildStock(const Job& job, const Ptr<ClosFabricHelper>& config)
 {
     const uint32_t leafCount = Attr<UintegerValue>(config, "Leaves").Get();
     const uint32_t spineCount = Attr<UintegerValue>(config, "Spines").Get();
@@ -367,7 +376,7 @@ BuildStock(const Job& job, const Ptr<VclosFabricHelper>& config)
         bulk.SetAttribute("SendSize",
                           UintegerValue(job.sendSize > 0
                                             ? job.sendSize
-                                            : VclosPermutationHelper::DefaultSendSize()));
+                                            : CollectivePermutationHelper::DefaultSendSize()));
         senders.Add(bulk.Install(gpus.Get(pair.first)));
     }
     built.sinks.Start(Seconds(0));
@@ -430,11 +439,11 @@ Run(int argc, char* argv[])
     cmd.AddValue("runs", "Runs of each side (alternating order); the median is reported", runs);
     cmd.AddValue("only", "Sides to run: vclos, stock or both", only);
     cmd.Parse(argc, argv);
-    VCLOS_REQUIRE(runs >= 1, std::invalid_argument, "--runs must be at least 1");
-    VCLOS_REQUIRE(only == "vclos" || only == "stock" || only == "both",
+    SUITE_REQUIRE(runs >= 1, std::invalid_argument, "--runs must be at least 1");
+    SUITE_REQUIRE(only == "vclos" || only == "stock" || only == "both",
                   std::invalid_argument,
                   "--only must be vclos, stock or both (got " << only << ")");
-    VCLOS_REQUIRE(job.simTime > job.startTime,
+    SUITE_REQUIRE(job.simTime > job.startTime,
                   std::invalid_argument,
                   "--simTime must exceed the 10 us start");
 
@@ -457,7 +466,7 @@ Run(int argc, char* argv[])
         }
     }
 
-    Ptr<VclosFabricHelper> shape = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> shape = CreateObject<ClosFabricHelper>();
     const uint32_t leafCount = Attr<UintegerValue>(shape, "Leaves").Get();
     std::cout << "# vclos-fabric-benchmark: "
               << leafCount * Attr<UintegerValue>(shape, "ServersPerLeaf").Get() *

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Speed of the flow-level engine (VclosFlowEngine) at 8,192 GPUs (issue 10, item 7).
+// Speed of the flow-level engine (FluidEngine) at 8,192 GPUs (issue 10, item 7).
 //
 // Cluster: the spec's static 8,192-GPU configuration (section 7, static_routing): 128 leaves
 // of 16 servers x 4 GPUs, 64 spines, 100 Gbit/s NICs and leaf-spine links, 1000 Gbit/s
@@ -22,16 +22,16 @@
 // most loaded link).
 //
 // Prints one table and one CSV line: flows, the share of conflicting flows (flows that
-// shared a link with another flow at some instant, VclosFlowEngine::GetMaxSharing > 1), instants,
+// shared a link with another flow at some instant, FluidEngine::GetMaxSharing > 1), instants,
 // rate recomputations and flows re-rated, wall and CPU time of the run (placement and topology
 // excluded), flows and events (flow starts + finishes + timers) per wall second, simulated time and
 // peak RSS (getrusage).
 
+#include "ns3/cluster-topology.h"
+#include "ns3/fluid-engine.h"
+#include "ns3/suite-check.h"
 #include "ns3/suite-module.h"
-#include "ns3/vclos-check.h"
-#include "ns3/vclos-flow-engine.h"
-#include "ns3/vclos-program-support.h"
-#include "ns3/vclos-topology.h"
+#include "ns3/suite-program-support.h"
 
 #include <algorithm>
 #include <chrono>
@@ -60,13 +60,13 @@ Mix(uint64_t x)
 /// One job: its GPUs (contiguous), its progress and its paths (one per ring flow).
 struct Job
 {
-    uint32_t first = 0;           //!< first GPU
-    uint32_t size = 0;            //!< N
-    double compute = 0;           //!< compute phase, s
-    uint32_t iteration = 0;       //!< current iteration
-    uint32_t step = 0;            //!< current ring step
-    uint32_t outstanding = 0;     //!< flows of the step still running
-    std::vector<VclosPath> paths; //!< path of GPU i -> i+1
+    uint32_t first = 0;             //!< first GPU
+    uint32_t size = 0;              //!< N
+    double compute = 0;             //!< compute phase, s
+    uint32_t iteration = 0;         //!< current iteration
+    uint32_t step = 0;              //!< current ring step
+    uint32_t outstanding = 0;       //!< flows of the step still running
+    std::vector<ClusterPath> paths; //!< path of GPU i -> i+1
 };
 
 /// \return user + system CPU seconds of the process
@@ -115,31 +115,31 @@ Body(int argc, char* argv[])
     cmd.AddValue("seed", "seed of the job sizes, compute times and ECMP hash", seed);
     cmd.Parse(argc, argv);
 
-    VCLOS_REQUIRE(jobSize != 1, std::invalid_argument, "jobSize must be 0 or at least 2");
-    VCLOS_REQUIRE(iterations >= 1 && iterations <= 1000,
+    SUITE_REQUIRE(jobSize != 1, std::invalid_argument, "jobSize must be 0 or at least 2");
+    SUITE_REQUIRE(iterations >= 1 && iterations <= 1000,
                   std::invalid_argument,
                   "iterations must be 1 to 1000 (got " << iterations << ")");
-    VCLOS_REQUIRE(bytes > 0 && bytes < 1e18,
+    SUITE_REQUIRE(bytes > 0 && bytes < 1e18,
                   std::invalid_argument,
                   "bytes must be > 0 and below 1e18 (got " << bytes << ")");
-    VCLOS_REQUIRE(compute >= 0 && compute < 1e9,
+    SUITE_REQUIRE(compute >= 0 && compute < 1e9,
                   std::invalid_argument,
                   "compute must be >= 0 and below 1e9 s (got " << compute << ")");
-    VCLOS_REQUIRE(routing == "pinned" || routing == "ecmp",
+    SUITE_REQUIRE(routing == "pinned" || routing == "ecmp",
                   std::invalid_argument,
                   "routing must be pinned or ecmp (got '" << routing << "')");
-    VCLOS_REQUIRE(sharing == "maxmin" || sharing == "equal",
+    SUITE_REQUIRE(sharing == "maxmin" || sharing == "equal",
                   std::invalid_argument,
                   "sharing must be maxmin or equal (got '" << sharing << "')");
-    VCLOS_REQUIRE(order == "strided" || order == "leaf" || order == "random",
+    SUITE_REQUIRE(order == "strided" || order == "leaf" || order == "random",
                   std::invalid_argument,
                   "order must be strided, leaf or random (got '" << order << "')");
-    VclosTopologyConfig config;
+    ClusterTopologyConfig config;
     config.leaves = leaves;
     config.serversPerLeaf = serversPerLeaf;
     config.gpusPerServer = gpusPerServer;
     config.spines = spines;
-    const VclosTopology topo(config);
+    const ClusterTopology topo(config);
 
     // Jobs, placed contiguously until the next one does not fit.
     std::mt19937_64 rng(seed);
@@ -188,13 +188,13 @@ Body(int argc, char* argv[])
         jobs.push_back(std::move(job));
         next += n;
     }
-    VCLOS_REQUIRE(!jobs.empty(),
+    SUITE_REQUIRE(!jobs.empty(),
                   std::invalid_argument,
                   "jobSize=" << jobSize << " does not fit in " << topo.GetGpus() << " GPUs");
 
-    VclosFlowEngine engine(topo.GetLinkCapacities(),
-                           sharing == "maxmin" ? VclosFlowEngine::Sharing::MAX_MIN
-                                               : VclosFlowEngine::Sharing::EQUAL_SHARE);
+    FluidEngine engine(topo.GetLinkCapacities(),
+                       sharing == "maxmin" ? FluidEngine::Sharing::MAX_MIN
+                                           : FluidEngine::Sharing::EQUAL_SHARE);
     uint64_t expectedFlows = 0;
     double expectedBytes = 0;
     for (const Job& job : jobs)
@@ -207,7 +207,7 @@ Body(int argc, char* argv[])
         Job& job = jobs[j];
         job.outstanding = job.size;
         const double flowBytes = bytes / job.size;
-        for (const VclosPath& p : job.paths)
+        for (const ClusterPath& p : job.paths)
         {
             engine.StartFlow(p.links.data(), p.size, flowBytes, j);
         }
@@ -219,7 +219,7 @@ Body(int argc, char* argv[])
         });
     };
     uint64_t conflicting = 0; // flows that shared a link with another flow (spec section 6)
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t tag) {
+    engine.SetFinishHandler([&](FluidEngine::FlowId id, uint64_t tag) {
         conflicting += engine.GetMaxSharing(id) > 1;
         const uint32_t j = static_cast<uint32_t>(tag);
         Job& job = jobs[j];
@@ -247,8 +247,8 @@ Body(int argc, char* argv[])
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     const double cpu = CpuSeconds() - cpu0;
-    const VclosFlowEngine::Stats& s = engine.GetStats();
-    VCLOS_REQUIRE(s.flowsFinished == expectedFlows && engine.GetActiveFlowCount() == 0,
+    const FluidEngine::Stats& s = engine.GetStats();
+    SUITE_REQUIRE(s.flowsFinished == expectedFlows && engine.GetActiveFlowCount() == 0,
                   std::logic_error,
                   "run ended with " << s.flowsFinished << " of " << expectedFlows
                                     << " flows finished");

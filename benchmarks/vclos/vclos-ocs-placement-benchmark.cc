@@ -7,21 +7,21 @@
 // Cluster (spec section 7, the oxc_vclos run): 256 leaves of 8 servers x 4 GPUs, 32 OCSs
 // (one uplink per leaf on each), 128 spines with 2 ports on every OCS. Static vClos runs the
 // same GPUs with one link from every leaf to each of 32 spines (1:1).
-// Jobs: sizes from the spec's TPU-v4 distribution (VclosTpuV4SizeForQuantile of a uniform
+// Jobs: sizes from the spec's TPU-v4 distribution (ClusterTpuV4SizeForQuantile of a uniform
 // draw) capped at 512; durations exponential with mean 1 (time unit); Poisson arrivals at
 // the rate that offers --load of the GPUs. Strict FIFO (spec section 6): an arriving job
 // waits behind a queue; on every finish the queue is tried in order until the first job
 // that does not fit. Every Place() call is one decision, timed with steady_clock; a failed
 // one is then diagnosed (untimed). No simulation is run.
 
+#include "ns3/cluster-ocs-placement.h"
+#include "ns3/cluster-ocs-state.h"
+#include "ns3/cluster-placement.h"
+#include "ns3/cluster-state.h"
+#include "ns3/cluster-workload.h"
+#include "ns3/suite-check.h"
 #include "ns3/suite-command-line.h"
-#include "ns3/vclos-check.h"
-#include "ns3/vclos-cluster-state.h"
-#include "ns3/vclos-ocs-placement.h"
-#include "ns3/vclos-ocs-state.h"
-#include "ns3/vclos-placement.h"
-#include "ns3/vclos-program-support.h"
-#include "ns3/vclos-workload.h"
+#include "ns3/suite-program-support.h"
 
 #include <chrono>
 #include <deque>
@@ -50,12 +50,12 @@ struct Job
 /// The outcome of one placement attempt.
 struct Attempt
 {
-    bool placed = false;                                       //!< it fit
-    VclosPlacementFailure cause = VclosPlacementFailure::GPUS; //!< else why
-    std::string stage;                                         //!< the stage (or "vclos")
-    bool cut = false;                                          //!< a search budget cut it
-    uint32_t circuits = 0;                                     //!< circuits booked
-    uint32_t reused = 0;                                       //!< of which reused
+    bool placed = false;                                           //!< it fit
+    ClusterPlacementFailure cause = ClusterPlacementFailure::GPUS; //!< else why
+    std::string stage;                                             //!< the stage (or "vclos")
+    bool cut = false;                                              //!< a search budget cut it
+    uint32_t circuits = 0;                                         //!< circuits booked
+    uint32_t reused = 0;                                           //!< of which reused
 };
 
 /// Figures of one policy over the stream.
@@ -114,7 +114,7 @@ Replay(const std::vector<Job>& jobs,
             return true;
         }
         r.failedTimes.push_back(us);
-        ++r.causes[VclosPlacementFailureName(a.cause)];
+        ++r.causes[ClusterPlacementFailureName(a.cause)];
         return false;
     };
     std::size_t next = 0;
@@ -144,7 +144,7 @@ Replay(const std::vector<Job>& jobs,
         {
             queue.pop_front();
         }
-        VCLOS_REQUIRE(!(running.empty() && !queue.empty()),
+        SUITE_REQUIRE(!(running.empty() && !queue.empty()),
                       std::runtime_error,
                       "job " << queue.front() + 1 << " of " << jobs[queue.front()].gpus
                              << " GPUs fits nowhere in the idle cluster");
@@ -177,9 +177,9 @@ main(int argc, char* argv[])
 
     try
     {
-        VCLOS_REQUIRE(jobCount > 0, std::invalid_argument, "--jobs must be at least 1");
-        VCLOS_REQUIRE(load > 0 && load <= 2, std::invalid_argument, "--load must be in (0, 2]");
-        VCLOS_REQUIRE(maxGpus >= 4 && maxGpus <= 8192,
+        SUITE_REQUIRE(jobCount > 0, std::invalid_argument, "--jobs must be at least 1");
+        SUITE_REQUIRE(load > 0 && load <= 2, std::invalid_argument, "--load must be in (0, 2]");
+        SUITE_REQUIRE(maxGpus >= 4 && maxGpus <= 8192,
                       std::invalid_argument,
                       "--maxGpus must be 4 to 8192");
         const uint32_t leaves = 256;
@@ -197,7 +197,7 @@ main(int argc, char* argv[])
         double meanSize = 0;
         for (auto& j : jobs)
         {
-            j.gpus = std::min(maxGpus, VclosTpuV4SizeForQuantile(u(rng)));
+            j.gpus = std::min(maxGpus, ClusterTpuV4SizeForQuantile(u(rng)));
             j.duration = duration(rng);
             meanSize += j.gpus;
         }
@@ -212,16 +212,16 @@ main(int argc, char* argv[])
 
         std::vector<Result> results;
         {
-            VclosClusterState cs(leaves, serversPerLeaf, gpusPerServer, 1);
-            VclosOcsState os(leaves, ocsCount, spines, perOcs);
-            VclosOcsVclosPlacement policy(ocsCount, spines, perOcs, maxSearchNodes);
+            ClusterState cs(leaves, serversPerLeaf, gpusPerServer, 1);
+            ClusterOcsState os(leaves, ocsCount, spines, perOcs);
+            VclosOcsPolicy policy(ocsCount, spines, perOcs, maxSearchNodes);
             Result r;
             r.policy = policy.GetName();
             std::cerr << "running ocs-vclos..." << std::endl;
             Replay(
                 jobs,
                 [&](uint64_t id, uint32_t n, Attempt& a) {
-                    VclosOcsSearchStats stats;
+                    ClusterOcsSearchStats stats;
                     auto p = policy.Place(cs, os, id, n, &stats);
                     a.cut = stats.cut;
                     if (!p)
@@ -230,7 +230,7 @@ main(int argc, char* argv[])
                         return;
                     }
                     a.placed = true;
-                    a.stage = VclosOcsStageName(p->stage);
+                    a.stage = ClusterOcsStageName(p->stage);
                     cs.Allocate(id, p->placement.gpus, {});
                     auto report = os.Book(id, p->circuits);
                     a.circuits = static_cast<uint32_t>(p->circuits.size());
@@ -250,8 +250,8 @@ main(int argc, char* argv[])
         }
         if (compareStatic)
         {
-            VclosClusterState cs(leaves, serversPerLeaf, gpusPerServer, 32);
-            VclosVirtualClosPlacement policy;
+            ClusterState cs(leaves, serversPerLeaf, gpusPerServer, 32);
+            VclosPolicy policy;
             Result r;
             r.policy = policy.GetName();
             std::cerr << "running vclos..." << std::endl;
@@ -300,13 +300,13 @@ main(int argc, char* argv[])
             std::cout << r.policy << "," << r.times.size() << "," << r.placedTimes.size() << ","
                       << std::setprecision(4) << double(r.placedTimes.size()) / r.times.size()
                       << "," << double(r.firstTry) / jobCount << "," << std::setprecision(1)
-                      << VclosPercentile(r.times, 0.5) << "," << VclosPercentile(r.times, 0.99)
-                      << "," << VclosPercentile(r.times, 1.0) << ","
-                      << VclosPercentile(r.placedTimes, 0.5) << ","
-                      << VclosPercentile(r.placedTimes, 0.99) << ","
-                      << VclosPercentile(r.failedTimes, 0.5) << ","
-                      << VclosPercentile(r.failedTimes, 0.99) << "," << std::setprecision(3)
-                      << r.busyIntegral / (r.end * gpus) << "," << VclosMean(r.waits) << ","
+                      << SuitePercentile(r.times, 0.5) << "," << SuitePercentile(r.times, 0.99)
+                      << "," << SuitePercentile(r.times, 1.0) << ","
+                      << SuitePercentile(r.placedTimes, 0.5) << ","
+                      << SuitePercentile(r.placedTimes, 0.99) << ","
+                      << SuitePercentile(r.failedTimes, 0.5) << ","
+                      << SuitePercentile(r.failedTimes, 0.99) << "," << std::setprecision(3)
+                      << r.busyIntegral / (r.end * gpus) << "," << SuiteMean(r.waits) << ","
                       << r.cuts << "," << cause("gpus") << "," << cause("gpu-fragmentation") << ","
                       << cause("network-fragmentation") << "," << cause("circuits") << "," << stages
                       << "," << r.circuits << "," << r.reused << "\n";

@@ -14,11 +14,11 @@
 // is used for every policy. Prints a table and a CSV block on stdout.
 // No simulation is run.
 
+#include "ns3/cluster-placement.h"
+#include "ns3/cluster-state.h"
+#include "ns3/suite-check.h"
 #include "ns3/suite-command-line.h"
-#include "ns3/vclos-check.h"
-#include "ns3/vclos-cluster-state.h"
-#include "ns3/vclos-placement.h"
-#include "ns3/vclos-program-support.h"
+#include "ns3/suite-program-support.h"
 
 #include <algorithm>
 #include <chrono>
@@ -57,14 +57,14 @@ struct Result
 
 /// Run one policy over the job list.
 Result
-Run(const VclosPlacementPolicy& policy,
+Run(const ClusterPlacementPolicy& policy,
     uint32_t leaves,
     uint32_t serversPerLeaf,
     uint32_t gpusPerServer,
     uint32_t spines,
     const std::vector<uint32_t>& jobs)
 {
-    VclosClusterState state(leaves, serversPerLeaf, gpusPerServer, spines);
+    ClusterState state(leaves, serversPerLeaf, gpusPerServer, spines);
     std::deque<uint64_t> running;
     std::vector<double> times;
     std::vector<double> placedTimes;
@@ -93,8 +93,9 @@ Run(const VclosPlacementPolicy& policy,
             }
             ++r.waits;
             r.netFrag +=
-                policy.Diagnose(state, jobs[j]) == VclosPlacementFailure::NETWORK_FRAGMENTATION ? 1
-                                                                                                : 0;
+                policy.Diagnose(state, jobs[j]) == ClusterPlacementFailure::NETWORK_FRAGMENTATION
+                    ? 1
+                    : 0;
             if (running.empty())
             {
                 std::cerr << "error: job " << j + 1 << " of " << jobs[j]
@@ -107,12 +108,12 @@ Run(const VclosPlacementPolicy& policy,
         }
     }
     std::sort(times.begin(), times.end());
-    r.medianUs = VclosPercentile(times, 0.5);
-    r.p99Us = VclosPercentile(times, 0.99);
+    r.medianUs = SuitePercentile(times, 0.5);
+    r.p99Us = SuitePercentile(times, 0.99);
     r.maxUs = times.back();
     std::sort(placedTimes.begin(), placedTimes.end());
-    r.placedMedianUs = VclosPercentile(placedTimes, 0.5);
-    r.placedP99Us = VclosPercentile(placedTimes, 0.99);
+    r.placedMedianUs = SuitePercentile(placedTimes, 0.5);
+    r.placedP99Us = SuitePercentile(placedTimes, 0.99);
     double sum = 0;
     for (double t : times)
     {
@@ -156,7 +157,7 @@ main(int argc, char* argv[])
 
     try
     {
-        VCLOS_REQUIRE(jobCount > 0, std::invalid_argument, "jobs must be at least 1");
+        SUITE_REQUIRE(jobCount > 0, std::invalid_argument, "jobs must be at least 1");
         // Spec section 11: job sizes of the 8,192-GPU workload (counts out of 5,000); or
         // section 7's fixed histogram of the older generator get_shangtang_tasks.
         std::vector<uint32_t> sizes{512, 64, 128, 256, 8, 192, 384};
@@ -174,7 +175,7 @@ main(int argc, char* argv[])
         }
         else
         {
-            VCLOS_REQUIRE(workload == "spec-8192",
+            SUITE_REQUIRE(workload == "spec-8192",
                           std::invalid_argument,
                           "unknown workload '" << workload
                                                << "' (spec-8192, helios-histogram, fragmenting)");
@@ -186,20 +187,20 @@ main(int argc, char* argv[])
         {
             jobs.push_back(sizes[pick(rng)]);
         }
-        VclosClusterState shape(leaves, serversPerLeaf, gpusPerServer, spines); // validates
+        ClusterState shape(leaves, serversPerLeaf, gpusPerServer, spines); // validates
         std::vector<Result> results;
         std::stringstream names(policies);
         std::string name;
         while (std::getline(names, name, ','))
         {
-            std::unique_ptr<VclosPlacementPolicy> policy;
+            std::unique_ptr<ClusterPlacementPolicy> policy;
             if (name == "vclos")
             {
-                policy = std::make_unique<VclosVirtualClosPlacement>(maxSearchNodes);
+                policy = std::make_unique<VclosPolicy>(maxSearchNodes);
             }
             else
             {
-                policy = VclosCreatePlacementPolicy(name);
+                policy = ClusterCreatePlacementPolicy(name);
             }
             std::cerr << "running " << name << "..." << std::endl;
             results.push_back(Run(*policy, leaves, serversPerLeaf, gpusPerServer, spines, jobs));

@@ -12,9 +12,18 @@
 //   vclos-trace-benchmark --scenario=scenarios/vclos/crossval-32.json --engine=packet
 //   vclos-trace-benchmark --scenario=scenarios/vclos/crossval-32.json --engine=flow
 
+#include "ns3/clos-module.h"
+#include "ns3/cluster-module.h"
+#include "ns3/collective-module.h"
+#include "ns3/collective-packet-executor.h"
 #include "ns3/core-module.h"
+#include "ns3/fluid-module.h"
+#include "ns3/lean-link-module.h"
+#include "ns3/ocs-module.h"
+#include "ns3/pfc-module.h"
+#include "ns3/roce-module.h"
+#include "ns3/scenario-module.h"
 #include "ns3/suite-module.h"
-#include "ns3/vclos-module.h"
 
 #include <chrono>
 #include <cstdio>
@@ -43,24 +52,24 @@ struct Figures
 
 /// Run one policy (in the child).
 Figures
-RunPolicy(const VclosScenario& s,
+RunPolicy(const ScenarioConfig& s,
           const std::string& policy,
-          const std::vector<VclosJobRequest>& jobs)
+          const std::vector<ClusterJobRequest>& jobs)
 {
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
     scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
-    Ptr<VclosFlowExecutor> flow;
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<FluidExecutor> flow;
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     if (s.scheduler.engine == "flow")
     {
-        flow = VclosScenarioFlowExecutor(s);
-        scheduler->Setup(Ptr<VclosJobExecutor>(flow), policy);
+        flow = ScenarioFlowExecutor(s);
+        scheduler->Setup(Ptr<ClusterJobExecutor>(flow), policy);
     }
     else
     {
-        Ptr<VclosFabric> fabric = helper->Install();
+        Ptr<ClosFabric> fabric = helper->Install();
         helper->AssignStreams(fabric, 0);
-        scheduler->Setup(fabric, policy);
+        scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
     }
     Figures f;
     std::map<uint32_t, Time> arrival;
@@ -72,7 +81,7 @@ RunPolicy(const VclosScenario& s,
     }
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
-        Callback<void, const VclosJobRequest&>([&](const VclosJobRequest& j) {
+        Callback<void, const ClusterJobRequest&>([&](const ClusterJobRequest& j) {
             jctSum += (Simulator::Now() - arrival.at(j.id)).GetSeconds();
             if (++f.jobs == total)
             {
@@ -85,7 +94,7 @@ RunPolicy(const VclosScenario& s,
     Simulator::Run();
     f.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     f.events = Simulator::GetEventCount() - before;
-    VclosCheckRunStatus();
+    SuiteCheckRunStatus();
     f.meanJctS = f.jobs ? jctSum / f.jobs : 0;
     if (flow)
     {
@@ -111,8 +120,8 @@ Run(int argc, char* argv[])
             path = arg.substr(11);
         }
     }
-    VclosScenario s = VclosReadScenario(path);
-    VclosApplyScenarioAttributes(s);
+    ScenarioConfig s = ScenarioRead(path);
+    ScenarioApplyAttributes(s);
     SuiteCommandLine cmd(__FILE__);
     cmd.Usage("Time a scenario file's policies, each in a child process.");
     cmd.AddValue("scenario", "Scenario file (JSON)", path);
@@ -123,9 +132,9 @@ Run(int argc, char* argv[])
     {
         s.scheduler.engine = engine;
     }
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
-    VclosValidateScenario(s, zoo);
-    VclosApplyScenarioTransport(s);
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
+    ScenarioValidate(s, zoo);
+    ScenarioApplyTransport(s);
     std::cout << "# " << s.name << ", engine " << s.scheduler.engine << " (" << s.scheduler.sharing
               << "), transport " << s.transport.type << ", each policy in a child process\n"
               << "policy,jobs,mean_jct_s,wall_s,cpu_s,events,transfers,isolated_jobs,"
@@ -133,16 +142,16 @@ Run(int argc, char* argv[])
     for (const auto& policy : s.scheduler.policies)
     {
         int fds[2];
-        VCLOS_REQUIRE(pipe(fds) == 0, std::runtime_error, "cannot make a pipe");
+        SUITE_REQUIRE(pipe(fds) == 0, std::runtime_error, "cannot make a pipe");
         const pid_t child = fork();
-        VCLOS_REQUIRE(child >= 0, std::runtime_error, "cannot fork");
+        SUITE_REQUIRE(child >= 0, std::runtime_error, "cannot fork");
         if (child == 0)
         {
             close(fds[0]);
             Figures f;
             try
             {
-                const std::vector<VclosJobRequest> jobs = VclosBuildScenarioJobs(s, zoo);
+                const std::vector<ClusterJobRequest> jobs = ScenarioBuildJobs(s, zoo);
                 f = RunPolicy(s, policy, jobs);
             }
             catch (const std::exception& e)
@@ -160,7 +169,7 @@ Run(int argc, char* argv[])
         int status = 0;
         rusage usage{};
         wait4(child, &status, 0, &usage);
-        VCLOS_REQUIRE(got && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+        SUITE_REQUIRE(got && WIFEXITED(status) && WEXITSTATUS(status) == 0,
                       std::runtime_error,
                       "policy " << policy << " did not finish");
         const double cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +

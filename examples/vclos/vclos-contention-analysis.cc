@@ -13,15 +13,23 @@
 // Writes <output>-iterations.csv (every iteration of every run), <output>-jobs.csv and a
 // gnuplot bar chart <output>-slowdown.png.
 //
-// Jobs: --jobs="model:gpus:algorithm,..." with models from model/vclos/vclos-model-zoo.csv
+// Jobs: --jobs="model:gpus:algorithm,..." with models from model/cluster/cluster-model-zoo.csv
 // and algorithms ring, hierarchical-ring, halving-doubling, all-to-all. --scale multiplies
 // both gradient bytes and compute time, so that packet-level runs stay short; the slowdown
 // does not depend on it to first order.
 
+#include "ns3/clos-module.h"
+#include "ns3/cluster-module.h"
+#include "ns3/collective-module.h"
 #include "ns3/core-module.h"
+#include "ns3/fluid-module.h"
 #include "ns3/gnuplot.h"
+#include "ns3/lean-link-module.h"
+#include "ns3/ocs-module.h"
+#include "ns3/pfc-module.h"
+#include "ns3/roce-module.h"
+#include "ns3/scenario-module.h"
 #include "ns3/suite-module.h"
-#include "ns3/vclos-module.h"
 
 #include <algorithm>
 #include <fstream>
@@ -40,10 +48,10 @@ namespace
 /// A job of the workload.
 struct JobSpec
 {
-    std::string model;                    //!< model zoo name
-    uint32_t gpus = 0;                    //!< size
-    VclosCollectiveAlgorithm algorithm{}; //!< collective
-    std::vector<uint32_t> placement;      //!< GPUs it got
+    std::string model;                      //!< model zoo name
+    uint32_t gpus = 0;                      //!< size
+    ClusterCollectiveAlgorithm algorithm{}; //!< collective
+    std::vector<uint32_t> placement;        //!< GPUs it got
 };
 
 /// One run: which jobs, how routed, and what each job's iterations took.
@@ -59,7 +67,7 @@ struct RunResult
 
 /// Parse --jobs.
 std::vector<JobSpec>
-ParseJobs(const std::string& text, const VclosModelZoo& zoo)
+ParseJobs(const std::string& text, const ClusterModelZoo& zoo)
 {
     std::vector<JobSpec> jobs;
     std::stringstream list(text);
@@ -75,23 +83,23 @@ ParseJobs(const std::string& text, const VclosModelZoo& zoo)
         std::getline(fields, algorithm, ':');
         JobSpec job;
         job.model = zoo.Get(model).name;
-        VCLOS_REQUIRE(!gpus.empty() && gpus.find_first_not_of("0123456789") == std::string::npos,
+        SUITE_REQUIRE(!gpus.empty() && gpus.find_first_not_of("0123456789") == std::string::npos,
                       std::invalid_argument,
                       "jobs: '" << item << "' needs model:gpus:algorithm with a GPU count");
         job.gpus = static_cast<uint32_t>(std::stoul(gpus));
-        VCLOS_REQUIRE(VclosParseCollectiveAlgorithm(algorithm, job.algorithm),
+        SUITE_REQUIRE(ClusterParseCollectiveAlgorithm(algorithm, job.algorithm),
                       std::invalid_argument,
                       "jobs: unknown algorithm '" << algorithm << "' in '" << item << "'");
         jobs.push_back(job);
     }
-    VCLOS_REQUIRE(!jobs.empty(), std::invalid_argument, "jobs: no job given");
+    SUITE_REQUIRE(!jobs.empty(), std::invalid_argument, "jobs: no job given");
     return jobs;
 }
 
 /// Network-unaware placement: each job, in turn, takes free servers chosen at random
 /// (whole servers while it needs at least one, then part of one).
 void
-Place(std::vector<JobSpec>& jobs, Ptr<const VclosFabric> fabric, Ptr<UniformRandomVariable> rng)
+Place(std::vector<JobSpec>& jobs, Ptr<const ClosFabric> fabric, Ptr<UniformRandomVariable> rng)
 {
     const uint32_t perServer = fabric->GetGpusPerServer();
     std::vector<uint32_t> freeGpus(fabric->GetGpuCount() / perServer, perServer);
@@ -117,7 +125,7 @@ Place(std::vector<JobSpec>& jobs, Ptr<const VclosFabric> fabric, Ptr<UniformRand
                 --needed;
             }
         }
-        VCLOS_REQUIRE(needed == 0,
+        SUITE_REQUIRE(needed == 0,
                       std::invalid_argument,
                       "jobs: " << job.model << " wants " << job.gpus << " GPUs but only "
                                << job.gpus - needed << " are free");
@@ -128,14 +136,14 @@ Place(std::vector<JobSpec>& jobs, Ptr<const VclosFabric> fabric, Ptr<UniformRand
 RunResult
 RunJobs(const std::vector<JobSpec>& jobs,
         const std::vector<int32_t>& which,
-        const VclosModelZoo& zoo,
+        const ClusterModelZoo& zoo,
         double scale,
         uint32_t iterations,
         bool pinned,
         int64_t stream)
 {
-    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
+    Ptr<ClosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, stream);
     if (pinned)
     {
@@ -144,13 +152,13 @@ RunJobs(const std::vector<JobSpec>& jobs,
             fabric->PinSourceToSpine(g, fabric->GetIndexInLeaf(g) % fabric->GetSpineCount());
         }
     }
-    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
-    Ptr<VclosCollectiveHelper> collective = CreateObject<VclosCollectiveHelper>();
+    Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
+    Ptr<CollectiveHelper> collective = CreateObject<CollectiveHelper>();
     collective->SetAttribute("Iterations", UintegerValue(iterations));
     for (int32_t j : which)
     {
         const JobSpec& job = jobs[j];
-        const VclosModel& model = zoo.Get(job.model);
+        const ClusterModel& model = zoo.Get(job.model);
         collective->SetAttribute("Algorithm", EnumValue(job.algorithm));
         collective->SetAttribute(
             "MessageBytes",
@@ -159,16 +167,16 @@ RunJobs(const std::vector<JobSpec>& jobs,
         collective->SetAttribute("ComputeTime", TimeValue(model.computeTime * scale));
         tracker->Track(job.model, collective->Install(fabric, job.placement));
     }
-    Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+    Ptr<ClosLinkLoadTracker> links = CreateObject<ClosLinkLoadTracker>();
     links->Install(fabric);
     Simulator::Run();
-    VclosCheckRunStatus(); // a run that could not go on: "error: <cause>"
+    SuiteCheckRunStatus(); // a run that could not go on: "error: <cause>"
 
     RunResult result;
     result.jobs = which;
     for (uint32_t k = 0; k < which.size(); ++k)
     {
-        VCLOS_REQUIRE(tracker->IsComplete(k),
+        SUITE_REQUIRE(tracker->IsComplete(k),
                       std::runtime_error,
                       "job " << jobs[which[k]].model << " did not complete");
         std::vector<double> times;
@@ -195,7 +203,7 @@ Run(int argc, char* argv[])
     bool progress = true;
     SuiteCommandLine cmd(__FILE__);
     cmd.Usage("Slowdown of co-located training jobs from ECMP collisions, against each job "
-              "alone and against pinned paths. Fabric via --ns3::VclosFabricHelper::<Attr>.");
+              "alone and against pinned paths. Fabric via --ns3::ClosFabricHelper::<Attr>.");
     cmd.AddValue("jobs", "Jobs: model:gpus:algorithm,... (models from the zoo)", jobsText);
     cmd.AddValue("scale", "Factor on gradient bytes and compute time (0 < scale <= 1)", scale);
     cmd.AddValue("iterations", "Iterations per job", iterations);
@@ -203,16 +211,16 @@ Run(int argc, char* argv[])
     cmd.AddOutputPrefix("output", "Prefix of the output files", output);
     cmd.AddValue("progress", "Show a progress line on stderr", progress);
     cmd.Parse(argc, argv);
-    VCLOS_REQUIRE(scale > 0 && scale <= 1,
+    SUITE_REQUIRE(scale > 0 && scale <= 1,
                   std::invalid_argument,
                   "scale must be in (0, 1] (got " << scale << ")");
-    VCLOS_REQUIRE(iterations >= 1, std::invalid_argument, "iterations must be at least 1");
-    VCLOS_REQUIRE(salts >= 1, std::invalid_argument, "salts must be at least 1");
+    SUITE_REQUIRE(iterations >= 1, std::invalid_argument, "iterations must be at least 1");
+    SUITE_REQUIRE(salts >= 1, std::invalid_argument, "salts must be at least 1");
 
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     std::vector<JobSpec> jobs = ParseJobs(jobsText, zoo);
     {
-        Ptr<VclosFabric> shape = CreateObject<VclosFabricHelper>()->Install();
+        Ptr<ClosFabric> shape = CreateObject<ClosFabricHelper>()->Install();
         Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
         rng->SetStream(999);
         Place(jobs, shape, rng);
@@ -261,11 +269,11 @@ Run(int argc, char* argv[])
             int32_t j = r.jobs[k];
             if (r.label == "alone")
             {
-                alone[j] = VclosMean(r.seconds[k]);
+                alone[j] = SuiteMean(r.seconds[k]);
             }
             else if (r.label == "pinned")
             {
-                pinned[j] = VclosMean(r.seconds[k]);
+                pinned[j] = SuiteMean(r.seconds[k]);
             }
             else
             {
@@ -275,7 +283,7 @@ Run(int argc, char* argv[])
     }
     for (uint32_t j = 0; j < jobs.size(); ++j)
     {
-        ecmp[j] = VclosMean(ecmpAll[j]);
+        ecmp[j] = SuiteMean(ecmpAll[j]);
     }
 
     std::ofstream iterCsv(output + "-iterations.csv");
@@ -294,7 +302,7 @@ Run(int argc, char* argv[])
     std::ofstream jobCsv(output + "-jobs.csv");
     jobCsv << "job,model,gpus,algorithm,leaves_spanned,placement,alone_ms,ecmp_ms,pinned_ms,"
               "ecmp_slowdown_pct,pinned_slowdown_pct\n";
-    Ptr<VclosFabric> shape = CreateObject<VclosFabricHelper>()->Install();
+    Ptr<ClosFabric> shape = CreateObject<ClosFabricHelper>()->Install();
 
     std::cout << std::fixed << std::setprecision(2);
     std::cout << "# " << jobs.size() << " jobs on " << shape->GetGpuCount()
@@ -316,7 +324,7 @@ Run(int argc, char* argv[])
         }
         double ecmpSlow = 100 * (ecmp[j] / alone[j] - 1);
         double pinSlow = 100 * (pinned[j] / alone[j] - 1);
-        std::string algorithm = VclosCollectiveAlgorithmName(jobs[j].algorithm);
+        std::string algorithm = ClusterCollectiveAlgorithmName(jobs[j].algorithm);
         std::cout << "#   " << std::setw(3) << j << "  " << std::left << std::setw(14)
                   << jobs[j].model << std::right << std::setw(4) << jobs[j].gpus << "  "
                   << std::left << std::setw(18) << algorithm << std::right << std::setw(6)

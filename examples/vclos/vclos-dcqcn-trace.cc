@@ -3,18 +3,18 @@
  */
 // DCQCN's reaction point alone: R_C, R_T and α under periodic CNPs, then their recovery.
 //
-// One VclosDcqcn starts at --lineRate; a CNP arrives every --cnpPeriod from --cnpStart until
+// One Dcqcn starts at --lineRate; a CNP arrives every --cnpPeriod from --cnpStart until
 // --cnpStop, then none until --duration. Prints CSV rows "time_us,rc_gbps,rt_gbps,alpha"
 // every --sample on stdout, and on stderr a comment line with the events the RP scheduled
 // and how many a periodic-timer implementation would have had.
 //
 //   vclos-dcqcn-trace --profile=hpcc --cnpPeriod=20us --cnpStop=2ms --duration=20ms
 //
-// --profile=none keeps the attribute defaults (and any --ns3::VclosDcqcn::X=... given);
+// --profile=none keeps the attribute defaults (and any --ns3::Dcqcn::X=... given);
 // --variant=paper|mellanox overrides the profile's variant.
 
 #include "ns3/core-module.h"
-#include "ns3/vclos-dcqcn.h"
+#include "ns3/roce-dcqcn.h"
 
 #include <cstdio>
 #include <iostream>
@@ -75,7 +75,7 @@ main(int argc, char* argv[])
     }
     const DataRate line = parsed.Get();
 
-    auto rp = CreateObject<VclosDcqcn>();
+    auto rp = CreateObject<Dcqcn>();
     try
     {
         if (profile != "none")
@@ -84,9 +84,8 @@ main(int argc, char* argv[])
         }
         if (!variant.empty())
         {
-            rp->SetAttribute(
-                "Variant",
-                EnumValue(variant == "paper" ? VclosDcqcn::PAPER : VclosDcqcn::MELLANOX));
+            rp->SetAttribute("Variant",
+                             EnumValue(variant == "paper" ? Dcqcn::PAPER : Dcqcn::MELLANOX));
         }
         rp->Start(line);
     }
@@ -98,7 +97,7 @@ main(int argc, char* argv[])
     uint64_t cnps = 0;
     for (Time t = cnpStart; t < cnpStop; t += cnpPeriod)
     {
-        Simulator::Schedule(t, &VclosDcqcn::NotifyCnp, rp);
+        Simulator::Schedule(t, &Dcqcn::NotifyCnp, rp);
         ++cnps;
     }
     uint64_t samples = 0;
@@ -132,7 +131,7 @@ main(int argc, char* argv[])
     const int64_t span = cnps > 0 ? (duration - cnpStart).GetTimeStep() : 0;
     int64_t periodic =
         span / alphaInterval.Get().GetTimeStep() + span / increaseTimer.Get().GetTimeStep();
-    if (v.Get() == VclosDcqcn::MELLANOX)
+    if (v.Get() == Dcqcn::MELLANOX)
     {
         periodic += span / decreaseInterval.Get().GetTimeStep();
     }

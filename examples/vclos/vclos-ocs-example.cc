@@ -3,8 +3,8 @@
  */
 // TCP through an optical circuit switch whose circuits move, with a dark time.
 //
-// Host a sends one long TCP flow (BulkSend) to host d. Both hang off one VclosOcs, as do
-// two relays (spine-like switches routing with VclosEcmpRouting), b and c, with two ports
+// Host a sends one long TCP flow (BulkSend) to host d. Both hang off one OcsSwitch, as do
+// two relays (spine-like switches routing with ClosEcmpRouting), b and c, with two ports
 // each; all six ports share 10.0.0.0/24 (point-to-point devices need no ARP, so a frame
 // reaches whatever the circuit joins):
 //
@@ -14,19 +14,19 @@
 // The flow starts on the path a -0-2- b -3-1- d. At --moveAt both circuits move in one
 // batch to a -0-4- c -5-1- d, so ports 0, 1, 4 and 5 are dark for --darkTime while ports 2
 // and 3 are left unmapped. With --follow (default) the IPv4 interfaces follow the circuits
-// (VclosOcsHelper::FollowCircuits), so a's and d's TCP find no route while the ports are
+// (OcsHelper::FollowCircuits), so a's and d's TCP find no route while the ports are
 // dark; without it they keep sending into the dark ports.
 //
 // Writes <output>.csv, one row per --bin: what the sink received, the switch forwarded and
 // dropped (by reason), and the sender's congestion window. Prints the outage on stdout.
 
 #include "ns3/applications-module.h"
+#include "ns3/clos-ecmp-routing-helper.h"
+#include "ns3/clos-ecmp-routing.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
-#include "ns3/vclos-ecmp-routing-helper.h"
-#include "ns3/vclos-ecmp-routing.h"
-#include "ns3/vclos-ocs-helper.h"
-#include "ns3/vclos-ocs.h"
+#include "ns3/ocs-helper.h"
+#include "ns3/ocs-switch.h"
 
 #include <array>
 #include <cmath>
@@ -132,7 +132,7 @@ main(int argc, char* argv[])
     cmd.AddValue("stopAt", "end of the run", stopAt);
     cmd.AddValue("bin", "width of a CSV row", bin);
     cmd.AddValue("minRto", "TCP's minimum retransmission timeout (TcpSocketBase::MinRto)", minRto);
-    cmd.AddValue("hopDelay", "propagation delay device <-> OCS (VclosOcs::Delay)", hopDelay);
+    cmd.AddValue("hopDelay", "propagation delay device <-> OCS (OcsSwitch::Delay)", hopDelay);
     cmd.AddValue("dataRate", "rate of every device", dataRate);
     cmd.AddValue("follow", "IPv4 interfaces follow the circuits (FollowCircuits)", follow);
     cmd.AddValue("output", "prefix of the CSV file", output);
@@ -159,28 +159,28 @@ main(int argc, char* argv[])
     ports.Add(relays.Get(1));
     ports.Add(relays.Get(1));
 
-    VclosOcsHelper helper;
+    OcsHelper helper;
     helper.SetDeviceAttribute("DataRate", StringValue(dataRate));
     helper.SetOcsAttribute("Delay", TimeValue(hopDelay));
     helper.SetOcsAttribute("ReconfigurationTime", TimeValue(darkTime));
-    Ptr<VclosOcs> ocs = helper.Install(ports);
+    Ptr<OcsSwitch> ocs = helper.Install(ports);
 
     InternetStackHelper stack;
     stack.Install(hosts);
-    // Relays route with VclosEcmpRouting, whose routes outlive an interface going down
+    // Relays route with ClosEcmpRouting, whose routes outlive an interface going down
     // (Ipv4StaticRouting deletes the routes through an interface that goes down).
     InternetStackHelper relayStack;
-    relayStack.SetRoutingHelper(VclosEcmpRoutingHelper());
+    relayStack.SetRoutingHelper(ClosEcmpRoutingHelper());
     relayStack.Install(relays);
     Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.0");
-    Ipv4InterfaceContainer interfaces = addresses.Assign(VclosOcsHelper::GetDevices(ocs));
+    Ipv4InterfaceContainer interfaces = addresses.Assign(OcsHelper::GetDevices(ocs));
     Ipv4Address aAddress = interfaces.GetAddress(0);
     Ipv4Address dAddress = interfaces.GetAddress(1);
     // Each relay: a through its first port, d through its second (hosts use the subnet).
     for (uint32_t r = 0; r < 2; ++r)
     {
-        Ptr<VclosEcmpRouting> routes =
-            DynamicCast<VclosEcmpRouting>(relays.Get(r)->GetObject<Ipv4>()->GetRoutingProtocol());
+        Ptr<ClosEcmpRouting> routes =
+            DynamicCast<ClosEcmpRouting>(relays.Get(r)->GetObject<Ipv4>()->GetRoutingProtocol());
         routes->AddRoute(aAddress, Ipv4Mask::GetOnes(), {1});
         routes->AddRoute(dAddress, Ipv4Mask::GetOnes(), {2});
     }
@@ -202,7 +202,7 @@ main(int argc, char* argv[])
     ocs->SetAttribute("ReconfigurationTime", TimeValue(darkTime));
     if (follow)
     {
-        VclosOcsHelper::FollowCircuits(ocs);
+        OcsHelper::FollowCircuits(ocs);
     }
     ocs->TraceConnectWithoutContext("CircuitDown",
                                     Callback<void, uint32_t, uint32_t>([](uint32_t a, uint32_t b) {
@@ -224,8 +224,8 @@ main(int argc, char* argv[])
                                         }));
     ocs->TraceConnectWithoutContext(
         "Drop",
-        Callback<void, Ptr<const Packet>, uint32_t, VclosOcs::DropReason>(
-            [rec](const Ptr<const Packet>&, uint32_t, VclosOcs::DropReason why) {
+        Callback<void, Ptr<const Packet>, uint32_t, OcsSwitch::DropReason>(
+            [rec](const Ptr<const Packet>&, uint32_t, OcsSwitch::DropReason why) {
                 ++rec->At(Simulator::Now()).dropped[why];
             }));
     Simulator::Schedule(moveAt, [ocs]() {
@@ -290,8 +290,8 @@ main(int argc, char* argv[])
         csv << std::fixed << std::setprecision(6) << (bin * static_cast<int64_t>(i)).GetSeconds()
             << "," << b.rxBytes << "," << std::setprecision(3)
             << b.rxBytes * 8.0 / bin.GetSeconds() / 1e6 << "," << b.forwarded << ","
-            << b.dropped[VclosOcs::UNMAPPED] << "," << b.dropped[VclosOcs::DARK] << ","
-            << b.dropped[VclosOcs::CUT] << "," << b.cwnd << "\n";
+            << b.dropped[OcsSwitch::UNMAPPED] << "," << b.dropped[OcsSwitch::DARK] << ","
+            << b.dropped[OcsSwitch::CUT] << "," << b.cwnd << "\n";
     }
     std::cout << std::fixed << std::setprecision(6);
     std::cout << "darkTime_s,minRto_s,follow,last_rx_before_move_s,circuits_up_s,"
@@ -302,9 +302,9 @@ main(int argc, char* argv[])
     std::cout << darkTime.GetSeconds() << "," << minRto.GetSeconds() << "," << follow << ","
               << record.lastRxBeforeMove.GetSeconds() << "," << record.circuitsUp.GetSeconds()
               << "," << record.firstRxAfterMove.GetSeconds() << "," << outage << ","
-              << record.rxBytes << "," << ocs->GetDroppedFrames(VclosOcs::UNMAPPED) << ","
-              << ocs->GetDroppedFrames(VclosOcs::DARK) << ","
-              << ocs->GetDroppedFrames(VclosOcs::CUT) << std::endl;
+              << record.rxBytes << "," << ocs->GetDroppedFrames(OcsSwitch::UNMAPPED) << ","
+              << ocs->GetDroppedFrames(OcsSwitch::DARK) << ","
+              << ocs->GetDroppedFrames(OcsSwitch::CUT) << std::endl;
     Simulator::Destroy();
     return 0;
 }

@@ -15,12 +15,20 @@
 // --flowMonitor, <output>-flowmon.xml of the first ECMP trial; with --pcap, pcap files of
 // the first ECMP trial. Prints a CSV summary on stdout and a progress line on stderr.
 
+#include "ns3/clos-module.h"
+#include "ns3/cluster-module.h"
+#include "ns3/collective-module.h"
 #include "ns3/core-module.h"
 #include "ns3/flow-monitor-helper.h"
+#include "ns3/fluid-module.h"
 #include "ns3/gnuplot.h"
 #include "ns3/internet-module.h"
+#include "ns3/lean-link-module.h"
+#include "ns3/ocs-module.h"
+#include "ns3/pfc-module.h"
+#include "ns3/roce-module.h"
+#include "ns3/scenario-module.h"
 #include "ns3/suite-module.h"
-#include "ns3/vclos-module.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,18 +48,18 @@ namespace
 /// What one trial measured.
 struct Trial
 {
-    std::string routing;                                   //!< "pinned" or "ecmp"
-    uint32_t leaves = 0;                                   //!< fabric leaves
-    uint32_t spines = 0;                                   //!< fabric spines
-    uint32_t index = 0;                                    //!< trial number
-    double completionUs = 0;                               //!< last byte - start
-    uint32_t maxFlowsPerLink = 0;                          //!< tracker
-    double conflictingShare = 0;                           //!< tracker
-    uint32_t completed = 0;                                //!< flows done
-    uint64_t drops = 0;                                    //!< packets dropped
-    std::vector<VclosPermutationHelper::FlowResult> flows; //!< per flow
-    std::vector<uint32_t> flowSpine;                       //!< spine each flow used
-    std::vector<uint32_t> flowSharing;                     //!< max flows sharing its links
+    std::string routing;                                        //!< "pinned" or "ecmp"
+    uint32_t leaves = 0;                                        //!< fabric leaves
+    uint32_t spines = 0;                                        //!< fabric spines
+    uint32_t index = 0;                                         //!< trial number
+    double completionUs = 0;                                    //!< last byte - start
+    uint32_t maxFlowsPerLink = 0;                               //!< tracker
+    double conflictingShare = 0;                                //!< tracker
+    uint32_t completed = 0;                                     //!< flows done
+    uint64_t drops = 0;                                         //!< packets dropped
+    std::vector<CollectivePermutationHelper::FlowResult> flows; //!< per flow
+    std::vector<uint32_t> flowSpine;                            //!< spine each flow used
+    std::vector<uint32_t> flowSharing;                          //!< max flows sharing its links
 };
 
 /// Options of the run.
@@ -69,12 +77,12 @@ struct Options
 
 /// \return the spine a flow crossed, from the tracker's path, or -1
 int32_t
-SpineOf(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& links)
+SpineOf(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& links)
 {
     for (uint32_t link : links)
     {
-        const VclosLink& l = fabric->GetLinks()[link];
-        if (l.kind == VclosLink::LEAF_TO_SPINE)
+        const ClusterLink& l = fabric->GetLinks()[link];
+        if (l.kind == ClusterLink::LEAF_TO_SPINE)
         {
             return static_cast<int32_t>(l.to);
         }
@@ -84,22 +92,22 @@ SpineOf(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& links)
 
 /// Build the fabric, run one trial, and return what it measured.
 Trial
-RunTrial(const Options& opt, bool pinned, uint32_t index, VclosHashAlgorithm hash)
+RunTrial(const Options& opt, bool pinned, uint32_t index, ClusterHashAlgorithm hash)
 {
-    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
     fabricHelper->SetRoutingAttribute("HashAlgorithm", EnumValue(static_cast<int>(hash)));
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    Ptr<ClosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 1000 * static_cast<int64_t>(index));
 
-    auto pairs = VclosPermutationHelper::LeafShift(fabric, opt.shift);
+    auto pairs = CollectivePermutationHelper::LeafShift(fabric, opt.shift);
     if (pinned)
     {
-        VclosPermutationHelper::PinBalanced(fabric, pairs);
+        CollectivePermutationHelper::PinBalanced(fabric, pairs);
     }
-    Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+    Ptr<CollectivePermutationHelper> traffic = CreateObject<CollectivePermutationHelper>();
     traffic->SetAttribute("Transport", StringValue(opt.transport));
     traffic->Install(fabric, pairs);
-    Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
+    Ptr<ClosLinkLoadTracker> tracker = CreateObject<ClosLinkLoadTracker>();
     tracker->Install(fabric);
 
     bool firstEcmp = !pinned && index == 0;
@@ -282,11 +290,11 @@ Summarize(const std::vector<Trial>& trials, const std::string& routing)
             goodput.push_back(f.goodputBps / 1e9);
         }
     }
-    s.meanCompletionUs = VclosMean(completion);
-    s.meanGoodputGbps = VclosMean(goodput);
+    s.meanCompletionUs = SuiteMean(completion);
+    s.meanGoodputGbps = SuiteMean(goodput);
     s.minGoodputGbps = goodput.empty() ? 0 : *std::min_element(goodput.begin(), goodput.end());
-    s.meanMaxFlowsPerLink = VclosMean(maxLoad);
-    s.conflictingShare = VclosMean(conflicts);
+    s.meanMaxFlowsPerLink = SuiteMean(maxLoad);
+    s.conflictingShare = SuiteMean(conflicts);
     return s;
 }
 
@@ -297,8 +305,8 @@ PrintSummary(const Options& opt, const std::vector<Trial>& trials)
     const Trial& first = trials.front();
     const auto flowsPerLeaf = static_cast<uint32_t>(first.flows.size() / first.leaves);
     BallsIntoBins expected = Expectation(flowsPerLeaf, first.spines, first.leaves);
-    VclosPermutationHelper::LinkLoad pinnedExpected =
-        VclosPermutationHelper::PinnedLinkLoad(flowsPerLeaf, first.spines);
+    CollectivePermutationHelper::LinkLoad pinnedExpected =
+        CollectivePermutationHelper::PinnedLinkLoad(flowsPerLeaf, first.spines);
     Summary pinned = Summarize(trials, "pinned");
     Summary ecmp = Summarize(trials, "ecmp");
 
@@ -362,14 +370,14 @@ Run(int argc, char* argv[])
     Options opt;
     SuiteCommandLine cmd(__FILE__);
     cmd.Usage("ECMP hash collisions versus pinned paths for a cross-leaf permutation of long "
-              "TCP flows. Fabric and traffic via --ns3::VclosFabricHelper::<Attr> and "
-              "--ns3::VclosPermutationHelper::<Attr> (e.g. FlowBytes).");
+              "TCP flows. Fabric and traffic via --ns3::ClosFabricHelper::<Attr> and "
+              "--ns3::CollectivePermutationHelper::<Attr> (e.g. FlowBytes).");
     cmd.AddValue("shift", "Leaves between a sender and its receiver (1 .. leaves-1)", opt.shift);
     cmd.AddValue("salts", "Number of ECMP trials, each with fresh per-switch salts", opt.salts);
     cmd.AddValue("hash", "ECMP hash: crc32 or xor-fold", opt.hash);
     cmd.AddValue("transport",
                  "tcp (BulkSend) or rdma (one RoCEv2 queue pair per flow; NIC attributes via "
-                 "--ns3::VclosRdmaNic::<Attr>)",
+                 "--ns3::RoceNic::<Attr>)",
                  opt.transport);
     cmd.AddOutputPrefix("output", "Prefix of the output files", opt.output);
     cmd.AddValue("flowMonitor", "Write FlowMonitor XML of the first ECMP trial", opt.flowMonitor);
@@ -377,21 +385,21 @@ Run(int argc, char* argv[])
     cmd.AddValue("progress", "Show a progress line on stderr", opt.progress);
     cmd.Parse(argc, argv);
 
-    VclosHashAlgorithm hash;
-    VCLOS_REQUIRE(VclosParseHashAlgorithm(opt.hash, hash),
+    ClusterHashAlgorithm hash;
+    SUITE_REQUIRE(ClusterParseHashAlgorithm(opt.hash, hash),
                   std::invalid_argument,
                   "hash: unknown hash '" << opt.hash << "' (expected crc32 or xor-fold)");
-    VCLOS_REQUIRE(opt.transport == "tcp" || opt.transport == "rdma",
+    SUITE_REQUIRE(opt.transport == "tcp" || opt.transport == "rdma",
                   std::invalid_argument,
                   "transport: unknown transport '" << opt.transport << "' (expected tcp or rdma)");
-    VCLOS_REQUIRE(opt.salts >= 1 && opt.salts <= 100000,
+    SUITE_REQUIRE(opt.salts >= 1 && opt.salts <= 100000,
                   std::invalid_argument,
                   "salts must be 1 to 100000 (got " << opt.salts << ")");
     if (opt.flowMonitor)
     {
         // FlowMonitor probes the GPUs' Ipv4L3Protocol traces, which the NIC's host fast path
         // does not fire: RoCE packets take ns-3's UDP and IPv4 path then.
-        Config::SetDefault("ns3::VclosRdmaNic::HostFastPath", BooleanValue(false));
+        Config::SetDefault("ns3::RoceNic::HostFastPath", BooleanValue(false));
     }
 
     std::vector<Trial> trials;

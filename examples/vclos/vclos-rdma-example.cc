@@ -4,14 +4,14 @@
 // One RoCEv2 transfer between two hosts on a point-to-point link.
 //
 // Host a posts --messages RDMA WRITE messages of --bytes each on one RC queue pair to host b
-// (VclosRdmaNic attributes from the command line, e.g. --ns3::VclosRdmaNic::Mtu=1024).
+// (RoceNic attributes from the command line, e.g. --ns3::RoceNic::Mtu=1024).
 // Prints the transfer time, the goodput and the go-back-N counters; --pcap writes
 // vclos-rdma-example-<node>-<device>.pcap. Bad attributes are refused with one line.
 
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/point-to-point-module.h"
-#include "ns3/vclos-rdma-helper.h"
+#include "ns3/roce-helper.h"
 
 #include <iomanip>
 #include <iostream>
@@ -56,10 +56,10 @@ main(int argc, char* argv[])
     Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.0");
     Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
 
-    Ptr<VclosRdmaQp> qp;
+    Ptr<RoceQp> qp;
     try
     {
-        VclosRdmaHelper rdma;
+        RoceHelper rdma;
         auto nics = rdma.Install(hosts);
         qp = nics[0]->Connect(interfaces.GetAddress(1));
     }
@@ -76,7 +76,7 @@ main(int argc, char* argv[])
     Time done;
     const uint64_t total = bytes * messages;
     qp->SetSendCompleteCallback(
-        MakeCallback(+[](Time* done, uint64_t total, Ptr<VclosRdmaQp> qp, uint64_t) {
+        MakeCallback(+[](Time* done, uint64_t total, Ptr<RoceQp> qp, uint64_t) {
             if (qp->GetBytesAcked() == total)
             {
                 *done = Simulator::Now();
@@ -88,7 +88,7 @@ main(int argc, char* argv[])
     }
     Simulator::Run();
     const uint64_t delivered =
-        hosts.Get(1)->GetObject<VclosRdmaNic>()->GetQp(qp->GetRemoteQpn())->GetBytesDelivered();
+        hosts.Get(1)->GetObject<RoceNic>()->GetQp(qp->GetRemoteQpn())->GetBytesDelivered();
     std::cout << std::fixed << std::setprecision(3) << "bytes," << total << "\ndelivered,"
               << delivered << "\ntime_us," << done.GetSeconds() * 1e6 << "\ngoodput_gbps,"
               << (done.IsStrictlyPositive() ? total * 8.0 / done.GetSeconds() / 1e9 : 0.0)

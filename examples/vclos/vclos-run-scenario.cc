@@ -7,7 +7,7 @@
 //   vclos-run-scenario --scenario=scenarios/vclos/heavy-load-128.json [overrides]
 //
 // Every scenario field has a command-line override (--PrintHelp lists them; fabric
-// attributes as --ns3::VclosFabricHelper::<Attribute>=... or the short --leaves, --spines,
+// attributes as --ns3::ClosFabricHelper::<Attribute>=... or the short --leaves, --spines,
 // --serversPerLeaf, --gpusPerServer). The resolved configuration is printed first and saved
 // as <prefix>-config.json. Prints per policy the JCT table (mean, p50, p99), waiting and run
 // times, waiting ratio, slowdown versus running alone, conflicting-flow share on leaf-spine
@@ -18,11 +18,20 @@
 // Each job's row goes to <prefix>-jobs.csv as it finishes; SIGINT, SIGTERM or --wallLimit
 // stop the run with one line, keeping those rows (exit 128 + signal, or 124).
 
+#include "ns3/clos-module.h"
+#include "ns3/cluster-module.h"
+#include "ns3/collective-module.h"
+#include "ns3/collective-packet-executor.h"
 #include "ns3/core-module.h"
 #include "ns3/flow-monitor-helper.h"
+#include "ns3/fluid-module.h"
 #include "ns3/gnuplot.h"
+#include "ns3/lean-link-module.h"
+#include "ns3/ocs-module.h"
+#include "ns3/pfc-module.h"
+#include "ns3/roce-module.h"
+#include "ns3/scenario-module.h"
 #include "ns3/suite-module.h"
-#include "ns3/vclos-module.h"
 
 #include <array>
 #include <chrono>
@@ -49,7 +58,7 @@ struct PolicyRun
 {
     std::string policy;                             //!< name (ECMP salt runs: "ecmp#2", ...)
     std::string placement;                          //!< the placement policy's name
-    Ptr<VclosSchedulerTracker> jobs;                //!< job lives and time series
+    Ptr<ClusterSchedulerTracker> jobs;              //!< job lives and time series
     double conflictingShare = 0;                    //!< on leaf-spine links
     Time end;                                       //!< last job finished
     double wallSeconds = 0;                         //!< simulation wall time
@@ -175,7 +184,7 @@ void
 WriteJobRow(std::ostream& out,
             const std::string& policy,
             uint32_t id,
-            const VclosSchedulerTracker::JobRecord& r,
+            const ClusterSchedulerTracker::JobRecord& r,
             double aloneMs,
             double referenceMs)
 {
@@ -183,7 +192,7 @@ WriteJobRow(std::ostream& out,
     double jct = ms(r.finish - r.arrival);
     double ran = ms(r.finish - r.start);
     out << policy << "," << id << "," << r.gpus << "," << r.leaves << ","
-        << VclosCollectiveAlgorithmName(r.algorithm) << "," << ms(r.arrival) << "," << ms(r.start)
+        << ClusterCollectiveAlgorithmName(r.algorithm) << "," << ms(r.arrival) << "," << ms(r.start)
         << "," << ms(r.finish) << "," << ms(r.start - r.arrival) << "," << ran << "," << jct << ",";
     if (aloneMs > 0)
     {
@@ -193,7 +202,7 @@ WriteJobRow(std::ostream& out,
     {
         out << ",,";
     }
-    using F = VclosPlacementFailure;
+    using F = ClusterPlacementFailure;
     auto cause = [](F f) { return static_cast<std::size_t>(f); };
     out << "," << r.failures[cause(F::GPUS)] << "," << r.failures[cause(F::GPU_FRAGMENTATION)]
         << "," << r.failures[cause(F::NETWORK_FRAGMENTATION)] << ","
@@ -226,37 +235,37 @@ HashesFlows(const std::string& policy)
 
 /// \return the workload's offered load as text ("n/a" when every job arrives at once)
 std::string
-OfferedLoad(const VclosScenario& s, const std::vector<VclosJobRequest>& jobs, uint32_t gpus)
+OfferedLoad(const ScenarioConfig& s, const std::vector<ClusterJobRequest>& jobs, uint32_t gpus)
 {
     const auto [first, last] = std::minmax_element(
         jobs.begin(),
         jobs.end(),
-        [](const VclosJobRequest& a, const VclosJobRequest& b) { return a.submit < b.submit; });
+        [](const ClusterJobRequest& a, const ClusterJobRequest& b) { return a.submit < b.submit; });
     if (jobs.empty() || first->submit == last->submit)
     {
         return "n/a (every job arrives at once)";
     }
     std::ostringstream out;
     out << std::fixed << std::setprecision(3)
-        << VclosOfferedLoad(VclosScenarioWorkloadJobs(jobs), gpus, VclosScenarioSecondsPerByte(s));
+        << ClusterOfferedLoad(ScenarioWorkloadJobs(jobs), gpus, ScenarioSecondsPerByte(s));
     return out.str();
 }
 
 /// Run jobs under one policy on a fresh fabric (ECMP salt run k: 0 is the scenario's own).
 PolicyRun
-RunPolicy(const VclosScenario& s,
+RunPolicy(const ScenarioConfig& s,
           const std::string& policy,
-          const std::vector<VclosJobRequest>& jobs,
+          const std::vector<ClusterJobRequest>& jobs,
           bool outputs,
           std::ostream* finishedRows = nullptr,
           uint32_t saltRun = 0)
 {
     const bool flowLevel = s.scheduler.engine == "flow";
     const std::string label = saltRun == 0 ? policy : policy + "#" + std::to_string(saltRun + 1);
-    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-    Ptr<VclosFabric> fabric;
-    Ptr<VclosFlowExecutor> flow;
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
+    Ptr<ClosFabric> fabric;
+    Ptr<FluidExecutor> flow;
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
     scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
     scheduler->SetAttribute("ReconfigurationDelay",
                             TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
@@ -264,8 +273,8 @@ RunPolicy(const VclosScenario& s,
     g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
     if (flowLevel)
     {
-        flow = VclosScenarioFlowExecutor(s, saltRun);
-        scheduler->Setup(Ptr<VclosJobExecutor>(flow), policy);
+        flow = ScenarioFlowExecutor(s, saltRun);
+        scheduler->Setup(Ptr<ClusterJobExecutor>(flow), policy);
     }
     else
     {
@@ -280,18 +289,18 @@ RunPolicy(const VclosScenario& s,
         {
             fabricHelper->EnablePcap(s.output.prefix + "-" + label, fabric);
         }
-        scheduler->Setup(fabric, policy);
+        scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
     }
     PolicyRun run;
     run.policy = label;
     run.placement = policy;
-    run.jobs = CreateObject<VclosSchedulerTracker>();
+    run.jobs = CreateObject<ClusterSchedulerTracker>();
     run.jobs->Install(scheduler);
-    Ptr<VclosLinkLoadTracker> links;
+    Ptr<ClosLinkLoadTracker> links;
     FlowMonitorHelper flowHelper;
     if (!flowLevel)
     {
-        links = CreateObject<VclosLinkLoadTracker>();
+        links = CreateObject<ClosLinkLoadTracker>();
         links->SetAttribute("IdleGap",
                             TimeValue(NanoSeconds(std::llround(s.metrics.idleGapUs * 1e3))));
         links->Install(fabric);
@@ -303,8 +312,8 @@ RunPolicy(const VclosScenario& s,
     auto* placed = &run.gpus;
     scheduler->TraceConnectWithoutContext(
         "JobStarted",
-        Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-            [placed](const VclosJobRequest& job, const VclosJobAllocation& allocation) {
+        Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
+            [placed](const ClusterJobRequest& job, const ClusterJobAllocation& allocation) {
                 (*placed)[job.id] = allocation.gpus;
             }));
     auto wallStart = std::chrono::steady_clock::now();
@@ -313,9 +322,9 @@ RunPolicy(const VclosScenario& s,
     {
         scheduler->TraceConnectWithoutContext(
             "JobFinished",
-            Callback<void, const VclosJobRequest&>(
+            Callback<void, const ClusterJobRequest&>(
                 [run, total, wallStart, shown = std::make_shared<double>(-1)](
-                    const VclosJobRequest&) {
+                    const ClusterJobRequest&) {
                     double wall =
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart)
                             .count();
@@ -333,10 +342,10 @@ RunPolicy(const VclosScenario& s,
     }
     // Stop when the last job finishes: TCP's closing timers (and FlowMonitor's periodic
     // check, which never ends) would otherwise keep the simulation running.
-    Ptr<VclosSchedulerTracker> tracker = run.jobs;
+    Ptr<ClusterSchedulerTracker> tracker = run.jobs;
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
-        Callback<void, const VclosJobRequest&>([tracker, total](const VclosJobRequest&) {
+        Callback<void, const ClusterJobRequest&>([tracker, total](const ClusterJobRequest&) {
             if (tracker->GetFinishedJobs() == total)
             {
                 Simulator::Stop();
@@ -347,8 +356,8 @@ RunPolicy(const VclosScenario& s,
         // Each finished job's row goes out at once, so an interrupted run keeps them.
         scheduler->TraceConnectWithoutContext(
             "JobFinished",
-            Callback<void, const VclosJobRequest&>(
-                [tracker, finishedRows, label](const VclosJobRequest& job) {
+            Callback<void, const ClusterJobRequest&>(
+                [tracker, finishedRows, label](const ClusterJobRequest& job) {
                     WriteJobRow(*finishedRows, label, job.id, tracker->GetJobs().at(job.id), 0, 0);
                     finishedRows->flush();
                 }));
@@ -365,7 +374,7 @@ RunPolicy(const VclosScenario& s,
     {
         std::cerr << "\n";
     }
-    VclosCheckRunStatus(); // a model that could not go on: "error: <cause>"
+    SuiteCheckRunStatus(); // a model that could not go on: "error: <cause>"
     if (g_interruption.Due())
     {
         Simulator::Destroy();
@@ -375,7 +384,7 @@ RunPolicy(const VclosScenario& s,
     {
         run.end = std::max(run.end, r.finish);
     }
-    VCLOS_REQUIRE(run.jobs->GetFinishedJobs() == jobs.size(),
+    SUITE_REQUIRE(run.jobs->GetFinishedJobs() == jobs.size(),
                   std::runtime_error,
                   label << ": only " << run.jobs->GetFinishedJobs() << " of " << jobs.size()
                         << " jobs finished");
@@ -404,9 +413,9 @@ RunPolicy(const VclosScenario& s,
 
 /// Run time alone (empty fabric, same policy) of every distinct job shape, by job id.
 std::map<uint32_t, double>
-AloneRunTimes(const VclosScenario& s,
+AloneRunTimes(const ScenarioConfig& s,
               const std::string& policy,
-              const std::vector<VclosJobRequest>& jobs)
+              const std::vector<ClusterJobRequest>& jobs)
 {
     using Shape = std::tuple<uint32_t, uint64_t, int64_t, uint32_t, int>;
     std::map<Shape, double> byShape;
@@ -421,7 +430,7 @@ AloneRunTimes(const VclosScenario& s,
         auto it = byShape.find(shape);
         if (it == byShape.end())
         {
-            VclosJobRequest alone = job;
+            ClusterJobRequest alone = job;
             alone.submit = Seconds(0);
             PolicyRun run = RunPolicy(s, policy, {alone}, false);
             if (g_interruption.Due())
@@ -439,7 +448,7 @@ AloneRunTimes(const VclosScenario& s,
 /// Render one gnuplot figure, with the scenario's time scaling stated under it. User text
 /// (the scenario's name, the output prefix) goes in single-quoted gnuplot strings only.
 void
-Plot(const VclosScenario& s,
+Plot(const ScenarioConfig& s,
      const std::string& file,
      const std::string& title,
      const std::string& xLabel,
@@ -452,7 +461,7 @@ Plot(const VclosScenario& s,
     plot.SetLegend(xLabel, yLabel);
     plot.AppendExtra("set title " + SuiteGnuplotQuote(s.name + ": " + title) +
                      "\nset grid\nset bmargin 5\nset label 1 " +
-                     SuiteGnuplotQuote(VclosDescribeScaling(s)) +
+                     SuiteGnuplotQuote(ScenarioDescribeScaling(s)) +
                      " at screen 0.01, screen 0.025 font ',8'\n" + extra);
     for (const auto& d : data)
     {
@@ -477,9 +486,9 @@ Run(int argc, char* argv[])
             path = arg.substr(11);
         }
     }
-    VclosScenario s = path.empty() ? VclosScenario() : VclosReadScenario(path);
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
-    VclosApplyScenarioAttributes(s);
+    ScenarioConfig s = path.empty() ? ScenarioConfig() : ScenarioRead(path);
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
+    ScenarioApplyAttributes(s);
     RngSeedManager::SetRun(s.seeds.rngRun);
 
     std::string policies = Join(s.scheduler.policies);
@@ -488,10 +497,10 @@ Run(int argc, char* argv[])
     SuiteCommandLine cmd(__FILE__);
     cmd.Usage("Run a vclos scheduling scenario file; flags override its fields.");
     cmd.AddValue("scenario", "Scenario file (JSON; see scenarios/vclos/)", path);
-    cmd.AddValue("leaves", "ns3::VclosFabricHelper::Leaves");
-    cmd.AddValue("serversPerLeaf", "ns3::VclosFabricHelper::ServersPerLeaf");
-    cmd.AddValue("gpusPerServer", "ns3::VclosFabricHelper::GpusPerServer");
-    cmd.AddValue("spines", "ns3::VclosFabricHelper::Spines");
+    cmd.AddValue("leaves", "ns3::ClosFabricHelper::Leaves");
+    cmd.AddValue("serversPerLeaf", "ns3::ClosFabricHelper::ServersPerLeaf");
+    cmd.AddValue("gpusPerServer", "ns3::ClosFabricHelper::GpusPerServer");
+    cmd.AddValue("spines", "ns3::ClosFabricHelper::Spines");
     cmd.AddValue("source", "workload.source: synthetic, tiresias or helios", s.workload.source);
     cmd.AddValue("trace", "workload.trace: trace file", s.workload.trace);
     cmd.AddValue("traceTimeUnit", "workload.traceTimeUnit: s or ms", s.workload.traceTimeUnit);
@@ -546,7 +555,7 @@ Run(int argc, char* argv[])
     cmd.AddValue("flowMonitor", "output.flowMonitor", s.output.flowMonitor);
     cmd.AddValue("pcap", "output.pcap", s.output.pcap);
     cmd.AddValue("progress", "output.progress", s.output.progress);
-    std::string scheduler = VCLOS_DEFAULT_EVENT_SCHEDULER;
+    std::string scheduler = SUITE_DEFAULT_EVENT_SCHEDULER;
     cmd.AddValue("eventScheduler",
                  "Event set of the packet engine: priority-queue, map (ns-3's default), heap, "
                  "calendar or list (same results; doc/vclos/rdma.rst, Lean path)",
@@ -558,45 +567,45 @@ Run(int argc, char* argv[])
                  wallLimit);
     cmd.Parse(argc, argv); // --RngRun overrides seeds.rngRun
     s.seeds.rngRun = RngSeedManager::GetRun();
-    const std::string badScheduler = VclosSetEventScheduler(scheduler);
-    VCLOS_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
+    const std::string badScheduler = SuiteSetEventScheduler(scheduler);
+    SUITE_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
     s.scheduler.policies = Split(policies);
     s.workload.models = Split(models);
     s.workload.algorithms = Split(algorithms);
-    VCLOS_REQUIRE(std::isfinite(wallLimit) && wallLimit >= 0,
+    SUITE_REQUIRE(std::isfinite(wallLimit) && wallLimit >= 0,
                   std::invalid_argument,
                   "--wallLimit=" << wallLimit << " must be a number of seconds >= 0");
-    VclosValidateScenario(s, zoo);
-    VclosApplyScenarioTransport(s);
+    ScenarioValidate(s, zoo);
+    ScenarioApplyTransport(s);
     if (s.output.flowMonitor)
     {
         // FlowMonitor probes every node's Ipv4L3Protocol traces, which the switch and host
         // fast paths do not fire: keep ns-3's IPv4 path at the switches so its hop counts
         // stay true, and ns-3's UDP and IPv4 path at RDMA NICs so their flows are seen.
-        Config::SetDefault("ns3::VclosFabricHelper::SwitchFastPath", BooleanValue(false));
-        Config::SetDefault("ns3::VclosRdmaNic::HostFastPath", BooleanValue(false));
+        Config::SetDefault("ns3::ClosFabricHelper::SwitchFastPath", BooleanValue(false));
+        Config::SetDefault("ns3::RoceNic::HostFastPath", BooleanValue(false));
     }
     std::string unusable = SuiteCheckOutputPrefix(s.output.prefix);
-    VCLOS_REQUIRE(unusable.empty(),
+    SUITE_REQUIRE(unusable.empty(),
                   std::invalid_argument,
                   "scenario: output.prefix: '" << s.output.prefix << "': " << unusable);
-    std::vector<VclosJobRequest> jobs = VclosBuildScenarioJobs(s, zoo);
+    std::vector<ClusterJobRequest> jobs = ScenarioBuildJobs(s, zoo);
     // The cluster's shape from its description; the packet engine's fabric is built once up
     // front only to check its own limits.
-    const VclosTopology topology(CreateObject<VclosFabricHelper>()->GetTopologyConfig());
+    const ClusterTopology topology(CreateObject<ClosFabricHelper>()->GetTopologyConfig());
     if (s.scheduler.engine == "packet")
     {
-        CreateObject<VclosFabricHelper>()->Install(); // the fabric's own limits, up front
+        CreateObject<ClosFabricHelper>()->Install(); // the fabric's own limits, up front
         Simulator::Destroy();
     }
     const uint32_t gpus = topology.GetGpus();
-    const VclosClusterState shape(topology.GetLeaves(),
-                                  topology.GetServersPerLeaf(),
-                                  topology.GetGpusPerServer(),
-                                  topology.GetSpines());
+    const ClusterState shape(topology.GetLeaves(),
+                             topology.GetServersPerLeaf(),
+                             topology.GetGpusPerServer(),
+                             topology.GetSpines());
     for (const auto& job : jobs)
     {
-        VCLOS_REQUIRE(job.gpus <= gpus,
+        SUITE_REQUIRE(job.gpus <= gpus,
                       std::invalid_argument,
                       "scenario: workload.maxGpus: job " << job.id << " needs " << job.gpus
                                                          << " GPUs, the fabric has " << gpus);
@@ -605,7 +614,7 @@ Run(int argc, char* argv[])
     // FIFO queue for ever (the scheduler refuses it at Submit too).
     for (const auto& policy : s.scheduler.policies)
     {
-        auto placement = VclosCreatePlacementPolicy(policy, topology);
+        auto placement = ClusterCreatePlacementPolicy(policy, topology);
         std::map<uint32_t, bool> placeable;
         for (const auto& job : jobs)
         {
@@ -614,7 +623,7 @@ Run(int argc, char* argv[])
             {
                 it = placeable.emplace(job.gpus, placement->CanEverPlace(shape, job.gpus)).first;
             }
-            VCLOS_REQUIRE(it->second,
+            SUITE_REQUIRE(it->second,
                           std::invalid_argument,
                           "scenario: scheduler.policies: job "
                               << job.id << " (" << job.gpus << " GPUs) can never be placed by '"
@@ -623,7 +632,7 @@ Run(int argc, char* argv[])
         }
     }
 
-    std::string config = VclosScenarioToJson(s);
+    std::string config = ScenarioToJson(s);
     std::ofstream(s.output.prefix + "-config.json") << config;
     std::cout
         << "# scenario " << s.name << (path.empty() ? " (built-in defaults)" : "")
@@ -631,7 +640,7 @@ Run(int argc, char* argv[])
         << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; offered load "
         << OfferedLoad(s, jobs, gpus)
         << " (GPU-seconds of compute and contention-free collectives over GPUs x arrival span); "
-        << std::defaultfloat << VclosDescribeScaling(s) << "\n";
+        << std::defaultfloat << ScenarioDescribeScaling(s) << "\n";
 
     // SIGINT, SIGTERM or the wall-clock limit stop the run at its next check (every 10 us of
     // simulated time): <prefix>-jobs.csv then holds the rows of the jobs that finished.
@@ -643,7 +652,7 @@ Run(int argc, char* argv[])
                                       std::chrono::duration<double>(wallLimit));
     }
     std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
-    VCLOS_REQUIRE(jobCsv, std::runtime_error, "cannot write " << s.output.prefix << "-jobs.csv");
+    SUITE_REQUIRE(jobCsv, std::runtime_error, "cannot write " << s.output.prefix << "-jobs.csv");
     jobCsv << JOBS_CSV_HEADER << std::flush;
     std::vector<PolicyRun> runs;
     std::map<std::string, std::map<uint32_t, double>> alone;
@@ -683,8 +692,8 @@ Run(int argc, char* argv[])
     }
     // One contention-free reference for every policy and both engines: each job alone on
     // the placement it got, where only NICs and intra-server links constrain.
-    Ptr<VclosFlowExecutor> reference = VclosScenarioFlowExecutor(s);
-    auto referenceMs = [&](const PolicyRun& run, const VclosJobRequest& job) {
+    Ptr<FluidExecutor> reference = ScenarioFlowExecutor(s);
+    auto referenceMs = [&](const PolicyRun& run, const ClusterJobRequest& job) {
         const double collective =
             reference->GetContentionFreeSeconds(job.algorithm,
                                                 run.gpus.at(job.id),
@@ -738,13 +747,13 @@ Run(int argc, char* argv[])
         std::vector<double> stretch;
         std::vector<double> referenceSlowdown;
         uint32_t waitedLong = 0;
-        std::array<uint64_t, VclosSchedulerTracker::CAUSES> declined{};
+        std::array<uint64_t, ClusterSchedulerTracker::CAUSES> declined{};
         uint32_t fragmentedJobs = 0;
         double fragmentedMs = 0;
         uint32_t circuitJobs = 0;
         double circuitMs = 0;
-        const auto net = static_cast<std::size_t>(VclosPlacementFailure::NETWORK_FRAGMENTATION);
-        const auto circ = static_cast<std::size_t>(VclosPlacementFailure::CIRCUITS);
+        const auto net = static_cast<std::size_t>(ClusterPlacementFailure::NETWORK_FRAGMENTATION);
+        const auto circ = static_cast<std::size_t>(ClusterPlacementFailure::CIRCUITS);
         for (const auto& job : jobs)
         {
             const auto& r = run.jobs->GetJobs().at(job.id);
@@ -774,45 +783,45 @@ Run(int argc, char* argv[])
             WriteJobRow(jobCsv, run.policy, job.id, r, aloneMs, refMs);
         }
         const auto& t = *run.jobs;
-        double mean = VclosMean(jct);
+        double mean = SuiteMean(jct);
         firstMean = firstMean == 0 ? mean : firstMean;
         double reduction = 100 * (1 - mean / firstMean);
         double waitingRatio = static_cast<double>(waitedLong) / jobs.size();
-        double meanQueue = VclosSchedulerTracker::TimeAverage(t.GetQueueLength(), run.end);
+        double meanQueue = ClusterSchedulerTracker::TimeAverage(t.GetQueueLength(), run.end);
         uint32_t maxQueue = 0;
         for (const auto& q : t.GetQueueLength())
         {
             maxQueue = std::max(maxQueue, q.value);
         }
-        double meanUtil = VclosSchedulerTracker::TimeAverage(t.GetBusyGpus(), run.end) / gpus;
+        double meanUtil = ClusterSchedulerTracker::TimeAverage(t.GetBusyGpus(), run.end) / gpus;
         const auto& decisions = t.GetDecisionMicroseconds();
         std::cout << std::fixed << std::setprecision(2) << "#   " << std::left << std::setw(24)
                   << run.policy << std::right << std::setw(10) << mean * unit << std::setw(8)
-                  << VclosPercentile(jct, 0.5) * unit << std::setw(9)
-                  << VclosPercentile(jct, 0.99) * unit << std::setw(9) << VclosMean(wait) * unit
-                  << std::setw(8) << VclosMean(ran) * unit << std::setw(8) << std::setprecision(1)
+                  << SuitePercentile(jct, 0.5) * unit << std::setw(9)
+                  << SuitePercentile(jct, 0.99) * unit << std::setw(9) << SuiteMean(wait) * unit
+                  << std::setw(8) << SuiteMean(ran) * unit << std::setw(8) << std::setprecision(1)
                   << 100 * waitingRatio << "%" << std::setw(9) << std::setprecision(2)
-                  << (slowdown.empty() ? std::string("-") : Fixed(VclosMean(slowdown), 2)) << "x"
+                  << (slowdown.empty() ? std::string("-") : Fixed(SuiteMean(slowdown), 2)) << "x"
                   << std::setw(7)
                   << (referenceSlowdown.empty() ? std::string("-")
-                                                : Fixed(VclosMean(referenceSlowdown), 2))
+                                                : Fixed(SuiteMean(referenceSlowdown), 2))
                   << "x" << std::setw(10) << std::setprecision(1) << 100 * run.conflictingShare
                   << "%" << std::setw(7) << std::setprecision(2) << meanQueue << std::setw(9)
                   << std::setprecision(1) << 100 * meanUtil << "%" << std::setw(7)
-                  << std::setprecision(1) << VclosPercentile(decisions, 0.5) << "us" << std::setw(6)
+                  << std::setprecision(1) << SuitePercentile(decisions, 0.5) << "us" << std::setw(6)
                   << std::setprecision(0) << run.wallSeconds << "s" << std::setw(6) << run.peakRssMb
                   << "MB\n";
         summary << run.policy << "," << jobs.size() << "," << mean << ","
-                << VclosPercentile(jct, 0.5) << "," << VclosPercentile(jct, 0.99) << ","
-                << VclosMean(wait) << "," << VclosMean(ran) << "," << waitingRatio << ","
-                << VclosMean(slowdown) << "," << VclosMean(stretch) << "," << run.conflictingShare
+                << SuitePercentile(jct, 0.5) << "," << SuitePercentile(jct, 0.99) << ","
+                << SuiteMean(wait) << "," << SuiteMean(ran) << "," << waitingRatio << ","
+                << SuiteMean(slowdown) << "," << SuiteMean(stretch) << "," << run.conflictingShare
                 << "," << meanQueue << "," << maxQueue << "," << meanUtil << ","
-                << VclosPercentile(decisions, 0.5) << "," << VclosPercentile(decisions, 0.99) << ","
+                << SuitePercentile(decisions, 0.5) << "," << SuitePercentile(decisions, 0.99) << ","
                 << ms(run.end) << "," << run.wallSeconds << "," << run.events << "," << reduction
-                << "," << declined[static_cast<std::size_t>(VclosPlacementFailure::GPUS)] << ","
-                << declined[static_cast<std::size_t>(VclosPlacementFailure::GPU_FRAGMENTATION)]
+                << "," << declined[static_cast<std::size_t>(ClusterPlacementFailure::GPUS)] << ","
+                << declined[static_cast<std::size_t>(ClusterPlacementFailure::GPU_FRAGMENTATION)]
                 << "," << declined[net] << "," << fragmentedJobs << "," << fragmentedMs << ","
-                << VclosMean(referenceSlowdown) << "," << s.scheduler.engine << "," << run.flows
+                << SuiteMean(referenceSlowdown) << "," << s.scheduler.engine << "," << run.flows
                 << "," << run.peakRssMb << "," << declined[circ] << "," << circuitJobs << ","
                 << circuitMs << "," << run.reconfigurations << "\n";
         saltMeans[run.placement].push_back(mean);
@@ -856,7 +865,7 @@ Run(int argc, char* argv[])
         if (means.size() > 1)
         {
             std::cout << "# " << policy << " over " << means.size() << " ECMP salts: mean JCT "
-                      << std::fixed << std::setprecision(2) << VclosMean(means) << " ms, min "
+                      << std::fixed << std::setprecision(2) << SuiteMean(means) << " ms, min "
                       << *std::min_element(means.begin(), means.end()) << ", max "
                       << *std::max_element(means.begin(), means.end()) << "\n";
         }

@@ -10,7 +10,7 @@ namespace ns3
 /**
  * \ingroup suite
  * \brief Run a program's body: an exception (bad input, or a run stopped by a cause that
- *        VclosCheckRunStatus() and the like rethrow after Simulator::Run) becomes one line on
+ *        SuiteCheckRunStatus() and the like rethrow after Simulator::Run) becomes one line on
  *        stderr, "error: <what>", and exit status 1.
  * \param argc argument count
  * \param argv arguments

@@ -8,7 +8,7 @@
 using namespace ns3;
 
 void
-VclosFuzzCheckTrace(const std::vector<VclosTraceJob>& jobs)
+VclosFuzzCheckTrace(const std::vector<ClusterTraceJob>& jobs)
 {
     VclosFuzzRequire(!jobs.empty(), "a trace has at least one job");
     VclosFuzzRequire(jobs.front().submit.IsZero(), "the first job arrives at 0");

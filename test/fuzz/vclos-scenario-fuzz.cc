@@ -2,15 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Fuzz target: a scenario JSON file, read, validated and applied as vclos-run-scenario does
-// (VclosReadScenario, VclosValidateScenario, VclosApplyScenarioAttributes), then printed
-// back (VclosScenarioToJson); a synthetic workload of at most 256 jobs is also built
-// (VclosBuildScenarioJobs) and must keep what the scenario asks. Attribute defaults are reset
+// (ScenarioRead, ScenarioValidate, ScenarioApplyAttributes), then printed
+// back (ScenarioToJson); a synthetic workload of at most 256 jobs is also built
+// (ScenarioBuildJobs) and must keep what the scenario asks. Attribute defaults are reset
 // after every input.
 #include "vclos-fuzz-support.h"
 
+#include "ns3/cluster-model-zoo.h"
 #include "ns3/config.h"
-#include "ns3/vclos-model-zoo.h"
-#include "ns3/vclos-scenario.h"
+#include "ns3/scenario-config.h"
 
 using namespace ns3;
 
@@ -19,7 +19,7 @@ namespace
 
 /// What a built synthetic workload keeps of its scenario.
 void
-CheckJobs(const VclosScenario& scenario, const std::vector<VclosJobRequest>& jobs)
+CheckJobs(const ScenarioConfig& scenario, const std::vector<ClusterJobRequest>& jobs)
 {
     const auto& w = scenario.workload;
     VclosFuzzRequire(jobs.size() == w.jobs, "the workload has workload.jobs jobs");
@@ -43,12 +43,12 @@ CheckJobs(const VclosScenario& scenario, const std::vector<VclosJobRequest>& job
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
 {
-    static const VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    static const ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     std::string path = VclosFuzzInputFile(data, size, ".json");
-    VclosScenario scenario;
+    ScenarioConfig scenario;
     try
     {
-        scenario = VclosReadScenario(path);
+        scenario = ScenarioRead(path);
     }
     catch (const std::exception& e)
     {
@@ -57,12 +57,12 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     }
     try
     {
-        VclosValidateScenario(scenario, zoo);
-        VclosApplyScenarioAttributes(scenario);
-        VclosScenarioToJson(scenario);
+        ScenarioValidate(scenario, zoo);
+        ScenarioApplyAttributes(scenario);
+        ScenarioToJson(scenario);
         if (scenario.workload.source == "synthetic" && scenario.workload.jobs <= 256)
         {
-            CheckJobs(scenario, VclosBuildScenarioJobs(scenario, zoo));
+            CheckJobs(scenario, ScenarioBuildJobs(scenario, zoo));
         }
     }
     catch (const std::exception& e)

@@ -1,11 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Fuzz target: a Tiresias trace (VclosReadTiresiasTrace), and what the reader promises of the jobs.
+// Fuzz target: a Tiresias trace (ClusterReadTiresiasTrace), and what the reader promises of the
+// jobs.
 #include "vclos-fuzz-support.h"
 #include "vclos-fuzz-trace-check.h"
 
-#include "ns3/vclos-job-trace.h"
+#include "ns3/cluster-job-trace.h"
 
 using namespace ns3;
 
@@ -15,7 +16,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     std::string path = VclosFuzzInputFile(data, size, ".csv");
     try
     {
-        VclosFuzzCheckTrace(VclosReadTiresiasTrace(path));
+        VclosFuzzCheckTrace(ClusterReadTiresiasTrace(path));
     }
     catch (const std::exception& e)
     {

@@ -3,8 +3,8 @@
  */
 // Collective schedules without a simulator: bytes per rank, and that every schedule runs to
 // completion under data-driven progress (no deadlock, no lost or extra byte).
-#include "ns3/vclos-collective-schedule.h"
-#include "ns3/vclos-flow-collective.h"
+#include "ns3/cluster-collective-schedule.h"
+#include "ns3/fluid-collective.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -18,7 +18,7 @@ namespace
 
 /// Bytes each rank sends in total.
 std::vector<uint64_t>
-SentPerRank(const std::vector<VclosRankSchedule>& plan)
+SentPerRank(const std::vector<ClusterRankSchedule>& plan)
 {
     std::vector<uint64_t> sent;
     for (const auto& steps : plan)
@@ -39,7 +39,7 @@ SentPerRank(const std::vector<VclosRankSchedule>& plan)
  * Returns true when every step completed and every stream was consumed exactly.
  */
 bool
-RunsToCompletion(const std::vector<VclosRankSchedule>& plan)
+RunsToCompletion(const std::vector<ClusterRankSchedule>& plan)
 {
     const auto n = static_cast<uint32_t>(plan.size());
     std::vector<std::size_t> posted(n, 0);
@@ -109,7 +109,7 @@ RunsToCompletion(const std::vector<VclosRankSchedule>& plan)
 
 struct Case
 {
-    VclosCollectiveAlgorithm algorithm;
+    ClusterCollectiveAlgorithm algorithm;
     uint32_t ranks;
     uint32_t gpusPerServer;
 };
@@ -125,10 +125,10 @@ TEST_P(VclosCollectiveScheduleCase, CompletesForAwkwardSizes)
     const Case& c = GetParam();
     for (uint64_t m : {1ull, 7ull, 1000ull, 1000003ull, 104857600ull})
     {
-        auto plan = VclosBuildCollectiveSchedule(c.algorithm, c.ranks, m, c.gpusPerServer);
+        auto plan = ClusterBuildCollectiveSchedule(c.algorithm, c.ranks, m, c.gpusPerServer);
         ASSERT_EQ(plan.size(), c.ranks);
         EXPECT_TRUE(RunsToCompletion(plan))
-            << VclosCollectiveAlgorithmName(c.algorithm) << " N=" << c.ranks << " M=" << m;
+            << ClusterCollectiveAlgorithmName(c.algorithm) << " N=" << c.ranks << " M=" << m;
     }
 }
 
@@ -137,8 +137,8 @@ TEST_P(VclosCollectiveScheduleCase, EveryRankSendsWhatTheAlgorithmDefines)
     const Case& c = GetParam();
     const uint32_t n = c.ranks;
     const uint64_t m = 240ull * 1024 * 1024 * 3; // divisible by every N tested and by 2^k
-    auto sent = SentPerRank(VclosBuildCollectiveSchedule(c.algorithm, n, m, c.gpusPerServer));
-    if (c.algorithm == VCLOS_RING)
+    auto sent = SentPerRank(ClusterBuildCollectiveSchedule(c.algorithm, n, m, c.gpusPerServer));
+    if (c.algorithm == CLUSTER_RING)
     {
         return;
     }
@@ -147,18 +147,18 @@ TEST_P(VclosCollectiveScheduleCase, EveryRankSendsWhatTheAlgorithmDefines)
         uint64_t expected = 0;
         switch (c.algorithm)
         {
-        case VCLOS_FLAT_RING:
+        case CLUSTER_FLAT_RING:
             expected = 2 * (n - 1) * (m / n);
             break;
-        case VCLOS_RING: // covered by RingFamilyBytesByHand
+        case CLUSTER_RING: // covered by RingFamilyBytesByHand
             break;
-        case VCLOS_HIERARCHICAL_RING: {
+        case CLUSTER_HIERARCHICAL_RING: {
             uint64_t g = c.gpusPerServer;
             uint64_t s = n / g;
             expected = 2 * (g - 1) * (m / g) + 2 * (s - 1) * (m / g / s);
             break;
         }
-        case VCLOS_HALVING_DOUBLING: {
+        case CLUSTER_HALVING_DOUBLING: {
             uint32_t p = 1;
             while (p * 2 <= n)
             {
@@ -169,48 +169,49 @@ TEST_P(VclosCollectiveScheduleCase, EveryRankSendsWhatTheAlgorithmDefines)
             expected = i >= p ? m : core + (hasExtra ? m : 0);
             break;
         }
-        case VCLOS_ALL_TO_ALL:
+        case CLUSTER_ALL_TO_ALL:
             expected = (n - 1) * m;
             break;
         }
         EXPECT_EQ(sent[i], expected)
-            << VclosCollectiveAlgorithmName(c.algorithm) << " N=" << n << " rank " << i;
+            << ClusterCollectiveAlgorithmName(c.algorithm) << " N=" << n << " rank " << i;
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms,
                          VclosCollectiveScheduleCase,
-                         ::testing::Values(Case{VCLOS_FLAT_RING, 2, 1},
-                                           Case{VCLOS_FLAT_RING, 3, 1},
-                                           Case{VCLOS_FLAT_RING, 4, 1},
-                                           Case{VCLOS_FLAT_RING, 6, 1},
-                                           Case{VCLOS_FLAT_RING, 8, 1},
-                                           Case{VCLOS_FLAT_RING, 16, 1},
-                                           Case{VCLOS_HIERARCHICAL_RING, 2, 1},
-                                           Case{VCLOS_HIERARCHICAL_RING, 4, 2},
-                                           Case{VCLOS_HIERARCHICAL_RING, 6, 2},
-                                           Case{VCLOS_HIERARCHICAL_RING, 6, 3},
-                                           Case{VCLOS_HIERARCHICAL_RING, 8, 4},
-                                           Case{VCLOS_HIERARCHICAL_RING, 16, 4},
-                                           Case{VCLOS_HIERARCHICAL_RING, 16, 8},
-                                           Case{VCLOS_RING, 6, 0},
-                                           Case{VCLOS_RING, 12, 4},
-                                           Case{VCLOS_RING, 16, 4},
-                                           Case{VCLOS_RING, 24, 8},
-                                           Case{VCLOS_HALVING_DOUBLING, 2, 1},
-                                           Case{VCLOS_HALVING_DOUBLING, 3, 1},
-                                           Case{VCLOS_HALVING_DOUBLING, 4, 1},
-                                           Case{VCLOS_HALVING_DOUBLING, 6, 1},
-                                           Case{VCLOS_HALVING_DOUBLING, 8, 1},
-                                           Case{VCLOS_HALVING_DOUBLING, 16, 1},
-                                           Case{VCLOS_ALL_TO_ALL, 2, 1},
-                                           Case{VCLOS_ALL_TO_ALL, 3, 1},
-                                           Case{VCLOS_ALL_TO_ALL, 6, 1},
-                                           Case{VCLOS_ALL_TO_ALL, 16, 1}),
+                         ::testing::Values(Case{CLUSTER_FLAT_RING, 2, 1},
+                                           Case{CLUSTER_FLAT_RING, 3, 1},
+                                           Case{CLUSTER_FLAT_RING, 4, 1},
+                                           Case{CLUSTER_FLAT_RING, 6, 1},
+                                           Case{CLUSTER_FLAT_RING, 8, 1},
+                                           Case{CLUSTER_FLAT_RING, 16, 1},
+                                           Case{CLUSTER_HIERARCHICAL_RING, 2, 1},
+                                           Case{CLUSTER_HIERARCHICAL_RING, 4, 2},
+                                           Case{CLUSTER_HIERARCHICAL_RING, 6, 2},
+                                           Case{CLUSTER_HIERARCHICAL_RING, 6, 3},
+                                           Case{CLUSTER_HIERARCHICAL_RING, 8, 4},
+                                           Case{CLUSTER_HIERARCHICAL_RING, 16, 4},
+                                           Case{CLUSTER_HIERARCHICAL_RING, 16, 8},
+                                           Case{CLUSTER_RING, 6, 0},
+                                           Case{CLUSTER_RING, 12, 4},
+                                           Case{CLUSTER_RING, 16, 4},
+                                           Case{CLUSTER_RING, 24, 8},
+                                           Case{CLUSTER_HALVING_DOUBLING, 2, 1},
+                                           Case{CLUSTER_HALVING_DOUBLING, 3, 1},
+                                           Case{CLUSTER_HALVING_DOUBLING, 4, 1},
+                                           Case{CLUSTER_HALVING_DOUBLING, 6, 1},
+                                           Case{CLUSTER_HALVING_DOUBLING, 8, 1},
+                                           Case{CLUSTER_HALVING_DOUBLING, 16, 1},
+                                           Case{CLUSTER_ALL_TO_ALL, 2, 1},
+                                           Case{CLUSTER_ALL_TO_ALL, 3, 1},
+                                           Case{CLUSTER_ALL_TO_ALL, 6, 1},
+                                           Case{CLUSTER_ALL_TO_ALL, 16, 1}),
                          [](const ::testing::TestParamInfo<Case>& info) {
-                             std::string name = VclosCollectiveAlgorithmName(info.param.algorithm) +
-                                                "_N" + std::to_string(info.param.ranks) + "_g" +
-                                                std::to_string(info.param.gpusPerServer);
+                             std::string name =
+                                 ClusterCollectiveAlgorithmName(info.param.algorithm) + "_N" +
+                                 std::to_string(info.param.ranks) + "_g" +
+                                 std::to_string(info.param.gpusPerServer);
                              for (auto& ch : name)
                              {
                                  ch = ch == '-' ? '_' : ch;
@@ -221,7 +222,7 @@ INSTANTIATE_TEST_SUITE_P(Algorithms,
 TEST(VclosCollectiveSchedule, RingStepsArePermutations)
 {
     // Every step of a ring is a permutation: each rank sends to one and receives from one.
-    auto plan = VclosBuildCollectiveSchedule(VCLOS_FLAT_RING, 8, 8000);
+    auto plan = ClusterBuildCollectiveSchedule(CLUSTER_FLAT_RING, 8, 8000);
     for (std::size_t k = 0; k < plan[0].size(); ++k)
     {
         std::vector<int> receivers(8, 0);
@@ -250,7 +251,7 @@ TEST(VclosCollectiveSchedule, RingFamilyBytesByHand)
 
     struct Expectation
     {
-        VclosCollectiveAlgorithm algorithm;
+        ClusterCollectiveAlgorithm algorithm;
         uint32_t ranks;
         uint32_t gpusPerServer;
         std::vector<uint64_t> sent; // per rank
@@ -266,29 +267,29 @@ TEST(VclosCollectiveSchedule, RingFamilyBytesByHand)
     };
     const std::vector<Expectation> cases = {
         // One server of 8: flat ring, 2*7*M/8.
-        {VCLOS_RING, 8, 8, repeat({{8, 1261260}})},
+        {CLUSTER_RING, 8, 8, repeat({{8, 1261260}})},
         // One server of 6 (not a power of two, but one server): flat ring, 2*5*M/6.
-        {VCLOS_RING, 6, 6, repeat({{6, 1201200}})},
+        {CLUSTER_RING, 6, 6, repeat({{6, 1201200}})},
         // 4 servers of 4: hierarchical, 2*3*M/4 + 2*3*M/16 = 1081080 + 270270.
-        {VCLOS_RING, 16, 4, repeat({{16, 1351350}})},
+        {CLUSTER_RING, 16, 4, repeat({{16, 1351350}})},
         // 3 servers of 4 (N = 12): core 8 = 2 servers, hierarchical 2*3*M/4 + 2*1*M/8 =
         // 1081080 + 180180; ranks 0-3 also return M; extras 8-11 send M.
-        {VCLOS_RING, 12, 4, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
+        {CLUSTER_RING, 12, 4, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
         // 4 servers of 3 (N = 12): the core of 8 is not whole servers: flat ring 2*7*M/8.
-        {VCLOS_RING, 12, 3, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
+        {CLUSTER_RING, 12, 3, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
         // Unequal servers (4 + 2): core of 4, flat ring 2*3*M/4 = 1081080.
-        {VCLOS_RING, 6, 0, repeat({{2, 1081080 + m}, {2, 1081080}, {2, m}})},
+        {CLUSTER_RING, 6, 0, repeat({{2, 1081080 + m}, {2, 1081080}, {2, m}})},
         // Flat ring over 12: 2*11*M/12.
-        {VCLOS_FLAT_RING, 12, 4, repeat({{12, 1321320}})},
+        {CLUSTER_FLAT_RING, 12, 4, repeat({{12, 1321320}})},
         // Halving-doubling over 12: core 8, 2*7*M/8.
-        {VCLOS_HALVING_DOUBLING, 12, 1, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
+        {CLUSTER_HALVING_DOUBLING, 12, 1, repeat({{4, 1261260 + m}, {4, 1261260}, {4, m}})},
     };
     for (const auto& c : cases)
     {
-        auto plan = VclosBuildCollectiveSchedule(c.algorithm, c.ranks, m, c.gpusPerServer);
-        EXPECT_EQ(SentPerRank(plan), c.sent) << VclosCollectiveAlgorithmName(c.algorithm)
+        auto plan = ClusterBuildCollectiveSchedule(c.algorithm, c.ranks, m, c.gpusPerServer);
+        EXPECT_EQ(SentPerRank(plan), c.sent) << ClusterCollectiveAlgorithmName(c.algorithm)
                                              << " N=" << c.ranks << " g=" << c.gpusPerServer;
-        EXPECT_TRUE(RunsToCompletion(plan)) << VclosCollectiveAlgorithmName(c.algorithm)
+        EXPECT_TRUE(RunsToCompletion(plan)) << ClusterCollectiveAlgorithmName(c.algorithm)
                                             << " N=" << c.ranks << " g=" << c.gpusPerServer;
     }
 }
@@ -300,7 +301,7 @@ TEST(VclosCollectiveSchedule, DependenciesByHand)
     // Halving-doubling over 4: rank 0 receives in every step; reduce-scatter round 1 sends
     // data reduced with round 0's receive, the all-gather rounds send ranges reduced by both
     // rounds and gathered by the earlier all-gather round.
-    auto hd = VclosBuildCollectiveSchedule(VCLOS_HALVING_DOUBLING, 4, 4000);
+    auto hd = ClusterBuildCollectiveSchedule(CLUSTER_HALVING_DOUBLING, 4, 4000);
     ASSERT_EQ(hd[0].size(), 4u);
     EXPECT_EQ(hd[0][0].dependsOn, Deps{});
     EXPECT_EQ(hd[0][1].dependsOn, (Deps{0}));
@@ -309,7 +310,7 @@ TEST(VclosCollectiveSchedule, DependenciesByHand)
 
     // Halving-doubling over 6: rank 0 first receives rank 4's M bytes (step 0); every core
     // send needs them; the result sent back (step 5) needs every receive.
-    auto fused = VclosBuildCollectiveSchedule(VCLOS_HALVING_DOUBLING, 6, 6000);
+    auto fused = ClusterBuildCollectiveSchedule(CLUSTER_HALVING_DOUBLING, 6, 6000);
     ASSERT_EQ(fused[0].size(), 6u);
     EXPECT_EQ(fused[0][0].recvPeer, 4);
     EXPECT_EQ(fused[0][1].dependsOn, (Deps{0}));
@@ -326,13 +327,13 @@ TEST(VclosCollectiveSchedule, DependenciesByHand)
 
     // Ring family over 12 in servers of 4: rank 0's ring steps need the previous step and
     // rank 8's bytes (step 0).
-    auto ring = VclosBuildCollectiveSchedule(VCLOS_RING, 12, 12000, 4);
+    auto ring = ClusterBuildCollectiveSchedule(CLUSTER_RING, 12, 12000, 4);
     EXPECT_EQ(ring[0][1].dependsOn, (Deps{0}));
     EXPECT_EQ(ring[0][2].dependsOn, (Deps{0, 1}));
     EXPECT_EQ(ring[0][5].dependsOn, (Deps{0, 4}));
 
     // All-to-all: each rank sends its own data; no send waits.
-    for (const auto& rank : VclosBuildCollectiveSchedule(VCLOS_ALL_TO_ALL, 5, 100))
+    for (const auto& rank : ClusterBuildCollectiveSchedule(CLUSTER_ALL_TO_ALL, 5, 100))
     {
         for (const auto& step : rank)
         {
@@ -343,23 +344,23 @@ TEST(VclosCollectiveSchedule, DependenciesByHand)
 
 TEST(VclosCollectiveSchedule, RefusesBadInput)
 {
-    EXPECT_THROW(VclosBuildCollectiveSchedule(VCLOS_RING, 1, 100), std::invalid_argument);
-    EXPECT_THROW(VclosBuildCollectiveSchedule(VCLOS_RING, 4, 0), std::invalid_argument);
-    EXPECT_THROW(VclosBuildCollectiveSchedule(VCLOS_HIERARCHICAL_RING, 6, 100, 4),
+    EXPECT_THROW(ClusterBuildCollectiveSchedule(CLUSTER_RING, 1, 100), std::invalid_argument);
+    EXPECT_THROW(ClusterBuildCollectiveSchedule(CLUSTER_RING, 4, 0), std::invalid_argument);
+    EXPECT_THROW(ClusterBuildCollectiveSchedule(CLUSTER_HIERARCHICAL_RING, 6, 100, 4),
                  std::invalid_argument);
-    VclosCollectiveAlgorithm a;
-    EXPECT_FALSE(VclosParseCollectiveAlgorithm("butterfly", a));
-    EXPECT_TRUE(VclosParseCollectiveAlgorithm("halving-doubling", a));
-    EXPECT_EQ(a, VCLOS_HALVING_DOUBLING);
-    EXPECT_TRUE(VclosParseCollectiveAlgorithm("flat-ring", a));
-    EXPECT_EQ(a, VCLOS_FLAT_RING);
+    ClusterCollectiveAlgorithm a;
+    EXPECT_FALSE(ClusterParseCollectiveAlgorithm("butterfly", a));
+    EXPECT_TRUE(ClusterParseCollectiveAlgorithm("halving-doubling", a));
+    EXPECT_EQ(a, CLUSTER_HALVING_DOUBLING);
+    EXPECT_TRUE(ClusterParseCollectiveAlgorithm("flat-ring", a));
+    EXPECT_EQ(a, CLUSTER_FLAT_RING);
 }
 
 /// Sends between leaves that join GPUs of unequal index in their leaf, ranks in leaf-major
 /// order with perLeaf ranks on each leaf (the spec's sufficient condition for balanced
 /// routing is that there are none).
 uint32_t
-UnequalIndexHops(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
+UnequalIndexHops(const std::vector<ClusterRankSchedule>& plan, uint32_t perLeaf)
 {
     uint32_t hops = 0;
     for (uint32_t i = 0; i < plan.size(); ++i)
@@ -376,7 +377,7 @@ UnequalIndexHops(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
 
 /// Directed rank pairs whose sends cross leaves (perLeaf ranks on each leaf, leaf-major).
 std::size_t
-CrossLeafPairs(const std::vector<VclosRankSchedule>& plan, uint32_t perLeaf)
+CrossLeafPairs(const std::vector<ClusterRankSchedule>& plan, uint32_t perLeaf)
 {
     std::set<std::pair<uint32_t, int32_t>> pairs;
     for (uint32_t i = 0; i < plan.size(); ++i)
@@ -407,18 +408,19 @@ TEST(VclosCollectiveSchedule, RingFamilyCrossesLeavesBetweenEqualIndexes)
     for (const Layout& l : {Layout{12, 2, 2}, Layout{24, 4, 2}, Layout{16, 2, 2}})
     {
         const uint32_t perLeaf = l.gpusPerServer * l.serversPerLeaf;
-        auto ring = VclosBuildCollectiveSchedule(VCLOS_RING,
-                                                 l.ranks,
-                                                 1 << 20,
-                                                 l.gpusPerServer,
-                                                 l.serversPerLeaf);
+        auto ring = ClusterBuildCollectiveSchedule(CLUSTER_RING,
+                                                   l.ranks,
+                                                   1 << 20,
+                                                   l.gpusPerServer,
+                                                   l.serversPerLeaf);
         EXPECT_EQ(UnequalIndexHops(ring, perLeaf), 0u) << "ring N=" << l.ranks;
         EXPECT_TRUE(RunsToCompletion(ring)) << "ring N=" << l.ranks;
-        auto hd = VclosBuildCollectiveSchedule(VCLOS_HALVING_DOUBLING, l.ranks, 1 << 20);
+        auto hd = ClusterBuildCollectiveSchedule(CLUSTER_HALVING_DOUBLING, l.ranks, 1 << 20);
         EXPECT_EQ(UnequalIndexHops(hd, perLeaf), 0u) << "halving-doubling N=" << l.ranks;
         // Control: the servers in plain order (j -> j+1) hop from the last server of a leaf
         // to the first of the next, between unequal indexes.
-        auto plain = VclosBuildCollectiveSchedule(VCLOS_RING, l.ranks, 1 << 20, l.gpusPerServer);
+        auto plain =
+            ClusterBuildCollectiveSchedule(CLUSTER_RING, l.ranks, 1 << 20, l.gpusPerServer);
         EXPECT_GT(UnequalIndexHops(plain, perLeaf), 0u) << "plain order N=" << l.ranks;
         // The snake leaves each leaf as often as the plain order does.
         EXPECT_EQ(CrossLeafPairs(ring, perLeaf), CrossLeafPairs(plain, perLeaf)) << "N=" << l.ranks;
@@ -426,19 +428,19 @@ TEST(VclosCollectiveSchedule, RingFamilyCrossesLeavesBetweenEqualIndexes)
     // One GPU per server, 8 per leaf, 32 GPUs (the all-reduce benchmark's shape): the ring
     // leaves each of the 4 leaves once, from index 7 or 0 to the same index.
     {
-        auto ring = VclosBuildCollectiveSchedule(VCLOS_RING, 32, 1 << 20, 1, 8);
+        auto ring = ClusterBuildCollectiveSchedule(CLUSTER_RING, 32, 1 << 20, 1, 8);
         EXPECT_EQ(UnequalIndexHops(ring, 8), 0u);
         EXPECT_EQ(CrossLeafPairs(ring, 8), 4u);
     }
 }
 
-// VclosScheduleLayout is a cache key: shapes it maps together must build the same schedules,
+// ClusterScheduleLayout is a cache key: shapes it maps together must build the same schedules,
 // and shapes it keeps apart must not all be alike (negative control: the ring's grouping
 // changes its schedule, so dropping it from the key would be wrong).
 TEST(VclosCollectiveSchedule, LayoutKeyKeepsWhatTheScheduleReads)
 {
-    auto same = [](const std::vector<VclosRankSchedule>& a,
-                   const std::vector<VclosRankSchedule>& b) {
+    auto same = [](const std::vector<ClusterRankSchedule>& a,
+                   const std::vector<ClusterRankSchedule>& b) {
         if (a.size() != b.size())
         {
             return false;
@@ -464,29 +466,32 @@ TEST(VclosCollectiveSchedule, LayoutKeyKeepsWhatTheScheduleReads)
         return true;
     };
     const uint32_t ranks = 24;
-    const std::vector<std::pair<uint32_t, uint32_t>> layouts{{1, 1}, {2, 3}, {4, 2}, {8, 1}, {4, 3}};
+    const std::vector<std::pair<uint32_t, uint32_t>> layouts{{1, 1},
+                                                             {2, 3},
+                                                             {4, 2},
+                                                             {8, 1},
+                                                             {4, 3}};
     uint32_t keptApartButDiffer = 0;
-    for (auto algorithm : {VCLOS_RING,
-                           VCLOS_FLAT_RING,
-                           VCLOS_HIERARCHICAL_RING,
-                           VCLOS_HALVING_DOUBLING,
-                           VCLOS_ALL_TO_ALL})
+    for (auto algorithm : {CLUSTER_RING,
+                           CLUSTER_FLAT_RING,
+                           CLUSTER_HIERARCHICAL_RING,
+                           CLUSTER_HALVING_DOUBLING,
+                           CLUSTER_ALL_TO_ALL})
     {
         for (const auto& [g1, h1] : layouts)
         {
             for (const auto& [g2, h2] : layouts)
             {
-                VclosCollectiveShape a{algorithm, g1, h1};
-                VclosCollectiveShape b{algorithm, g2, h2};
-                const auto ka = VclosScheduleLayout(a);
-                const auto kb = VclosScheduleLayout(b);
-                const auto sa = VclosBuildCollectiveSchedule(algorithm, ranks, 1000, g1, h1);
-                const auto sb = VclosBuildCollectiveSchedule(algorithm, ranks, 1000, g2, h2);
+                ClusterCollectiveShape a{algorithm, g1, h1};
+                ClusterCollectiveShape b{algorithm, g2, h2};
+                const auto ka = ClusterScheduleLayout(a);
+                const auto kb = ClusterScheduleLayout(b);
+                const auto sa = ClusterBuildCollectiveSchedule(algorithm, ranks, 1000, g1, h1);
+                const auto sb = ClusterBuildCollectiveSchedule(algorithm, ranks, 1000, g2, h2);
                 if (ka.gpusPerServer == kb.gpusPerServer && ka.serversPerLeaf == kb.serversPerLeaf)
                 {
-                    EXPECT_TRUE(same(sa, sb))
-                        << VclosCollectiveAlgorithmName(algorithm) << " " << g1 << "x" << h1
-                        << " vs " << g2 << "x" << h2;
+                    EXPECT_TRUE(same(sa, sb)) << ClusterCollectiveAlgorithmName(algorithm) << " "
+                                              << g1 << "x" << h1 << " vs " << g2 << "x" << h2;
                 }
                 else
                 {
@@ -498,14 +503,14 @@ TEST(VclosCollectiveSchedule, LayoutKeyKeepsWhatTheScheduleReads)
     EXPECT_GT(keptApartButDiffer, 0u);
 }
 
-TEST(VclosFlowCollectivePlan, ConnectionTotalsOfAFlatRing)
+TEST(FluidCollectivePlan, ConnectionTotalsOfAFlatRing)
 {
     // A flat ring of N ranks: rank i sends 2(N-1) steps of M/N to rank i+1, over one
     // connection each: N connections of 2(N-1) steps carrying 2(N-1)/N of the message.
     constexpr uint32_t N = 5;
-    VclosCollectiveShape shape;
-    shape.algorithm = VCLOS_FLAT_RING;
-    const VclosFlowCollectivePlan plan(shape, N);
+    ClusterCollectiveShape shape;
+    shape.algorithm = CLUSTER_FLAT_RING;
+    const FluidCollectivePlan plan(shape, N);
     ASSERT_EQ(plan.GetConnectionTotals().size(), N);
     for (const auto& total : plan.GetConnectionTotals())
     {

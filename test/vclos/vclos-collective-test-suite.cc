@@ -7,6 +7,11 @@
 
 #include "ns3/boolean.h"
 #include "ns3/bulk-send-helper.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-link-load-tracker.h"
+#include "ns3/collective-app.h"
+#include "ns3/collective-helper.h"
+#include "ns3/collective-tracker.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/inet-socket-address.h"
@@ -15,19 +20,14 @@
 #include "ns3/packet-sink-helper.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
+#include "ns3/roce-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/suite-run-status.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-collective-app.h"
-#include "ns3/vclos-collective-helper.h"
-#include "ns3/vclos-collective-tracker.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-link-load-tracker.h"
-#include "ns3/vclos-rdma-helper.h"
-#include "ns3/vclos-run-status.h"
 
 #include <map>
 #include <numeric>
@@ -40,13 +40,13 @@ namespace
 {
 
 /// A fabric of the given server size, with every GPU pinned by its index in its leaf.
-Ptr<VclosFabric>
+Ptr<ClosFabric>
 PinnedFabric(uint32_t gpusPerServer)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(8 / gpusPerServer));
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabric> fabric = helper->Install();
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
     {
         fabric->PinSourceToSpine(g, fabric->GetIndexInLeaf(g) % fabric->GetSpineCount());
@@ -57,16 +57,16 @@ PinnedFabric(uint32_t gpusPerServer)
 /// What a job run measured.
 struct JobRun
 {
-    std::vector<VclosCollectiveTracker::Iteration> iterations; //!< per iteration
-    bool complete = false;                                     //!< all ranks ended all
-    std::vector<uint64_t> sent;                                //!< bytes per rank
-    std::vector<uint32_t> rankGpus;                            //!< GPU per rank
+    std::vector<CollectiveTracker::Iteration> iterations; //!< per iteration
+    bool complete = false;                                //!< all ranks ended all
+    std::vector<uint64_t> sent;                           //!< bytes per rank
+    std::vector<uint32_t> rankGpus;                       //!< GPU per rank
 };
 
 JobRun
-RunJob(Ptr<VclosFabric> fabric,
+RunJob(Ptr<ClosFabric> fabric,
        const std::vector<uint32_t>& gpus,
-       VclosCollectiveAlgorithm algorithm,
+       ClusterCollectiveAlgorithm algorithm,
        uint64_t messageBytes,
        uint32_t iterations,
        bool unpipelined = false,
@@ -75,11 +75,11 @@ RunJob(Ptr<VclosFabric> fabric,
 {
     if (transport == "rdma")
     {
-        VclosRdmaHelper rdma;
+        RoceHelper rdma;
         rdma.SetNicAttribute("Mtu", UintegerValue(nicMtu));
         rdma.Install(fabric->GetGpus());
     }
-    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+    Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
     helper->SetAttribute("Transport", StringValue(transport));
     if (unpipelined)
     {
@@ -89,7 +89,7 @@ RunJob(Ptr<VclosFabric> fabric,
     helper->SetAttribute("MessageBytes", UintegerValue(messageBytes));
     helper->SetAttribute("Iterations", UintegerValue(iterations));
     ApplicationContainer apps = helper->Install(fabric, gpus);
-    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+    Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
     tracker->Track("job", apps);
     Simulator::Run();
     JobRun run;
@@ -97,7 +97,7 @@ RunJob(Ptr<VclosFabric> fabric,
     run.complete = tracker->IsComplete(0) && run.iterations.size() == iterations;
     for (uint32_t r = 0; r < apps.GetN(); ++r)
     {
-        run.sent.push_back(DynamicCast<VclosCollectiveApp>(apps.Get(r))->GetBytesSent());
+        run.sent.push_back(DynamicCast<CollectiveApp>(apps.Get(r))->GetBytesSent());
     }
     run.rankGpus = helper->GetRankGpus();
     Simulator::Destroy();
@@ -135,12 +135,12 @@ class VclosRingAlphaBetaTestCase : public TestCase
     {
         // One GPU per leaf: every ring edge is the same leaf-spine-leaf path, and no link
         // carries two flows (the ring's edges are a permutation).
-        Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
         fabricHelper->SetAttribute("Leaves", UintegerValue(m_ranks));
         fabricHelper->SetAttribute("Spines", UintegerValue(1));
         fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(1));
         fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
-        Ptr<VclosFabric> fabric = fabricHelper->Install();
+        Ptr<ClosFabric> fabric = fabricHelper->Install();
         std::vector<uint32_t> gpus(m_ranks);
         std::iota(gpus.begin(), gpus.end(), 0);
         Time alpha = fabric->GetPathLatency(0, 1, 9002);
@@ -151,7 +151,7 @@ class VclosRingAlphaBetaTestCase : public TestCase
         const double chunk = std::min<double>(512 * 1024 * 8 / bandwidth, step); // C/B
         const double period = m_pipelined ? std::max(step, chunk + a) : step + a;
         const double model = (2 * (n - 1) - 1) * period + step + a;
-        JobRun run = RunJob(fabric, gpus, VCLOS_RING, m_messageBytes, 1, !m_pipelined);
+        JobRun run = RunJob(fabric, gpus, CLUSTER_RING, m_messageBytes, 1, !m_pipelined);
         NS_TEST_ASSERT_MSG_EQ(run.complete, true, "the all-reduce completes");
         double measured = (run.iterations[0].end - run.iterations[0].collectiveStart).GetSeconds();
         std::cout << GetName() << ": measured " << measured * 1e6 << " us, model " << model * 1e6
@@ -191,12 +191,12 @@ class VclosRdmaRingAlphaBetaTestCase : public TestCase
     /// \return measured / closed form at NIC \p mtu
     double Ratio(uint32_t mtu)
     {
-        Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
         fabricHelper->SetAttribute("Leaves", UintegerValue(m_ranks));
         fabricHelper->SetAttribute("Spines", UintegerValue(1));
         fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(1));
         fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
-        Ptr<VclosFabric> fabric = fabricHelper->Install();
+        Ptr<ClosFabric> fabric = fabricHelper->Install();
         std::vector<uint32_t> gpus(m_ranks);
         std::iota(gpus.begin(), gpus.end(), 0);
         const double wire = 4096 + 2 + 20 + 8 + 12;
@@ -206,7 +206,7 @@ class VclosRdmaRingAlphaBetaTestCase : public TestCase
         const double step = m_messageBytes / n * 8 / bandwidth;                  // S/B
         const double chunk = std::min<double>(512 * 1024 * 8 / bandwidth, step); // C/B
         const double model = (2 * (n - 1) - 1) * std::max(step, chunk + a) + step + a;
-        JobRun run = RunJob(fabric, gpus, VCLOS_RING, m_messageBytes, 1, false, "rdma", mtu);
+        JobRun run = RunJob(fabric, gpus, CLUSTER_RING, m_messageBytes, 1, false, "rdma", mtu);
         NS_TEST_EXPECT_MSG_EQ(run.complete, true, "the all-reduce completes");
         if (!run.complete)
         {
@@ -259,7 +259,7 @@ class VclosCollectiveBytesTestCase : public TestCase
 
         struct Case
         {
-            VclosCollectiveAlgorithm algorithm;
+            ClusterCollectiveAlgorithm algorithm;
             std::vector<uint32_t> gpus; //!< the job, in rank order
             std::vector<uint64_t> sent; //!< per rank, per iteration
             std::string what;           //!< label
@@ -279,34 +279,34 @@ class VclosCollectiveBytesTestCase : public TestCase
             return out;
         };
         const std::vector<Case> cases = {
-            {VCLOS_RING, {0, 1, 2}, runs({{3, 960960}}), "ring, one server: flat 2*2*M/3"},
-            {VCLOS_RING,
+            {CLUSTER_RING, {0, 1, 2}, runs({{3, 960960}}), "ring, one server: flat 2*2*M/3"},
+            {CLUSTER_RING,
              range(0, 8),
              runs({{8, 1261260}}),
              "ring, 2 servers of 4: hierarchical 2*3*M/4 + 2*1*M/8"},
-            {VCLOS_RING,
+            {CLUSTER_RING,
              range(0, 12),
              runs({{4, 1261260 + m}, {4, 1261260}, {4, m}}),
              "ring, 3 servers of 4: core of 8 hierarchical, fusion pairs"},
-            {VCLOS_RING,
+            {CLUSTER_RING,
              range(0, 6),
              runs({{2, 1081080 + m}, {2, 1081080}, {2, m}}),
              "ring, 4 + 2: core of 4 flat 2*3*M/4, fusion pairs"},
-            {VCLOS_FLAT_RING, range(0, 12), runs({{12, 1321320}}), "flat ring 2*11*M/12"},
-            {VCLOS_HIERARCHICAL_RING,
+            {CLUSTER_FLAT_RING, range(0, 12), runs({{12, 1321320}}), "flat ring 2*11*M/12"},
+            {CLUSTER_HIERARCHICAL_RING,
              {0, 1, 4, 5, 8, 9},
              runs({{6, 1201200}}),
              "hierarchical, 3 servers of 2: 2*1*M/2 + 2*2*M/6"},
-            {VCLOS_HALVING_DOUBLING,
+            {CLUSTER_HALVING_DOUBLING,
              range(0, 6),
              runs({{2, 1081080 + m}, {2, 1081080}, {2, m}}),
              "halving-doubling over 6: core 4, 2*3*M/4, fusion pairs"},
-            {VCLOS_HALVING_DOUBLING, range(0, 16), runs({{16, 1351350}}), "halving-doubling 16"},
-            {VCLOS_ALL_TO_ALL, {0, 8, 16, 24, 1}, runs({{5, 4 * m}}), "all-to-all over 5"},
+            {CLUSTER_HALVING_DOUBLING, range(0, 16), runs({{16, 1351350}}), "halving-doubling 16"},
+            {CLUSTER_ALL_TO_ALL, {0, 8, 16, 24, 1}, runs({{5, 4 * m}}), "all-to-all over 5"},
         };
         for (const Case& c : cases)
         {
-            Ptr<VclosFabric> fabric = PinnedFabric(4);
+            Ptr<ClosFabric> fabric = PinnedFabric(4);
             JobRun run = RunJob(fabric, c.gpus, c.algorithm, m, 2);
             NS_TEST_EXPECT_MSG_EQ(run.complete, true, c.what << ": completes both iterations");
             NS_TEST_ASSERT_MSG_EQ(run.sent.size(), c.sent.size(), c.what);
@@ -326,9 +326,9 @@ class VclosBalancedStepsTestCase : public TestCase
 {
   public:
     /// \param algorithm the algorithm
-    explicit VclosBalancedStepsTestCase(VclosCollectiveAlgorithm algorithm)
+    explicit VclosBalancedStepsTestCase(ClusterCollectiveAlgorithm algorithm)
         : TestCase("balanced routing: at most one flow per fabric link in every step, " +
-                   VclosCollectiveAlgorithmName(algorithm)),
+                   ClusterCollectiveAlgorithmName(algorithm)),
           m_algorithm(algorithm)
     {
     }
@@ -336,11 +336,11 @@ class VclosBalancedStepsTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = PinnedFabric(4);
-        Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+        Ptr<ClosFabric> fabric = PinnedFabric(4);
+        Ptr<ClosLinkLoadTracker> links = CreateObject<ClosLinkLoadTracker>();
         links->SetAttribute("IdleGap", TimeValue(MicroSeconds(3)));
         links->Install(fabric);
-        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+        Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
         helper->SetAttribute("Algorithm", EnumValue(m_algorithm));
         helper->SetAttribute("MessageBytes", UintegerValue(4 << 20));
         helper->SetAttribute("StepBarrier", BooleanValue(true));
@@ -350,15 +350,15 @@ class VclosBalancedStepsTestCase : public TestCase
         helper->SetAttribute("ComputeTime", TimeValue(Time(0)));
         std::vector<uint32_t> gpus(fabric->GetGpuCount());
         std::iota(gpus.begin(), gpus.end(), 0);
-        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+        Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
         tracker->Track("job", helper->Install(fabric, gpus));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(tracker->IsComplete(0), true, "the collective completes");
         uint32_t fabricLinksUsed = 0;
         for (uint32_t id = 0; id < fabric->GetLinks().size(); ++id)
         {
-            VclosLink::Kind kind = fabric->GetLinks()[id].kind;
-            if (kind == VclosLink::LEAF_TO_SPINE || kind == VclosLink::SPINE_TO_LEAF)
+            ClusterLink::Kind kind = fabric->GetLinks()[id].kind;
+            if (kind == ClusterLink::LEAF_TO_SPINE || kind == ClusterLink::SPINE_TO_LEAF)
             {
                 uint32_t most = links->GetLinkLoad(id).maxConcurrentFlows;
                 fabricLinksUsed += most > 0 ? 1 : 0;
@@ -369,7 +369,7 @@ class VclosBalancedStepsTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    VclosCollectiveAlgorithm m_algorithm; //!< the algorithm
+    ClusterCollectiveAlgorithm m_algorithm; //!< the algorithm
 };
 
 /// When each rank's steps completed in the first iteration, and when the job ended.
@@ -387,9 +387,9 @@ struct ContendedRun
  * every flow from GPU 8 (leaf 1, index 0, spine 0) to leaf 0.
  */
 ContendedRun
-RunContended(VclosCollectiveAlgorithm algorithm, const std::vector<uint32_t>& gpus, uint64_t m)
+RunContended(ClusterCollectiveAlgorithm algorithm, const std::vector<uint32_t>& gpus, uint64_t m)
 {
-    Ptr<VclosFabric> fabric = PinnedFabric(4);
+    Ptr<ClosFabric> fabric = PinnedFabric(4);
     fabric->PinSourceToSpine(12, 0);
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
     sink.Install(fabric->GetGpus().Get(4));
@@ -397,11 +397,11 @@ RunContended(VclosCollectiveAlgorithm algorithm, const std::vector<uint32_t>& gp
     bulk.SetAttribute("MaxBytes", UintegerValue(8 * m));
     bulk.Install(fabric->GetGpus().Get(12));
 
-    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+    Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
     helper->SetAttribute("Algorithm", EnumValue(algorithm));
     helper->SetAttribute("MessageBytes", UintegerValue(m));
     helper->SetAttribute("ChunkBytes", UintegerValue(m));
-    helper->SetAttribute("RankOrder", EnumValue(VclosCollectiveHelper::AS_GIVEN));
+    helper->SetAttribute("RankOrder", EnumValue(CollectiveHelper::AS_GIVEN));
     ApplicationContainer apps = helper->Install(fabric, gpus);
     ContendedRun run;
     for (uint32_t r = 0; r < apps.GetN(); ++r)
@@ -416,7 +416,7 @@ RunContended(VclosCollectiveAlgorithm algorithm, const std::vector<uint32_t>& gp
                     }
                 }));
     }
-    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+    Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
     tracker->Track("job", apps);
     Simulator::Run();
     run.complete = tracker->IsComplete(0);
@@ -447,7 +447,7 @@ class VclosHalvingDoublingCausalityTestCase : public TestCase
     void DoRun() override
     {
         ContendedRun run =
-            RunContended(VCLOS_HALVING_DOUBLING, {0, 8, 1, 9, 2, 10, 3, 11}, 8 << 20);
+            RunContended(CLUSTER_HALVING_DOUBLING, {0, 8, 1, 9, 2, 10, 3, 11}, 8 << 20);
         NS_TEST_ASSERT_MSG_EQ(run.complete, true, "the job completes");
         Time rank0HasRank1 = run.stepDone.at({0, 0});
         Time rank4HasRound2 = run.stepDone.at({4, 2});
@@ -479,7 +479,7 @@ class VclosAllToAllIndependentTestCase : public TestCase
   private:
     void DoRun() override
     {
-        ContendedRun run = RunContended(VCLOS_ALL_TO_ALL, {0, 1, 2, 8}, 2 << 20);
+        ContendedRun run = RunContended(CLUSTER_ALL_TO_ALL, {0, 1, 2, 8}, 2 << 20);
         NS_TEST_ASSERT_MSG_EQ(run.complete, true, "the job completes");
         Time slow = run.stepDone.at({0, 0});
         Time independent = run.stepDone.at({2, 1});
@@ -508,17 +508,17 @@ struct SpineLinkReport
  * inter-server ring crosses leaves between servers, and job A has fusion pairs).
  */
 SpineLinkReport
-RunVclosPlacement(VclosCollectiveAlgorithm algorithm,
+RunVclosPlacement(ClusterCollectiveAlgorithm algorithm,
                   bool pinned,
                   bool stepBarrier,
                   uint32_t gpusPerServer = 4)
 {
-    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
     fabricHelper->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));
     fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(8 / gpusPerServer));
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    Ptr<ClosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 100); // the same ECMP salts whatever ran before
-    Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+    Ptr<ClosLinkLoadTracker> links = CreateObject<ClosLinkLoadTracker>();
     links->SetAttribute("IdleGap", TimeValue(MicroSeconds(3)));
     links->Install(fabric);
     const std::vector<uint32_t> spinesA = {6, 1, 4, 3};
@@ -546,13 +546,13 @@ RunVclosPlacement(VclosCollectiveAlgorithm algorithm,
             }
         }
     }
-    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+    Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
     helper->SetAttribute("Algorithm", EnumValue(algorithm));
     // All-to-all sends (N-1)M per rank: a smaller M keeps its run short.
     helper->SetAttribute("MessageBytes",
-                         UintegerValue(algorithm == VCLOS_ALL_TO_ALL ? 256 << 10 : 2 << 20));
+                         UintegerValue(algorithm == CLUSTER_ALL_TO_ALL ? 256 << 10 : 2 << 20));
     helper->SetAttribute("StepBarrier", BooleanValue(stepBarrier));
-    Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+    Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
     tracker->Track("A", helper->Install(fabric, jobA));
     tracker->Track("B", helper->Install(fabric, jobB));
     Simulator::Run();
@@ -563,12 +563,12 @@ RunVclosPlacement(VclosCollectiveAlgorithm algorithm,
     {
         for (uint32_t id : flow.links)
         {
-            VclosLink::Kind kind = fabric->GetLinks()[id].kind;
-            if (kind == VclosLink::LEAF_TO_SPINE)
+            ClusterLink::Kind kind = fabric->GetLinks()[id].kind;
+            if (kind == ClusterLink::LEAF_TO_SPINE)
             {
                 endpoints[id].insert(flow.tuple.srcAddress);
             }
-            else if (kind == VclosLink::SPINE_TO_LEAF)
+            else if (kind == ClusterLink::SPINE_TO_LEAF)
             {
                 endpoints[id].insert(flow.tuple.dstAddress);
             }
@@ -604,9 +604,9 @@ class VclosContentionFreeTestCase : public TestCase
 {
   public:
     /// \param algorithm the algorithm
-    explicit VclosContentionFreeTestCase(VclosCollectiveAlgorithm algorithm)
+    explicit VclosContentionFreeTestCase(ClusterCollectiveAlgorithm algorithm)
         : TestCase("vClos placement m >= 3, n < spines is contention-free, ECMP is not: " +
-                   VclosCollectiveAlgorithmName(algorithm)),
+                   ClusterCollectiveAlgorithmName(algorithm)),
           m_algorithm(algorithm)
     {
     }
@@ -627,7 +627,7 @@ class VclosContentionFreeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(ecmp.complete, true, "both jobs complete (ECMP)");
         NS_TEST_EXPECT_MSG_GT(ecmp.sharedEndpoint, 0, "ECMP control: links shared by GPUs");
         NS_TEST_EXPECT_MSG_GT(ecmp.maxConcurrent, 1, "ECMP control: concurrent flows");
-        if (m_algorithm == VCLOS_ALL_TO_ALL)
+        if (m_algorithm == CLUSTER_ALL_TO_ALL)
         {
             NS_TEST_EXPECT_MSG_GT(pinned.sharedEndpoint,
                                   0,
@@ -641,14 +641,14 @@ class VclosContentionFreeTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(pinned.sharedEndpoint, 0, "no link shared between GPUs");
         NS_TEST_EXPECT_MSG_EQ(twoServers.sharedEndpoint, 0, "none either, 2 servers per leaf");
-        if (m_algorithm == VCLOS_FLAT_RING)
+        if (m_algorithm == CLUSTER_FLAT_RING)
         {
             NS_TEST_EXPECT_MSG_EQ(pinned.maxConcurrent, 1, "one flow per link at a time");
             NS_TEST_EXPECT_MSG_EQ(twoServers.maxConcurrent, 1, "also with 2 servers per leaf");
         }
     }
 
-    VclosCollectiveAlgorithm m_algorithm; //!< the algorithm
+    ClusterCollectiveAlgorithm m_algorithm; //!< the algorithm
 };
 
 /// Rank order, iterations with compute, and what bad input gets.
@@ -663,15 +663,15 @@ class VclosCollectiveHelperTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = PinnedFabric(4);
-        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+        Ptr<ClosFabric> fabric = PinnedFabric(4);
+        Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
         helper->SetAttribute("MessageBytes", UintegerValue(100000));
         helper->SetAttribute("Iterations", UintegerValue(3));
         helper->SetAttribute("ComputeTime", TimeValue(MicroSeconds(200)));
         ApplicationContainer apps = helper->Install(fabric, {17, 3, 9, 2});
         std::vector<uint32_t> expectedOrder = {2, 3, 9, 17};
         NS_TEST_EXPECT_MSG_EQ((helper->GetRankGpus() == expectedOrder), true, "topology order");
-        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+        Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
         tracker->Track("job", apps);
 
         auto refuses = [&](const std::vector<uint32_t>& gpus, const std::string& what) {
@@ -730,21 +730,22 @@ class VclosHierarchicalFallbackTestCase : public TestCase
     {
         struct Case
         {
-            std::vector<uint32_t> gpus;    //!< the job (4 GPUs per server)
-            VclosCollectiveAlgorithm runs; //!< what it must run
-            std::vector<uint64_t> sent;    //!< bytes per rank, by hand (M = 400000)
+            std::vector<uint32_t> gpus;      //!< the job (4 GPUs per server)
+            ClusterCollectiveAlgorithm runs; //!< what it must run
+            std::vector<uint64_t> sent;      //!< bytes per rank, by hand (M = 400000)
         };
 
         const uint64_t m = 400000;
-        for (const Case& c :
-             {Case{{0, 1, 2, 3, 4, 5}, VCLOS_RING, {600000 + m, 600000 + m, 600000, 600000, m, m}},
-              Case{{0, 1, 2, 4}, VCLOS_RING, {600000, 600000, 600000, 600000}},
-              Case{{0, 1, 4, 5}, VCLOS_HIERARCHICAL_RING, {}}})
+        for (const Case& c : {Case{{0, 1, 2, 3, 4, 5},
+                                   CLUSTER_RING,
+                                   {600000 + m, 600000 + m, 600000, 600000, m, m}},
+                              Case{{0, 1, 2, 4}, CLUSTER_RING, {600000, 600000, 600000, 600000}},
+                              Case{{0, 1, 4, 5}, CLUSTER_HIERARCHICAL_RING, {}}})
         {
-            Ptr<VclosFabric> fabric = PinnedFabric(4);
+            Ptr<ClosFabric> fabric = PinnedFabric(4);
             const auto n = static_cast<uint32_t>(c.gpus.size());
-            Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
-            helper->SetAttribute("Algorithm", EnumValue(VCLOS_HIERARCHICAL_RING));
+            Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
+            helper->SetAttribute("Algorithm", EnumValue(CLUSTER_HIERARCHICAL_RING));
             helper->SetAttribute("MessageBytes", UintegerValue(m));
             ApplicationContainer apps;
             try
@@ -758,13 +759,13 @@ class VclosHierarchicalFallbackTestCase : public TestCase
                 continue;
             }
             NS_TEST_EXPECT_MSG_EQ(helper->GetInstalledAlgorithm(), c.runs, "N=" << n);
-            Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+            Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
             tracker->Track("job", apps);
             Simulator::Run();
             NS_TEST_EXPECT_MSG_EQ(tracker->IsComplete(0), true, "N=" << n << " completes");
             for (uint32_t r = 0; r < c.sent.size(); ++r)
             {
-                NS_TEST_EXPECT_MSG_EQ(DynamicCast<VclosCollectiveApp>(apps.Get(r))->GetBytesSent(),
+                NS_TEST_EXPECT_MSG_EQ(DynamicCast<CollectiveApp>(apps.Get(r))->GetBytesSent(),
                                       c.sent[r],
                                       "N=" << n << " rank " << r << " sends the ring's bytes");
             }
@@ -789,15 +790,15 @@ class VclosConnectionFailureTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = PinnedFabric(4);
-        auto schedule = VclosBuildCollectiveSchedule(VCLOS_RING, 2, 1000, 2);
+        Ptr<ClosFabric> fabric = PinnedFabric(4);
+        auto schedule = ClusterBuildCollectiveSchedule(CLUSTER_RING, 2, 1000, 2);
         auto addresses = std::make_shared<std::vector<Ipv4Address>>(
             std::vector<Ipv4Address>{fabric->GetGpuAddress(0), fabric->GetGpuAddress(8)});
         auto rankOf = std::make_shared<std::map<uint32_t, uint32_t>>(
             std::map<uint32_t, uint32_t>{{(*addresses)[0].Get(), 0}, {(*addresses)[1].Get(), 1}});
         for (uint32_t r = 0; r < 2; ++r)
         {
-            Ptr<VclosCollectiveApp> app = CreateObject<VclosCollectiveApp>();
+            Ptr<CollectiveApp> app = CreateObject<CollectiveApp>();
             app->SetAttribute("Port", UintegerValue(7000 + r)); // the peer listens elsewhere
             app->Configure(r, schedule[r], addresses, rankOf);
             fabric->GetGpus().Get(r == 0 ? 0 : 8)->AddApplication(app);
@@ -860,17 +861,17 @@ class VclosLostSynTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = PinnedFabric(4);
+        Ptr<ClosFabric> fabric = PinnedFabric(4);
         Ptr<Node> receiver = fabric->GetGpus().Get(8);
         Ptr<Ipv4> ipv4 = receiver->GetObject<Ipv4>();
         Ptr<NetDevice> nic =
             ipv4->GetNetDevice(ipv4->GetInterfaceForAddress(fabric->GetGpuAddress(8)));
         Ptr<DropFirstSyn> drop = CreateObject<DropFirstSyn>();
         nic->SetAttribute("ReceiveErrorModel", PointerValue(drop));
-        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
+        Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
         helper->SetAttribute("MessageBytes", UintegerValue(10000));
         ApplicationContainer apps = helper->Install(fabric, {0, 8});
-        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+        Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
         tracker->Track("job", apps);
         Simulator::Stop(Seconds(10));
         Simulator::Run();
@@ -900,12 +901,12 @@ class VclosCollectiveTestSuite : public TestSuite
         AddTestCase(new VclosRdmaRingAlphaBetaTestCase(8, 16 << 20), TestCase::QUICK);
         AddTestCase(new VclosCollectiveBytesTestCase, TestCase::QUICK);
         for (auto algorithm :
-             {VCLOS_RING, VCLOS_FLAT_RING, VCLOS_HIERARCHICAL_RING, VCLOS_HALVING_DOUBLING})
+             {CLUSTER_RING, CLUSTER_FLAT_RING, CLUSTER_HIERARCHICAL_RING, CLUSTER_HALVING_DOUBLING})
         {
             AddTestCase(new VclosBalancedStepsTestCase(algorithm), TestCase::QUICK);
         }
         for (auto algorithm :
-             {VCLOS_RING, VCLOS_FLAT_RING, VCLOS_HALVING_DOUBLING, VCLOS_ALL_TO_ALL})
+             {CLUSTER_RING, CLUSTER_FLAT_RING, CLUSTER_HALVING_DOUBLING, CLUSTER_ALL_TO_ALL})
         {
             AddTestCase(new VclosContentionFreeTestCase(algorithm), TestCase::QUICK);
         }

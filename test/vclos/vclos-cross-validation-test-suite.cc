@@ -2,12 +2,21 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The two engines against each other: the same jobs through the same scheduler core, once
-// as TCP applications on ns-3 nodes (VclosPacketExecutor) and once as fluid flows
-// (VclosFlowExecutor). Contention-free placements must agree on every job's run time; the
+// as TCP applications on ns-3 nodes (CollectivePacketExecutor) and once as fluid flows
+// (FluidExecutor). Contention-free placements must agree on every job's run time; the
 // expectation comes from the other engine, never from the one under test.
 
+#include "ns3/clos-module.h"
+#include "ns3/cluster-module.h"
+#include "ns3/collective-module.h"
+#include "ns3/collective-packet-executor.h"
 #include "ns3/core-module.h"
-#include "ns3/vclos-module.h"
+#include "ns3/fluid-module.h"
+#include "ns3/lean-link-module.h"
+#include "ns3/ocs-module.h"
+#include "ns3/pfc-module.h"
+#include "ns3/roce-module.h"
+#include "ns3/scenario-module.h"
 
 #include <cmath>
 #include <map>
@@ -28,10 +37,10 @@ struct EngineRun
 /// The fabric both engines describe: 4 leaves x 8 servers x 1 GPU, 8 spines, 1:1. (With
 /// several GPUs per server the packet level's intra-server TCP runs far below the 1 Tbit/s
 /// links, see doc/vclos/flow-engine.rst: the engines then disagree.)
-Ptr<VclosFabricHelper>
+Ptr<ClosFabricHelper>
 FabricHelper(uint32_t spines = 8)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(4));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(8));
     helper->SetAttribute("GpusPerServer", UintegerValue(1));
@@ -41,12 +50,12 @@ FabricHelper(uint32_t spines = 8)
 
 /// Jobs arriving together and later: a ring on one leaf, halving-doubling over two (or a
 /// ring, ringsOnly), an all-to-all (or a ring), a ring of 4, then a ring over the cluster.
-std::vector<VclosJobRequest>
+std::vector<ClusterJobRequest>
 Jobs(uint64_t bytes, bool ringsOnly = false)
 {
-    std::vector<VclosJobRequest> jobs;
-    auto add = [&](uint32_t gpus, VclosCollectiveAlgorithm algorithm, Time submit) {
-        VclosJobRequest j;
+    std::vector<ClusterJobRequest> jobs;
+    auto add = [&](uint32_t gpus, ClusterCollectiveAlgorithm algorithm, Time submit) {
+        ClusterJobRequest j;
         j.id = static_cast<uint32_t>(jobs.size());
         j.gpus = gpus;
         j.submit = submit;
@@ -56,11 +65,11 @@ Jobs(uint64_t bytes, bool ringsOnly = false)
         j.algorithm = algorithm;
         jobs.push_back(j);
     };
-    add(8, VCLOS_RING, Seconds(0));
-    add(16, ringsOnly ? VCLOS_RING : VCLOS_HALVING_DOUBLING, Seconds(0));
-    add(4, ringsOnly ? VCLOS_RING : VCLOS_ALL_TO_ALL, Seconds(0));
-    add(4, VCLOS_RING, Seconds(0));
-    add(32, VCLOS_RING, MilliSeconds(1));
+    add(8, CLUSTER_RING, Seconds(0));
+    add(16, ringsOnly ? CLUSTER_RING : CLUSTER_HALVING_DOUBLING, Seconds(0));
+    add(4, ringsOnly ? CLUSTER_RING : CLUSTER_ALL_TO_ALL, Seconds(0));
+    add(4, CLUSTER_RING, Seconds(0));
+    add(32, CLUSTER_RING, MilliSeconds(1));
     return jobs;
 }
 
@@ -70,41 +79,41 @@ Jobs(uint64_t bytes, bool ringsOnly = false)
 EngineRun
 RunEngine(bool flowLevel,
           const std::string& policy,
-          const std::vector<VclosJobRequest>& jobs,
+          const std::vector<ClusterJobRequest>& jobs,
           double flowCapacityScale = 1.0,
           bool shortcut = true,
-          VclosFlowExecutor::Stats* stats = nullptr,
+          FluidExecutor::Stats* stats = nullptr,
           const std::string& sharing = "MaxMin",
           uint32_t spines = 8,
           bool replayAhead = true)
 {
-    Ptr<VclosFabricHelper> helper = FabricHelper(spines);
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-    Ptr<VclosFlowExecutor> executor;
+    Ptr<ClosFabricHelper> helper = FabricHelper(spines);
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
+    Ptr<FluidExecutor> executor;
     if (flowLevel)
     {
-        VclosTopologyConfig config = helper->GetTopologyConfig();
+        ClusterTopologyConfig config = helper->GetTopologyConfig();
         config.nicRateBps = static_cast<uint64_t>(config.nicRateBps * flowCapacityScale);
         config.fabricRateBps = static_cast<uint64_t>(config.fabricRateBps * flowCapacityScale);
-        executor = CreateObject<VclosFlowExecutor>();
+        executor = CreateObject<FluidExecutor>();
         executor->SetAttribute("WireEfficiency", DoubleValue(1448.0 / 1502.0));
         executor->SetAttribute("IsolatedJobs", BooleanValue(shortcut));
         executor->SetAttribute("ReplayAhead", BooleanValue(replayAhead));
         executor->SetAttribute("Sharing", StringValue(sharing));
         executor->SetTopology(config);
-        scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
+        scheduler->Setup(Ptr<ClusterJobExecutor>(executor), policy);
     }
     else
     {
-        Ptr<VclosFabric> fabric = helper->Install();
+        Ptr<ClosFabric> fabric = helper->Install();
         helper->AssignStreams(fabric, 0);
-        scheduler->Setup(fabric, policy);
+        scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
     }
     EngineRun run;
     scheduler->TraceConnectWithoutContext(
         "JobStarted",
-        Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-            [&run](const VclosJobRequest& j, const VclosJobAllocation& a) {
+        Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
+            [&run](const ClusterJobRequest& j, const ClusterJobAllocation& a) {
                 run.start[j.id] = Simulator::Now();
                 run.gpus[j.id] = a.gpus;
             }));
@@ -112,7 +121,7 @@ RunEngine(bool flowLevel,
     const auto total = static_cast<uint32_t>(jobs.size());
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
-        Callback<void, const VclosJobRequest&>([&](const VclosJobRequest& j) {
+        Callback<void, const ClusterJobRequest&>([&](const ClusterJobRequest& j) {
             run.finish[j.id] = Simulator::Now();
             if (++finished == total)
             {
@@ -235,13 +244,13 @@ class VclosIsolatedShortcutTestCase : public TestCase
     void DoRun() override
     {
         // Staggered arrivals, so later jobs meet earlier ones mid-collective.
-        std::vector<VclosJobRequest> jobs;
-        const VclosCollectiveAlgorithm algorithms[] = {VCLOS_RING,
-                                                       VCLOS_HALVING_DOUBLING,
-                                                       VCLOS_ALL_TO_ALL};
+        std::vector<ClusterJobRequest> jobs;
+        const ClusterCollectiveAlgorithm algorithms[] = {CLUSTER_RING,
+                                                         CLUSTER_HALVING_DOUBLING,
+                                                         CLUSTER_ALL_TO_ALL};
         for (uint32_t i = 0; i < 24; ++i)
         {
-            VclosJobRequest j;
+            ClusterJobRequest j;
             j.id = i;
             j.gpus = 4u << (i % 3);
             j.submit = MicroSeconds(37 * i);
@@ -252,17 +261,17 @@ class VclosIsolatedShortcutTestCase : public TestCase
             jobs.push_back(j);
         }
         // Max-min on the 1:1 fabric; equal share on a 4:1 one (2 spines), where all-to-alls
-        // overload their uplinks and their replays take VclosFlowBurst's way.
+        // overload their uplinks and their replays take FluidBurst's way.
         for (const auto& [sharing, spines, policy] :
              {std::make_tuple(std::string("MaxMin"), 8u, std::string("ecmp-first-fit")),
               std::make_tuple(std::string("MaxMin"), 8u, std::string("vclos")),
               std::make_tuple(std::string("EqualShare"), 2u, std::string("ecmp-first-fit"))})
         {
             // Equal share: 12-GPU all-to-alls, some alone, some meeting a later one.
-            std::vector<VclosJobRequest> bursts;
+            std::vector<ClusterJobRequest> bursts;
             for (uint32_t i = 0; i < 8; ++i)
             {
-                VclosJobRequest j = jobs[2];
+                ClusterJobRequest j = jobs[2];
                 j.id = i;
                 j.gpus = 12; // 8 + 4 GPUs: consecutive jobs share a leaf's uplinks
                 j.submit = MicroSeconds(300 * i);
@@ -271,13 +280,13 @@ class VclosIsolatedShortcutTestCase : public TestCase
                 bursts.push_back(j);
             }
             const auto& run = sharing == "EqualShare" ? bursts : jobs;
-            VclosFlowExecutor::Stats with;
-            VclosFlowExecutor::Stats without;
+            FluidExecutor::Stats with;
+            FluidExecutor::Stats without;
             const EngineRun a = RunEngine(true, policy, run, 1.0, true, &with, sharing, spines);
             const EngineRun b = RunEngine(true, policy, run, 1.0, false, &without, sharing, spines);
             // Alone runs computed ahead on the worker thread or on the simulator's thread
             // when needed: the same numbers, exactly.
-            VclosFlowExecutor::Stats inline_;
+            FluidExecutor::Stats inline_;
             const EngineRun c =
                 RunEngine(true, policy, run, 1.0, true, &inline_, sharing, spines, false);
             NS_TEST_ASSERT_MSG_EQ(c.finish.size(), run.size(), policy << ": every job finished");
@@ -308,8 +317,7 @@ class VclosIsolatedShortcutTestCase : public TestCase
                  {std::make_tuple("core transfers", with.coreFlows, without.coreFlows),
                   std::make_tuple("sharing", with.sharingCoreFlows, without.sharingCoreFlows)})
             {
-                const double gap =
-                    std::abs(static_cast<double>(on) - static_cast<double>(off));
+                const double gap = std::abs(static_cast<double>(on) - static_cast<double>(off));
                 NS_TEST_EXPECT_MSG_LT_OR_EQ(gap, 0.01 * off, policy << ": " << what << " counted");
             }
             NS_TEST_EXPECT_MSG_GT(with.isolatedJobs, 0, policy << ": the shortcut was taken");
@@ -319,9 +327,9 @@ class VclosIsolatedShortcutTestCase : public TestCase
             {
                 NS_TEST_EXPECT_MSG_GT(with.burstReplays, 0, "all-to-alls replayed as bursts");
                 NS_TEST_EXPECT_MSG_GT(with.materialized, 0, "one continued from its burst");
-                std::cout << sharing << " " << policy << ": " << with.isolatedJobs
-                          << " isolated, " << with.materialized << " continued flow by flow, "
-                          << with.burstReplays << " replayed as bursts\n";
+                std::cout << sharing << " " << policy << ": " << with.isolatedJobs << " isolated, "
+                          << with.materialized << " continued flow by flow, " << with.burstReplays
+                          << " replayed as bursts\n";
                 continue;
             }
             NS_TEST_EXPECT_MSG_GT(with.referenceAlone, 0, policy << ": reference taken");

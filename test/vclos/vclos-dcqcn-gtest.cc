@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// DCQCN's reaction point (VclosDcqcn), spec rdma-spec.md 3.3 and 6 (V0): scripted CNPs and
+// DCQCN's reaction point (Dcqcn), spec rdma-spec.md 3.3 and 6 (V0): scripted CNPs and
 // byte counts into an isolated RP, R_C / R_T / α against values worked out by hand below;
 // the event-light timers against an independent brute-force reference (a periodic-timer
 // simulation of the equations stepping 1 ns at a time); no events without CNP, and none
@@ -14,10 +14,10 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/nstime.h"
+#include "ns3/roce-dcqcn.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-dcqcn.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,17 +52,17 @@ struct Sample
 
 /// Run `rp` at line rate `line` through `script` in the ns-3 simulator.
 std::vector<Sample>
-RunModel(Ptr<VclosDcqcn> rp, uint64_t line, const Script& script)
+RunModel(Ptr<Dcqcn> rp, uint64_t line, const Script& script)
 {
     std::vector<Sample> out;
     rp->Start(DataRate(line));
     for (int64_t t : script.cnps)
     {
-        Simulator::Schedule(NanoSeconds(t), &VclosDcqcn::NotifyCnp, rp);
+        Simulator::Schedule(NanoSeconds(t), &Dcqcn::NotifyCnp, rp);
     }
     for (const auto& [t, b] : script.bytes)
     {
-        Simulator::Schedule(NanoSeconds(t), &VclosDcqcn::NotifyBytesSent, rp, b);
+        Simulator::Schedule(NanoSeconds(t), &Dcqcn::NotifyBytesSent, rp, b);
     }
     for (int64_t t : script.queries)
     {
@@ -101,12 +101,12 @@ struct RefParams
     bool truncate = false; // HPCC's truncated halves for the midpoint
 };
 
-/// A VclosDcqcn with the reference's parameters.
-Ptr<VclosDcqcn>
+/// A Dcqcn with the reference's parameters.
+Ptr<Dcqcn>
 MakeRp(const RefParams& p, bool bitExact = false)
 {
-    auto rp = CreateObject<VclosDcqcn>();
-    rp->SetAttribute("Variant", EnumValue(p.mellanox ? VclosDcqcn::MELLANOX : VclosDcqcn::PAPER));
+    auto rp = CreateObject<Dcqcn>();
+    rp->SetAttribute("Variant", EnumValue(p.mellanox ? Dcqcn::MELLANOX : Dcqcn::PAPER));
     rp->SetAttribute("G", DoubleValue(p.g));
     rp->SetAttribute("AlphaInterval", TimeValue(NanoSeconds(p.alphaInterval)));
     rp->SetAttribute("RateDecreaseInterval", TimeValue(NanoSeconds(p.decreaseInterval)));
@@ -121,8 +121,7 @@ MakeRp(const RefParams& p, bool bitExact = false)
     rp->SetAttribute("AlphaBeforeCut", BooleanValue(p.alphaBeforeCut));
     rp->SetAttribute("TargetDivideBy8", BooleanValue(p.divide8));
     rp->SetAttribute("BitExactAlpha", BooleanValue(bitExact));
-    rp->SetAttribute("Midpoint",
-                     EnumValue(p.truncate ? VclosDcqcn::TRUNCATED_HALVES : VclosDcqcn::ROUND_UP));
+    rp->SetAttribute("Midpoint", EnumValue(p.truncate ? Dcqcn::TRUNCATED_HALVES : Dcqcn::ROUND_UP));
     return rp;
 }
 
@@ -658,10 +657,7 @@ TEST(VclosDcqcnTest, NoCnpNoEventLineRate)
         EXPECT_TRUE(Simulator::IsFinished()) << "Start scheduled an event";
         for (int i = 1; i <= 100; ++i)
         {
-            Simulator::Schedule(MicroSeconds(int64_t{10} * i),
-                                &VclosDcqcn::NotifyBytesSent,
-                                rp,
-                                4096);
+            Simulator::Schedule(MicroSeconds(int64_t{10} * i), &Dcqcn::NotifyBytesSent, rp, 4096);
         }
         Simulator::Run();
         // The 100 scripted calls are the only events: the RP scheduled none.
@@ -680,8 +676,8 @@ TEST(VclosDcqcnTest, TimersStopBackAtLineRate)
         RefParams p = mellanox ? MellanoxHand() : PaperHand();
         auto rp = MakeRp(p);
         rp->Start(DataRate(G100));
-        Simulator::Schedule(MicroSeconds(100), &VclosDcqcn::NotifyCnp, rp);
-        Simulator::Schedule(MicroSeconds(125), &VclosDcqcn::NotifyCnp, rp);
+        Simulator::Schedule(MicroSeconds(100), &Dcqcn::NotifyCnp, rp);
+        Simulator::Schedule(MicroSeconds(125), &Dcqcn::NotifyCnp, rp);
         Simulator::Run(); // no Stop: returns only once the RP has no timer left
         const int64_t stopped = Simulator::Now().GetNanoSeconds();
         const uint64_t events = Simulator::GetEventCount();
@@ -725,8 +721,8 @@ TEST(VclosDcqcnTest, TruncatedHalvesStopOneBelowLineRate)
     p.truncate = true;
     auto rp = MakeRp(p);
     rp->Start(DataRate(G100));
-    Simulator::Schedule(MicroSeconds(100), &VclosDcqcn::NotifyCnp, rp);
-    Simulator::Schedule(MicroSeconds(125), &VclosDcqcn::NotifyCnp, rp);
+    Simulator::Schedule(MicroSeconds(100), &Dcqcn::NotifyCnp, rp);
+    Simulator::Schedule(MicroSeconds(125), &Dcqcn::NotifyCnp, rp);
     Simulator::Run();
     const int64_t stopped = Simulator::Now().GetNanoSeconds();
     EXPECT_EQ(rp->GetRate().GetBitRate(), G100 - 1);
@@ -904,7 +900,7 @@ TEST(VclosDcqcnTest, PerturbedReferenceDisagrees)
 
 TEST(VclosDcqcnTest, Profiles)
 {
-    auto hpcc = VclosDcqcn::GetProfile("hpcc", DataRate(G100));
+    auto hpcc = Dcqcn::GetProfile("hpcc", DataRate(G100));
     std::map<std::string, std::string> h(hpcc.begin(), hpcc.end());
     EXPECT_EQ(h["RateAI"], "20000000bps");   // 5 * 100 / 25 Mb/s
     EXPECT_EQ(h["RateHAI"], "200000000bps"); // 50 * 100 / 25 Mb/s
@@ -912,12 +908,12 @@ TEST(VclosDcqcnTest, Profiles)
     EXPECT_EQ(h["Variant"], "Mellanox");
     for (const std::string name : {"paper", "hpcc", "simai", "nvidia"})
     {
-        auto rp = CreateObject<VclosDcqcn>();
+        auto rp = CreateObject<Dcqcn>();
         rp->ApplyProfile(name, DataRate(G100));
         EXPECT_EQ(ErrorOf([&] { rp->Start(DataRate(G100)); }), "") << name;
         rp->Stop();
     }
-    auto rp = CreateObject<VclosDcqcn>();
+    auto rp = CreateObject<Dcqcn>();
     rp->ApplyProfile("simai", DataRate(G100));
     DoubleValue g;
     rp->GetAttribute("G", g);
@@ -925,8 +921,8 @@ TEST(VclosDcqcnTest, Profiles)
     TimeValue t;
     rp->GetAttribute("IncreaseTimer", t);
     EXPECT_EQ(t.Get(), MicroSeconds(900));
-    EXPECT_EQ(ErrorOf<std::invalid_argument>([] { VclosDcqcn::GetProfile("dcqcn", 1); }),
-              "VclosDcqcn: unknown profile 'dcqcn' (known: paper, hpcc, simai, nvidia)");
+    EXPECT_EQ(ErrorOf<std::invalid_argument>([] { Dcqcn::GetProfile("dcqcn", 1); }),
+              "Dcqcn: unknown profile 'dcqcn' (known: paper, hpcc, simai, nvidia)");
 }
 
 TEST(VclosDcqcnTest, BadAttributesRefusedWithOneLine)
@@ -940,12 +936,12 @@ TEST(VclosDcqcnTest, BadAttributesRefusedWithOneLine)
     };
 
     std::vector<Case> cases = {
-        {"G", Create<DoubleValue>(0.0), false, "ns3::VclosDcqcn::G=0 must be in (0, 1]"},
-        {"G", Create<DoubleValue>(1.5), false, "ns3::VclosDcqcn::G=1.5 must be in (0, 1]"},
+        {"G", Create<DoubleValue>(0.0), false, "ns3::Dcqcn::G=0 must be in (0, 1]"},
+        {"G", Create<DoubleValue>(1.5), false, "ns3::Dcqcn::G=1.5 must be in (0, 1]"},
         {"AlphaInterval", Create<TimeValue>(MicroSeconds(-1)), false, "AlphaInterval=-1"},
         {"IncreaseTimer", Create<TimeValue>(Time(0)), false, "IncreaseTimer=+0"},
         {"RateDecreaseInterval", Create<TimeValue>(Time(0)), true, "RateDecreaseInterval=+0"},
-        {"F", Create<UintegerValue>(0), false, "ns3::VclosDcqcn::F=0 must be >= 1"},
+        {"F", Create<UintegerValue>(0), false, "ns3::Dcqcn::F=0 must be >= 1"},
         {"MinRate",
          Create<DataRateValue>(DataRate("200Gbps")),
          false,

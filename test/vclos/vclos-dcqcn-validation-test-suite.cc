@@ -3,7 +3,7 @@
  */
 // DCQCN validation on a dumbbell (rdma-spec.md 6 V2, V3): N RoCE senders -> switch -> one
 // receiver, the switch's port to the receiver the bottleneck with RED/ECN marking on the
-// instantaneous queue (spec 3.1), every requester QP paced by VclosDcqcn (paper profile).
+// instantaneous queue (spec 3.1), every requester QP paced by Dcqcn (paper profile).
 // Two flows started together share the link fairly; a third joining later takes its third;
 // the convergence time is measured. Negative control: the same runs at line rate (no rate
 // control): the queue rides at the buffer instead of near DCQCN's fixed point q*.
@@ -18,13 +18,13 @@
 #include "ns3/queue-disc-container.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
+#include "ns3/roce-dcqcn.h"
+#include "ns3/roce-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-dcqcn.h"
-#include "ns3/vclos-rdma-helper.h"
 
 #include <algorithm>
 #include <cmath>
@@ -83,7 +83,7 @@ Jain(const std::vector<double>& x)
 
 /**
  * Runs the dumbbell until \p stop: flow k starts at \p starts[k]; with \p dcqcn each QP is
- * paced by VclosDcqcn with the paper profile, else it sends at line rate.
+ * paced by Dcqcn with the paper profile, else it sends at line rate.
  */
 Outcome
 RunDumbbell(const std::vector<Time>& starts, const Time& stop, bool dcqcn)
@@ -148,14 +148,13 @@ RunDumbbell(const std::vector<Time>& starts, const Time& stop, bool dcqcn)
     address.Assign(down);
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    VclosRdmaHelper rdma;
+    RoceHelper rdma;
     if (dcqcn)
     {
-        rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
-        for (const auto& [name, value] :
-             VclosDcqcn::GetProfile("paper", DataRate(uint64_t(LINK_BPS))))
+        rdma.SetNicAttribute("RateControl", StringValue("ns3::Dcqcn"));
+        for (const auto& [name, value] : Dcqcn::GetProfile("paper", DataRate(uint64_t(LINK_BPS))))
         {
-            Config::SetDefault("ns3::VclosDcqcn::" + name, StringValue(value));
+            Config::SetDefault("ns3::Dcqcn::" + name, StringValue(value));
         }
     }
     NodeContainer hosts(senders);
@@ -168,15 +167,13 @@ RunDumbbell(const std::vector<Time>& starts, const Time& stop, bool dcqcn)
         flowOf[(10u << 24) | ((k + 1) << 8) | 1] = k;
     }
     std::vector<uint64_t> delivered(n, 0);
-    nics[n]->SetAcceptCallback(Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>(
-        [&delivered, &flowOf](Ptr<VclosRdmaQp> qp, Ipv4Address peer) {
+    nics[n]->SetAcceptCallback(Callback<void, Ptr<RoceQp>, Ipv4Address>(
+        [&delivered, &flowOf](Ptr<RoceQp> qp, Ipv4Address peer) {
             const uint32_t flow = flowOf.at(peer.Get());
-            qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
-                [&delivered, flow](Ptr<VclosRdmaQp>, uint32_t bytes) {
-                    delivered[flow] += bytes;
-                }));
+            qp->SetDataCallback(Callback<void, Ptr<RoceQp>, uint32_t>(
+                [&delivered, flow](Ptr<RoceQp>, uint32_t bytes) { delivered[flow] += bytes; }));
         }));
-    std::vector<Ptr<VclosRdmaQp>> qps(n);
+    std::vector<Ptr<RoceQp>> qps(n);
     for (uint32_t k = 0; k < n; ++k)
     {
         Simulator::Schedule(starts[k], [&qps, &nics, k]() {

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// VclosLinkNetDevice with Egress=Clock (each frame given its start time on arrival, no device
+// LeanLinkNetDevice with Egress=Clock (each frame given its start time on arrival, no device
 // queue) and the fabric's Egress=clock ports, against hand values and against Egress=Queue:
 // - on one cable, frames start and arrive at the same times as Egress=Queue (back to back
 //   with the gap, idle ones at once), with one event per frame (the receive) instead of a
@@ -15,7 +15,7 @@
 // - on a ramp (Kmin < Kmax) a frame that finds q waiting is marked with probability
 //   Pmax (q - Kmin) / (Kmax - Kmin), from the device's stream (control: a lower Pmax falls
 //   outside the band);
-// - VclosEgressClock alone: release at the start time, limits in bytes and packets;
+// - LeanLinkEgressClock alone: release at the start time, limits in bytes and packets;
 // - on a fabric, an RDMA 7:1 incast with DCQCN completes with marks and CNPs on clock ports,
 //   with fewer events than on queue discs, and tracing every frame (PhyTxBegin sinks, which
 //   make the devices schedule each start) changes no frame and no time (control: another
@@ -26,27 +26,27 @@
 #include "vclos-wire-digest.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-fabric.h"
+#include "ns3/collective-permutation-helper.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/lean-link-egress-clock.h"
+#include "ns3/lean-link-helper.h"
+#include "ns3/lean-link-net-device.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/ppp-header.h"
 #include "ns3/queue-size.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-nic.h"
+#include "ns3/roce-qp.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-egress-clock.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-link-helper.h"
-#include "ns3/vclos-link-net-device.h"
-#include "ns3/vclos-permutation-helper.h"
-#include "ns3/vclos-rdma-helper.h"
-#include "ns3/vclos-rdma-nic.h"
-#include "ns3/vclos-rdma-qp.h"
 
 #include <cstdio>
 #include <stdexcept>
@@ -113,7 +113,7 @@ RunCable(const CableOptions& o)
 {
     Ptr<Node> a = CreateObject<Node>();
     Ptr<Node> b = CreateObject<Node>();
-    VclosLinkHelper h;
+    LeanLinkHelper h;
     h.SetDeviceAttribute("DataRate", DataRateValue(DataRate(RATE_BPS)));
     h.SetDeviceAttribute("InterframeGap", TimeValue(NanoSeconds(o.gapNs)));
     h.SetChannelAttribute("Delay", TimeValue(NanoSeconds(DELAY_NS)));
@@ -136,7 +136,7 @@ RunCable(const CableOptions& o)
     Ptr<NetDevice> sender = devices.Get(0);
     if (o.clock)
     {
-        DynamicCast<VclosLinkNetDevice>(sender)->AssignStreams(o.stream);
+        DynamicCast<LeanLinkNetDevice>(sender)->AssignStreams(o.stream);
     }
     if (o.phyTxBegin)
     {
@@ -377,12 +377,12 @@ class VclosEgressClockRampTestCase : public TestCase
     }
 };
 
-/// VclosEgressClock alone.
+/// LeanLinkEgressClock alone.
 class VclosEgressClockUnitTestCase : public TestCase
 {
   public:
     VclosEgressClockUnitTestCase()
-        : TestCase("VclosEgressClock: a frame leaves the backlog at its start time; limits in "
+        : TestCase("LeanLinkEgressClock: a frame leaves the backlog at its start time; limits in "
                    "packets and bytes")
     {
     }
@@ -390,7 +390,7 @@ class VclosEgressClockUnitTestCase : public TestCase
   private:
     void DoRun() override
     {
-        VclosEgressClock c;
+        LeanLinkEgressClock c;
         c.SetMaxSize(QueueSize("3p"));
         c.Admit(NanoSeconds(10), 100);
         c.Admit(NanoSeconds(20), 200);
@@ -439,10 +439,10 @@ constexpr uint64_t INCAST_BYTES = 7 * 300000; //!< seven senders, 300 kB each
  * \param egress the fabric's Egress
  * \return a fabric helper for that shape
  */
-Ptr<VclosFabricHelper>
+Ptr<ClosFabricHelper>
 TwoLeaves(uint32_t gpusPerLeaf, uint32_t spines, const std::string& egress)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(2));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(gpusPerLeaf));
     helper->SetAttribute("GpusPerServer", UintegerValue(1));
@@ -453,12 +453,12 @@ TwoLeaves(uint32_t gpusPerLeaf, uint32_t spines, const std::string& egress)
 
 /// \return the CE marks of every clock port of the fabric
 uint64_t
-ClockMarks(Ptr<VclosFabric> fabric)
+ClockMarks(Ptr<ClosFabric> fabric)
 {
     uint64_t marks = 0;
-    for (const VclosLink& l : fabric->GetLinks())
+    for (const ClusterLink& l : fabric->GetLinks())
     {
-        if (Ptr<VclosLinkNetDevice> d = DynamicCast<VclosLinkNetDevice>(l.device))
+        if (Ptr<LeanLinkNetDevice> d = DynamicCast<LeanLinkNetDevice>(l.device))
         {
             marks += d->GetEcnMarks();
         }
@@ -483,9 +483,9 @@ RecordFrame(VclosWireDigest* wire, uint32_t link, Ptr<const Packet> frame)
 FabricRun
 RunIncast(const std::string& egress, bool trace, int64_t stream = 1)
 {
-    Ptr<VclosFabricHelper> helper = TwoLeaves(4, 4, egress);
+    Ptr<ClosFabricHelper> helper = TwoLeaves(4, 4, egress);
     helper->SetAttribute("EcnThreshold", StringValue("20KB"));
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, stream);
     FabricRun run;
     if (trace)
@@ -498,19 +498,18 @@ RunIncast(const std::string& egress, bool trace, int64_t stream = 1)
                 MakeBoundCallback(&RecordFrame, &run.wire, id));
         }
     }
-    VclosRdmaHelper rdma;
+    RoceHelper rdma;
     rdma.SetNicAttribute("AckTimeout", StringValue("1ms"));
-    rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
-    std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
+    rdma.SetNicAttribute("RateControl", StringValue("ns3::Dcqcn"));
+    std::vector<Ptr<RoceNic>> nics = rdma.Install(fabric->GetGpus());
     FabricRun* r = &run;
-    nics[0]->SetAcceptCallback(
-        Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>([r](Ptr<VclosRdmaQp> qp, Ipv4Address) {
-            qp->SetDataCallback(
-                Callback<void, Ptr<VclosRdmaQp>, uint32_t>([r](Ptr<VclosRdmaQp>, uint32_t bytes) {
-                    r->delivered += bytes;
-                    r->lastNs = Simulator::Now().GetNanoSeconds();
-                }));
+    nics[0]->SetAcceptCallback(Callback<void, Ptr<RoceQp>, Ipv4Address>([r](Ptr<RoceQp> qp,
+                                                                            Ipv4Address) {
+        qp->SetDataCallback(Callback<void, Ptr<RoceQp>, uint32_t>([r](Ptr<RoceQp>, uint32_t bytes) {
+            r->delivered += bytes;
+            r->lastNs = Simulator::Now().GetNanoSeconds();
         }));
+    }));
     for (uint32_t g = 1; g < fabric->GetGpuCount(); ++g)
     {
         nics[g]->Connect(fabric->GetGpuAddress(0))->Send(300000);
@@ -519,12 +518,12 @@ RunIncast(const std::string& egress, bool trace, int64_t stream = 1)
     Simulator::Run();
     run.events = Simulator::GetEventCount();
     run.marks = ClockMarks(fabric) + VclosFabricQueueDiscMarks(fabric);
-    for (const Ptr<VclosRdmaNic>& nic : nics)
+    for (const Ptr<RoceNic>& nic : nics)
     {
         for (uint32_t q = 0; q < nic->GetNQps(); ++q)
         {
-            Ptr<VclosRdmaQp> qp = nic->GetQp(VclosRdmaNic::FIRST_QPN + q);
-            if (qp->GetRole() == VclosRdmaQp::Role::REQUESTER)
+            Ptr<RoceQp> qp = nic->GetQp(RoceNic::FIRST_QPN + q);
+            if (qp->GetRole() == RoceQp::Role::REQUESTER)
             {
                 run.cnps += qp->GetCnps();
             }
@@ -580,12 +579,12 @@ class VclosEgressClockFabricTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(other.wire.digest, traced.wire.digest, "control: another seed");
 
         // TCP (DCTCP) flows between the leaves on clock ports.
-        Ptr<VclosFabricHelper> helper = TwoLeaves(4, 2, "clock");
-        Ptr<VclosFabric> fabric = helper->Install();
+        Ptr<ClosFabricHelper> helper = TwoLeaves(4, 2, "clock");
+        Ptr<ClosFabric> fabric = helper->Install();
         helper->AssignStreams(fabric, 1);
-        Ptr<VclosPermutationHelper> tcp = CreateObject<VclosPermutationHelper>();
+        Ptr<CollectivePermutationHelper> tcp = CreateObject<CollectivePermutationHelper>();
         tcp->SetAttribute("FlowBytes", UintegerValue(2000000));
-        tcp->Install(fabric, VclosPermutationHelper::LeafShift(fabric, 1));
+        tcp->Install(fabric, CollectivePermutationHelper::LeafShift(fabric, 1));
         Simulator::Stop(MilliSeconds(50));
         Simulator::Run();
         uint64_t bytes = 0;
@@ -613,7 +612,7 @@ class VclosEgressClockRefusedTestCase : public TestCase
     template <typename F>
     std::string Refusal(F set)
     {
-        Ptr<VclosFabricHelper> helper = TwoLeaves(2, 2, "clock");
+        Ptr<ClosFabricHelper> helper = TwoLeaves(2, 2, "clock");
         set(helper);
         std::string what;
         try
@@ -630,20 +629,20 @@ class VclosEgressClockRefusedTestCase : public TestCase
 
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ(Refusal([](Ptr<VclosFabricHelper>) {}), "", "clock on p2p: fine");
+        NS_TEST_EXPECT_MSG_EQ(Refusal([](Ptr<ClosFabricHelper>) {}), "", "clock on p2p: fine");
         const std::string pfc = Refusal(
-            [](Ptr<VclosFabricHelper> h) { h->SetAttribute("LinkLayer", StringValue("pfc")); });
+            [](Ptr<ClosFabricHelper> h) { h->SetAttribute("LinkLayer", StringValue("pfc")); });
         NS_TEST_EXPECT_MSG_NE(pfc.find("Egress=clock needs LinkLayer=p2p"),
                               std::string::npos,
                               "pfc refused: " << pfc);
         const std::string lean = Refusal(
-            [](Ptr<VclosFabricHelper> h) { h->SetAttribute("LeanLinks", BooleanValue(false)); });
+            [](Ptr<ClosFabricHelper> h) { h->SetAttribute("LeanLinks", BooleanValue(false)); });
         NS_TEST_EXPECT_MSG_NE(lean.find("LeanLinks=true"), std::string::npos, "p2p refused");
         const std::string disc =
-            Refusal([](Ptr<VclosFabricHelper> h) { h->SetQueueDisc("ns3::FifoQueueDisc"); });
+            Refusal([](Ptr<ClosFabricHelper> h) { h->SetQueueDisc("ns3::FifoQueueDisc"); });
         NS_TEST_EXPECT_MSG_NE(disc.find("SetQueueDisc"), std::string::npos, "queue disc refused");
         const std::string units = Refusal(
-            [](Ptr<VclosFabricHelper> h) { h->SetAttribute("QueueSize", StringValue("100p")); });
+            [](Ptr<ClosFabricHelper> h) { h->SetAttribute("QueueSize", StringValue("100p")); });
         NS_TEST_EXPECT_MSG_NE(units.find("same unit"), std::string::npos, "units refused");
         for (const std::string& line : {pfc, lean, disc, units})
         {

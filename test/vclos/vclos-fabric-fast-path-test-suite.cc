@@ -1,23 +1,32 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The switch fast path (VclosSwitchForwarder, VclosFabricHelper::SwitchFastPath) against
+// The switch fast path (ClosSwitchForwarder, ClosFabricHelper::SwitchFastPath) against
 // ns-3's IPv4 forwarding path: the same seed puts byte-identical frames on every link at the
 // same times (TCP over RED with ECN marks, RDMA with DCQCN, RDMA on PFC links with pauses,
 // a spine port going down and up mid-run); another salt stream changes them (the control:
 // the comparison sees a different path choice). TTL: frames leave the spines with 64 - 2,
 // and a packet whose TTL runs out at a spine is dropped there by the old path (ICMP time
 // exceeded), as with the fast path off; a TTL one higher passes the spine (the control).
-// Lean links (VclosLinkNetDevice) against PointToPointNetDevice: the same harness, see below.
+// Lean links (LeanLinkNetDevice) against PointToPointNetDevice: the same harness, see below.
 
 #include "vclos-wire-digest.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-fabric.h"
+#include "ns3/clos-switch-forwarder.h"
+#include "ns3/collective-permutation-helper.h"
 #include "ns3/data-rate.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/nstime.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-switch-buffer.h"
 #include "ns3/queue-disc.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-nic.h"
+#include "ns3/roce-qp.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -25,15 +34,6 @@
 #include "ns3/traffic-control-layer.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-permutation-helper.h"
-#include "ns3/vclos-pfc-net-device.h"
-#include "ns3/vclos-pfc-switch-buffer.h"
-#include "ns3/vclos-rdma-helper.h"
-#include "ns3/vclos-rdma-nic.h"
-#include "ns3/vclos-rdma-qp.h"
-#include "ns3/vclos-switch-forwarder.h"
 
 #include <cstdio>
 #include <string>
@@ -61,7 +61,7 @@ struct WireRecord : VclosWireDigest
     uint64_t pauses = 0;              //!< PFC pause frames the switches sent
     uint64_t fast = 0;                //!< packets the switch fast path forwarded
     uint64_t slow = 0;                //!< packets the forwarders handed to IPv4
-    uint32_t forwarders = 0;          //!< switches with a VclosSwitchForwarder
+    uint32_t forwarders = 0;          //!< switches with a ClosSwitchForwarder
     uint32_t switches = 0;            //!< leaves and spines
     uint64_t delivered = 0;           //!< bytes delivered to the applications
     std::vector<uint64_t> linkDigest; //!< per link: FNV-1a of (time, frame bytes)
@@ -103,10 +103,10 @@ RecordFrame(WireRecord* record, uint32_t link, Ptr<const Packet> frame)
 
 /**
  * \param scenario the traffic
- * \param fastPath VclosFabricHelper::SwitchFastPath
+ * \param fastPath ClosFabricHelper::SwitchFastPath
  * \param stream the first random stream (salts, RED, NICs)
- * \param lean VclosFabricHelper::LeanLinks
- * \param fabricDelay VclosFabricHelper::FabricDelay (zero: the default)
+ * \param lean ClosFabricHelper::LeanLinks
+ * \param fabricDelay ClosFabricHelper::FabricDelay (zero: the default)
  * \return what the run put on the wire
  */
 WireRecord
@@ -116,7 +116,7 @@ RunScenario(Scenario scenario,
             bool lean = true,
             Time fabricDelay = Time(0))
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("SwitchFastPath", BooleanValue(fastPath));
     helper->SetAttribute("LeanLinks", BooleanValue(lean));
     if (!fabricDelay.IsZero())
@@ -152,7 +152,7 @@ RunScenario(Scenario scenario,
         helper->SetPfcDeviceAttribute("EcnKmin", UintegerValue(20000));
         helper->SetPfcDeviceAttribute("EcnKmax", UintegerValue(80000));
     }
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, stream);
 
     WireRecord record;
@@ -162,7 +162,7 @@ RunScenario(Scenario scenario,
     record.linkRate.assign(links.size(), DataRate(0));
     for (uint32_t id = 0; id < links.size(); ++id)
     {
-        if (!DynamicCast<VclosPfcNetDevice>(links[id].device))
+        if (!DynamicCast<PfcNetDevice>(links[id].device))
         {
             DataRateValue rate;
             links[id].device->GetAttribute("DataRate", rate);
@@ -172,7 +172,7 @@ RunScenario(Scenario scenario,
         // frames as they start on the wire; their bytes carry TTL, ECN and checksum fields.
         links[id].device->TraceConnectWithoutContext("PhyTxBegin",
                                                      MakeBoundCallback(&RecordFrame, &record, id));
-        if (auto pfc = DynamicCast<VclosPfcNetDevice>(links[id].device))
+        if (auto pfc = DynamicCast<PfcNetDevice>(links[id].device))
         {
             pfc->TraceConnectWithoutContext("EcnMark",
                                             Callback<void, Ptr<const Packet>>(
@@ -182,21 +182,21 @@ RunScenario(Scenario scenario,
 
     if (scenario == Scenario::TCP_RED || scenario == Scenario::TCP_ONE)
     {
-        std::vector<VclosPermutationHelper::Pair> pairs =
-            VclosPermutationHelper::LeafShift(fabric, 1);
+        std::vector<CollectivePermutationHelper::Pair> pairs =
+            CollectivePermutationHelper::LeafShift(fabric, 1);
         if (scenario == Scenario::TCP_ONE)
         {
             pairs = {{0, 4}};
         }
-        Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+        Ptr<CollectivePermutationHelper> traffic = CreateObject<CollectivePermutationHelper>();
         traffic->SetAttribute("FlowBytes",
                               UintegerValue(scenario == Scenario::TCP_ONE ? 4000000 : 400000));
         traffic->Install(fabric, pairs);
         // Every spine's port to leaf 1 goes down at 30 us and up at 60 us: packets routed to
         // it meanwhile are dropped, and packets arriving on it too, on either path.
-        for (const VclosLink& l : links)
+        for (const ClusterLink& l : links)
         {
-            if (l.kind == VclosLink::SPINE_TO_LEAF && l.to == 1)
+            if (l.kind == ClusterLink::SPINE_TO_LEAF && l.to == 1)
             {
                 Ptr<Ipv4> spine = l.device->GetNode()->GetObject<Ipv4>();
                 const uint32_t itf = spine->GetInterfaceForDevice(l.device);
@@ -213,17 +213,17 @@ RunScenario(Scenario scenario,
     }
     else
     {
-        VclosRdmaHelper rdma;
+        RoceHelper rdma;
         rdma.SetNicAttribute("AckTimeout", StringValue("1ms"));
         if (scenario == Scenario::RDMA_DCQCN || scenario == Scenario::RDMA_ONE)
         {
-            rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
+            rdma.SetNicAttribute("RateControl", StringValue("ns3::Dcqcn"));
         }
-        std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
-        nics[0]->SetAcceptCallback(Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>(
-            [&record](Ptr<VclosRdmaQp> qp, Ipv4Address) {
-                qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
-                    [&record](Ptr<VclosRdmaQp>, uint32_t bytes) { record.delivered += bytes; }));
+        std::vector<Ptr<RoceNic>> nics = rdma.Install(fabric->GetGpus());
+        nics[0]->SetAcceptCallback(
+            Callback<void, Ptr<RoceQp>, Ipv4Address>([&record](Ptr<RoceQp> qp, Ipv4Address) {
+                qp->SetDataCallback(Callback<void, Ptr<RoceQp>, uint32_t>(
+                    [&record](Ptr<RoceQp>, uint32_t bytes) { record.delivered += bytes; }));
             }));
         for (uint32_t g = 1; g < fabric->GetGpuCount(); ++g)
         {
@@ -245,7 +245,7 @@ RunScenario(Scenario scenario,
         {
             Ptr<Node> node = set->Get(i);
             ++record.switches;
-            if (Ptr<VclosSwitchForwarder> f = node->GetObject<VclosSwitchForwarder>())
+            if (Ptr<ClosSwitchForwarder> f = node->GetObject<ClosSwitchForwarder>())
             {
                 ++record.forwarders;
                 record.fast += f->GetFastForwarded();
@@ -328,7 +328,7 @@ class VclosFastPathCrossCheckTestCase : public TestCase
     Scenario m_scenario; //!< the traffic
 };
 
-/// Lean links (VclosLinkNetDevice) and ns-3's PointToPointNetDevice, same fabric, traffic
+/// Lean links (LeanLinkNetDevice) and ns-3's PointToPointNetDevice, same fabric, traffic
 /// and seed. Exact scenarios (one flow, and the RDMA incast): byte-identical frames at
 /// identical times on every link. The TCP permutation: the same traffic and outcome, but not
 /// the same frames (a frame that starts at
@@ -415,11 +415,11 @@ class VclosFastPathTtlTestCase : public TestCase
      */
     uint32_t Run(uint8_t ttl, std::vector<uint32_t>& spineTtls, uint32_t& received)
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
         helper->SetAttribute("Leaves", UintegerValue(2));
         helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
         helper->SetAttribute("GpusPerServer", UintegerValue(1));
-        Ptr<VclosFabric> f = helper->Install();
+        Ptr<ClosFabric> f = helper->Install();
         uint32_t expired = 0;
         for (uint32_t s = 0; s < f->GetSpineCount(); ++s)
         {
@@ -438,9 +438,9 @@ class VclosFastPathTtlTestCase : public TestCase
                     expired += reason == Ipv4L3Protocol::DROP_TTL_EXPIRED;
                 }));
         }
-        for (const VclosLink& l : f->GetLinks())
+        for (const ClusterLink& l : f->GetLinks())
         {
-            if (l.kind != VclosLink::SPINE_TO_LEAF)
+            if (l.kind != ClusterLink::SPINE_TO_LEAF)
             {
                 continue;
             }

@@ -4,6 +4,8 @@
 // Bad fabric configurations: Install() must refuse them with one line naming the attribute,
 // before creating anything.
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/collective-permutation-helper.h"
 #include "ns3/config.h"
 #include "ns3/node-list.h"
 #include "ns3/nstime.h"
@@ -11,8 +13,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-permutation-helper.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -45,7 +45,7 @@ class VclosFabricHelperBadInput : public ::testing::TestWithParam<BadSetting>
 TEST_P(VclosFabricHelperBadInput, InstallThrowsNamingTheAttribute)
 {
     const BadSetting& bad = GetParam();
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     ASSERT_TRUE(helper->SetAttributeFailSafe(bad.attribute, StringValue(bad.value)))
         << "attribute " << bad.attribute << " did not accept " << bad.value;
     try
@@ -96,10 +96,10 @@ class VclosFabricHelperOutOfRange : public ::testing::TestWithParam<BadSetting>
 TEST_P(VclosFabricHelperOutOfRange, TheAttributeRefusesIt)
 {
     const BadSetting& bad = GetParam();
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     EXPECT_FALSE(helper->SetAttributeFailSafe(bad.attribute, StringValue(bad.value)))
         << bad.attribute << " accepted " << bad.value;
-    EXPECT_FALSE(Config::SetDefaultFailSafe("ns3::VclosFabricHelper::" + bad.attribute,
+    EXPECT_FALSE(Config::SetDefaultFailSafe("ns3::ClosFabricHelper::" + bad.attribute,
                                             StringValue(bad.value)))
         << bad.attribute << " accepted " << bad.value << " as a default";
 }
@@ -129,9 +129,9 @@ INSTANTIATE_TEST_SUITE_P(Attributes,
                              return info.param.attribute + "_" + std::to_string(info.index);
                          });
 
-TEST(VclosFabricHelper, AFabricBeyondTheNodeCapIsRefusedBeforeBuilding)
+TEST(ClosFabricHelper, AFabricBeyondTheNodeCapIsRefusedBeforeBuilding)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(256));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(256));
     helper->SetAttribute("GpusPerServer", UintegerValue(64));
@@ -148,16 +148,16 @@ TEST(VclosFabricHelper, AFabricBeyondTheNodeCapIsRefusedBeforeBuilding)
     }
     EXPECT_EQ(NodeList::GetNNodes(), 0u);
     // The next issue's shape at 1:1 (8,192 GPUs, 256 leaves, 128 spines) fits the attributes.
-    Ptr<VclosFabricHelper> large = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> large = CreateObject<ClosFabricHelper>();
     EXPECT_TRUE(large->SetAttributeFailSafe("Leaves", UintegerValue(256)));
     EXPECT_TRUE(large->SetAttributeFailSafe("Spines", UintegerValue(128)));
     EXPECT_TRUE(large->SetAttributeFailSafe("ServersPerLeaf", UintegerValue(8)));
     Config::Reset();
 }
 
-TEST(VclosPermutationHelper, AttributesOutOfRangeAreRefused)
+TEST(CollectivePermutationHelper, AttributesOutOfRangeAreRefused)
 {
-    Ptr<VclosPermutationHelper> helper = CreateObject<VclosPermutationHelper>();
+    Ptr<CollectivePermutationHelper> helper = CreateObject<CollectivePermutationHelper>();
     // "-1" used to wrap to 2^64 - 1 bytes (a run without end), a huge SendSize allocated
     // that much per write, and a negative start time broke the plots.
     for (const auto& [attribute, value] : {std::make_pair("FlowBytes", "-1"),

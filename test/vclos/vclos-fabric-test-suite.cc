@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Fabric structure: node and link counts, addressing, reachability and hop counts.
+#include "ns3/clos-fabric-helper.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"
 #include "ns3/simulator.h"
@@ -9,7 +10,6 @@
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
 
 #include <chrono>
 #include <map>
@@ -20,10 +20,10 @@ namespace
 {
 
 /// \return a fabric helper with the given shape
-Ptr<VclosFabricHelper>
+Ptr<ClosFabricHelper>
 MakeHelper(uint32_t leaves, uint32_t spines, uint32_t servers, uint32_t gpus)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(leaves));
     helper->SetAttribute("Spines", UintegerValue(spines));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(servers));
@@ -39,7 +39,7 @@ class ReachabilityProbe
 {
   public:
     /// \param fabric the fabric to probe
-    explicit ReachabilityProbe(Ptr<VclosFabric> fabric)
+    explicit ReachabilityProbe(Ptr<ClosFabric> fabric)
         : m_fabric(fabric)
     {
         uint32_t n = fabric->GetGpuCount();
@@ -87,7 +87,7 @@ class ReachabilityProbe
         }
     }
 
-    Ptr<VclosFabric> m_fabric;                //!< probed fabric
+    Ptr<ClosFabric> m_fabric;                 //!< probed fabric
     std::vector<Ptr<Socket>> m_sockets;       //!< one per GPU
     std::map<uint32_t, uint32_t> m_gpuOfNode; //!< node id -> GPU id
 };
@@ -106,7 +106,7 @@ class VclosFabricStructureTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> f = MakeHelper(4, 8, 2, 4)->Install();
+        Ptr<ClosFabric> f = MakeHelper(4, 8, 2, 4)->Install();
         NS_TEST_ASSERT_MSG_EQ(f->GetGpuCount(), 32, "GPUs");
         NS_TEST_ASSERT_MSG_EQ(f->GetGpus().GetN(), 32, "GPU nodes");
         NS_TEST_ASSERT_MSG_EQ(f->GetLeaves().GetN(), 4, "leaf nodes");
@@ -124,8 +124,8 @@ class VclosFabricStructureTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(up.size(), 8, "one uplink per spine");
             for (uint32_t spine = 0; spine < 8; ++spine)
             {
-                const VclosLink& l = f->GetLinks()[up[spine]];
-                NS_TEST_EXPECT_MSG_EQ(l.kind, VclosLink::LEAF_TO_SPINE, "uplink kind");
+                const ClusterLink& l = f->GetLinks()[up[spine]];
+                NS_TEST_EXPECT_MSG_EQ(l.kind, ClusterLink::LEAF_TO_SPINE, "uplink kind");
                 NS_TEST_EXPECT_MSG_EQ(l.from, leaf, "uplink from");
                 NS_TEST_EXPECT_MSG_EQ(l.to, spine, "uplink to");
                 NS_TEST_EXPECT_MSG_EQ(f->GetLinkOfDevice(l.device),
@@ -166,7 +166,7 @@ class VclosFabricStructureTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(threw, true, "GPU outside the fabric is refused");
 
-        Ptr<VclosFabric> over = MakeHelper(2, 4, 2, 4)->Install();
+        Ptr<ClosFabric> over = MakeHelper(2, 4, 2, 4)->Install();
         NS_TEST_EXPECT_MSG_EQ_TOL(over->GetOversubscription(), 2.0, 1e-12, "2:1 with 4 spines");
         Simulator::Destroy();
     }
@@ -195,7 +195,7 @@ class VclosFabricReachabilityTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> f = MakeHelper(m_leaves, m_spines, m_servers, m_gpus)->Install();
+        Ptr<ClosFabric> f = MakeHelper(m_leaves, m_spines, m_servers, m_gpus)->Install();
         ReachabilityProbe probe(f);
         Simulator::Run();
         uint32_t n = f->GetGpuCount();
@@ -232,7 +232,7 @@ class VclosFabricScaleTestCase : public TestCase
     void DoRun() override
     {
         auto start = std::chrono::steady_clock::now();
-        Ptr<VclosFabric> f = MakeHelper(32, 32, 8, 4)->Install();
+        Ptr<ClosFabric> f = MakeHelper(32, 32, 8, 4)->Install();
         double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::cout << "1024-GPU fabric built in " << seconds << " s" << std::endl;

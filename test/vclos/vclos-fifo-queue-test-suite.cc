@@ -1,10 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// VclosFifoQueue (a drop-tail FIFO in a ring buffer) against ns-3's DropTailQueue.
+// LeanLinkFifoQueue (a drop-tail FIFO in a ring buffer) against ns-3's DropTailQueue.
 //
 // Differential: the same random enqueue / dequeue / remove / peek sequence (fixed seed, the
-// same item objects) drives a DropTailQueue and a VclosFifoQueue, of Packet and of
+// same item objects) drives a DropTailQueue and a LeanLinkFifoQueue, of Packet and of
 // QueueDiscItem, limited in packets and in bytes; every return value (accepted or dropped,
 // which item), every trace firing in order (Enqueue, Dequeue, Drop, DropBeforeEnqueue,
 // DropAfterDequeue, PacketsInQueue, BytesInQueue, with the item or value) and every counter
@@ -13,7 +13,7 @@
 // empty queue; the ring grows to the backlog and then stays. As a RED queue disc's internal
 // queue, RED's drops, ECN marks and output order are DropTailQueue's. On the fabric: the lean
 // device queues and the RED / FIFO queue discs' internal queues are VclosFifoQueues, a queue
-// disc set with SetQueueDisc keeps ns-3's own internal queue, and VclosLinkHelper's default
+// disc set with SetQueueDisc keeps ns-3's own internal queue, and LeanLinkHelper's default
 // and SetQueue are unchanged. A TCP permutation over RED (marks and drops) puts the same frames
 // on the wire at the same times with VclosFifoQueues (inside RED; and as the lean devices'
 // queues) as with ns-3's DropTailQueues (p2p devices, RED set by hand with SetQueueDisc);
@@ -22,11 +22,17 @@
 #include "vclos-wire-digest.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-fabric.h"
+#include "ns3/collective-permutation-helper.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/lean-link-fifo-queue.h"
+#include "ns3/lean-link-helper.h"
+#include "ns3/lean-link-net-device.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
@@ -41,12 +47,6 @@
 #include "ns3/test.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-fifo-queue.h"
-#include "ns3/vclos-link-helper.h"
-#include "ns3/vclos-link-net-device.h"
-#include "ns3/vclos-permutation-helper.h"
 
 #include <cstdio>
 #include <random>
@@ -282,7 +282,7 @@ class VclosFifoQueueDifferentialTestCase : public TestCase
   public:
     /// \param itemName "Packet" or "QueueDiscItem"
     explicit VclosFifoQueueDifferentialTestCase(const std::string& itemName)
-        : TestCase("VclosFifoQueue<" + itemName +
+        : TestCase("LeanLinkFifoQueue<" + itemName +
                    "> against DropTailQueue: random enqueue, dequeue, remove, peek, packet and "
                    "byte limits; controls: a larger limit, LIFO order"),
           m_item(itemName)
@@ -293,7 +293,7 @@ class VclosFifoQueueDifferentialTestCase : public TestCase
     void DoRun() override
     {
         const std::string drop = "ns3::DropTailQueue<" + m_item + ">";
-        const std::string fifo = "ns3::VclosFifoQueue<" + m_item + ">";
+        const std::string fifo = "ns3::LeanLinkFifoQueue<" + m_item + ">";
         // size limit, a larger one (control: one packet more, or 100 bytes; the 1-byte boundary
         // is checked by hand below)
         const std::vector<std::pair<std::string, std::string>> limits = {{"5p", "6p"},
@@ -339,7 +339,7 @@ class VclosFifoQueueByHandTestCase : public TestCase
 {
   public:
     VclosFifoQueueByHandTestCase()
-        : TestCase("VclosFifoQueue by hand: 3-packet and 1000-byte limits, FIFO order, empty "
+        : TestCase("LeanLinkFifoQueue by hand: 3-packet and 1000-byte limits, FIFO order, empty "
                    "queue, registration, the ring grows to the backlog and then stays")
     {
     }
@@ -348,7 +348,7 @@ class VclosFifoQueueByHandTestCase : public TestCase
     void DoRun() override
     {
         // Packets: three fit, the fourth is dropped; they come out 1, 2, 3.
-        Ptr<VclosFifoQueue<Packet>> q = CreateObject<VclosFifoQueue<Packet>>();
+        Ptr<LeanLinkFifoQueue<Packet>> q = CreateObject<LeanLinkFifoQueue<Packet>>();
         NS_TEST_ASSERT_MSG_EQ(q->GetMaxSize(), QueueSize("100p"), "default as DropTailQueue's");
         q->SetMaxSize(QueueSize("3p"));
         NS_TEST_ASSERT_MSG_EQ(q->Peek(), nullptr, "empty: nothing to peek");
@@ -376,7 +376,7 @@ class VclosFifoQueueByHandTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(q->GetNBytes(), 0, "no bytes left");
 
         // Bytes: 400 + 400 fit in 1000; 300 more would not; 200 more fits exactly; 1 more not.
-        Ptr<VclosFifoQueue<Packet>> b = CreateObject<VclosFifoQueue<Packet>>();
+        Ptr<LeanLinkFifoQueue<Packet>> b = CreateObject<LeanLinkFifoQueue<Packet>>();
         b->SetMaxSize(QueueSize("1000B"));
         NS_TEST_ASSERT_MSG_EQ(b->Enqueue(Create<Packet>(400)), true, "400 of 1000");
         NS_TEST_ASSERT_MSG_EQ(b->Enqueue(Create<Packet>(400)), true, "800 of 1000");
@@ -387,7 +387,7 @@ class VclosFifoQueueByHandTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(b->GetNPackets(), 3, "packets held");
 
         // The ring grows to the largest backlog (doubling from 4) and stays there.
-        Ptr<VclosFifoQueue<Packet>> g = CreateObject<VclosFifoQueue<Packet>>();
+        Ptr<LeanLinkFifoQueue<Packet>> g = CreateObject<LeanLinkFifoQueue<Packet>>();
         g->SetMaxSize(QueueSize("1000p"));
         NS_TEST_ASSERT_MSG_EQ(g->GetCapacity(), 0, "nothing before the first item");
         for (uint32_t i = 0; i < 9; ++i)
@@ -408,7 +408,7 @@ class VclosFifoQueueByHandTestCase : public TestCase
         {
             TypeId tid;
             NS_TEST_ASSERT_MSG_EQ(
-                TypeId::LookupByNameFailSafe("ns3::VclosFifoQueue<" + item + ">", &tid),
+                TypeId::LookupByNameFailSafe("ns3::LeanLinkFifoQueue<" + item + ">", &tid),
                 true,
                 item);
             NS_TEST_ASSERT_MSG_EQ(tid.GetParent().GetName(), "ns3::Queue<" + item + ">", item);
@@ -418,12 +418,12 @@ class VclosFifoQueueByHandTestCase : public TestCase
     }
 };
 
-/// RED with a VclosFifoQueue inside against RED with its own DropTailQueue.
+/// RED with a LeanLinkFifoQueue inside against RED with its own DropTailQueue.
 class VclosFifoQueueRedTestCase : public TestCase
 {
   public:
     VclosFifoQueueRedTestCase()
-        : TestCase("VclosFifoQueue in RED: same drops, ECN marks and output order as RED's own "
+        : TestCase("LeanLinkFifoQueue in RED: same drops, ECN marks and output order as RED's own "
                    "DropTailQueue; control: a DropTailQueue one packet larger differs")
     {
     }
@@ -497,8 +497,8 @@ class VclosFifoQueueRedTestCase : public TestCase
         NS_TEST_ASSERT_MSG_NE(own.find("drop "), std::string::npos, "RED dropped");
         std::string ownRelative = Relative(own);
         const std::string fifo =
-            Relative(Run(MakeRed("ns3::VclosFifoQueue<QueueDiscItem>", "8p"), 11));
-        NS_TEST_ASSERT_MSG_EQ(fifo, ownRelative, "VclosFifoQueue inside RED");
+            Relative(Run(MakeRed("ns3::LeanLinkFifoQueue<QueueDiscItem>", "8p"), 11));
+        NS_TEST_ASSERT_MSG_EQ(fifo, ownRelative, "LeanLinkFifoQueue inside RED");
         const std::string larger =
             Relative(Run(MakeRed("ns3::DropTailQueue<QueueDiscItem>", "9p"), 11));
         NS_TEST_ASSERT_MSG_NE(larger, ownRelative, "control: DropTailQueue of 9 packets");
@@ -537,13 +537,13 @@ class VclosFifoQueueRedTestCase : public TestCase
     }
 };
 
-/// Where the fabric and the link helper use VclosFifoQueue, and where they do not.
+/// Where the fabric and the link helper use LeanLinkFifoQueue, and where they do not.
 class VclosFifoQueueFabricTestCase : public TestCase
 {
   public:
     VclosFifoQueueFabricTestCase()
-        : TestCase("VclosFifoQueue on the fabric: lean device queues and RED and FIFO internal "
-                   "queues; SetQueueDisc and VclosLinkHelper::SetQueue keep the user's queues")
+        : TestCase("LeanLinkFifoQueue on the fabric: lean device queues and RED and FIFO internal "
+                   "queues; SetQueueDisc and LeanLinkHelper::SetQueue keep the user's queues")
     {
     }
 
@@ -552,9 +552,9 @@ class VclosFifoQueueFabricTestCase : public TestCase
     struct Ports
     {
         uint32_t ports = 0;        //!< switch ports with a queue disc
-        uint32_t fifoInternal = 0; //!< of them, with a VclosFifoQueue internal queue
+        uint32_t fifoInternal = 0; //!< of them, with a LeanLinkFifoQueue internal queue
         uint32_t dropTail = 0;     //!< of them, with a DropTailQueue internal queue
-        uint32_t leanFifo = 0;     //!< lean devices with a VclosFifoQueue device queue
+        uint32_t leanFifo = 0;     //!< lean devices with a LeanLinkFifoQueue device queue
         uint32_t lean = 0;         //!< lean devices
         bool sizes = true;         //!< every internal queue has the QueueSize limit
     };
@@ -562,7 +562,7 @@ class VclosFifoQueueFabricTestCase : public TestCase
     /// \return the ports of a 2x2x1 fabric with \p ecn (EcnThreshold) and \p custom queue disc
     Ports Count(const std::string& ecn, bool custom)
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
         helper->SetAttribute("Leaves", UintegerValue(2));
         helper->SetAttribute("ServersPerLeaf", UintegerValue(2));
         helper->SetAttribute("GpusPerServer", UintegerValue(1));
@@ -574,15 +574,16 @@ class VclosFifoQueueFabricTestCase : public TestCase
         {
             helper->SetQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize("7p")));
         }
-        Ptr<VclosFabric> fabric = helper->Install();
+        Ptr<ClosFabric> fabric = helper->Install();
         Ports ports;
         Simulator::Schedule(NanoSeconds(1), [&]() {
             for (const auto& link : fabric->GetLinks())
             {
-                if (Ptr<VclosLinkNetDevice> lean = DynamicCast<VclosLinkNetDevice>(link.device))
+                if (Ptr<LeanLinkNetDevice> lean = DynamicCast<LeanLinkNetDevice>(link.device))
                 {
                     ++ports.lean;
-                    ports.leanFifo += bool(DynamicCast<VclosFifoQueue<Packet>>(lean->GetQueue()));
+                    ports.leanFifo +=
+                        bool(DynamicCast<LeanLinkFifoQueue<Packet>>(lean->GetQueue()));
                 }
                 Ptr<TrafficControlLayer> tc =
                     link.device->GetNode()->GetObject<TrafficControlLayer>();
@@ -593,7 +594,7 @@ class VclosFifoQueueFabricTestCase : public TestCase
                 }
                 ++ports.ports;
                 Ptr<QueueDisc::InternalQueue> q = qd->GetInternalQueue(0);
-                ports.fifoInternal += bool(DynamicCast<VclosFifoQueue<QueueDiscItem>>(q));
+                ports.fifoInternal += bool(DynamicCast<LeanLinkFifoQueue<QueueDiscItem>>(q));
                 ports.dropTail += bool(DynamicCast<DropTailQueue<QueueDiscItem>>(q));
                 ports.sizes &= q->GetMaxSize() == (custom ? QueueSize("7p") : QueueSize("300KB"));
             }
@@ -608,29 +609,31 @@ class VclosFifoQueueFabricTestCase : public TestCase
     {
         const Ports red = Count("100KB", false);
         NS_TEST_ASSERT_MSG_GT(red.ports, 0, "ports with queue discs");
-        NS_TEST_ASSERT_MSG_EQ(red.fifoInternal, red.ports, "RED: VclosFifoQueue inside");
+        NS_TEST_ASSERT_MSG_EQ(red.fifoInternal, red.ports, "RED: LeanLinkFifoQueue inside");
         NS_TEST_ASSERT_MSG_EQ(red.sizes, true, "RED: internal limit = QueueSize");
         NS_TEST_ASSERT_MSG_GT(red.lean, 0, "lean devices");
         NS_TEST_ASSERT_MSG_EQ(red.leanFifo, red.lean, "lean device queues");
         const Ports fifo = Count("0B", false);
-        NS_TEST_ASSERT_MSG_EQ(fifo.fifoInternal, fifo.ports, "FIFO: VclosFifoQueue inside");
+        NS_TEST_ASSERT_MSG_EQ(fifo.fifoInternal, fifo.ports, "FIFO: LeanLinkFifoQueue inside");
         NS_TEST_ASSERT_MSG_EQ(fifo.sizes, true, "FIFO: internal limit = QueueSize");
         const Ports custom = Count("100KB", true);
         NS_TEST_ASSERT_MSG_EQ(custom.fifoInternal, 0, "SetQueueDisc: ns-3's own");
         NS_TEST_ASSERT_MSG_EQ(custom.dropTail, custom.ports, "SetQueueDisc: DropTailQueue");
         NS_TEST_ASSERT_MSG_EQ(custom.sizes, true, "SetQueueDisc: its own limit");
 
-        // VclosLinkHelper alone: DropTailQueue by default, the user's queue with SetQueue.
+        // LeanLinkHelper alone: DropTailQueue by default, the user's queue with SetQueue.
         for (bool set : {false, true})
         {
-            VclosLinkHelper link;
+            LeanLinkHelper link;
             if (set)
             {
-                link.SetQueue("ns3::VclosFifoQueue", "MaxSize", QueueSizeValue(QueueSize("5p")));
+                link.SetQueue("ns3::LeanLinkFifoQueue", "MaxSize", QueueSizeValue(QueueSize("5p")));
             }
             NetDeviceContainer devices = link.Install(CreateObject<Node>(), CreateObject<Node>());
-            Ptr<Queue<Packet>> q = DynamicCast<VclosLinkNetDevice>(devices.Get(0))->GetQueue();
-            NS_TEST_ASSERT_MSG_EQ(bool(DynamicCast<VclosFifoQueue<Packet>>(q)), set, "link helper");
+            Ptr<Queue<Packet>> q = DynamicCast<LeanLinkNetDevice>(devices.Get(0))->GetQueue();
+            NS_TEST_ASSERT_MSG_EQ(bool(DynamicCast<LeanLinkFifoQueue<Packet>>(q)),
+                                  set,
+                                  "link helper");
             NS_TEST_ASSERT_MSG_EQ(bool(DynamicCast<DropTailQueue<Packet>>(q)), !set, "link helper");
         }
         Simulator::Destroy();
@@ -653,7 +656,7 @@ class VclosFifoQueueFabricRunTestCase : public TestCase
 {
   public:
     VclosFifoQueueFabricRunTestCase()
-        : TestCase("VclosFifoQueue on the fabric, TCP over RED with marks and drops: the same "
+        : TestCase("LeanLinkFifoQueue on the fabric, TCP over RED with marks and drops: the same "
                    "frames at the same times as with ns-3's DropTailQueues, p2p and lean "
                    "links; control: RED one packet larger")
     {
@@ -661,11 +664,11 @@ class VclosFifoQueueFabricRunTestCase : public TestCase
 
   private:
     /**
-     * \param lean LeanLinks (VclosLinkNetDevice) or p2p (PointToPointNetDevice, whose queues
+     * \param lean LeanLinks (LeanLinkNetDevice) or p2p (PointToPointNetDevice, whose queues
      *        are DropTailQueues)
      * \param ns3Queues ns-3's queues: RED through SetQueueDisc with the fabric's parameters
      *        (RED adds its own DropTailQueue), and on lean links DropTailQueue device queues
-     *        put in before the run (connected to flow control as VclosLinkHelper does);
+     *        put in before the run (connected to flow control as LeanLinkHelper does);
      *        otherwise the fabric's defaults (VclosFifoQueues)
      * \param extraBytes added to RED's MaxSize with ns3Queues (the control)
      * \return the run
@@ -674,7 +677,7 @@ class VclosFifoQueueFabricRunTestCase : public TestCase
     {
         const uint32_t queueBytes = 40000; // 9000-byte MTU: four packets
         const uint32_t k = 20000;
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
         helper->SetAttribute("LinkLayer", StringValue("p2p"));
         helper->SetAttribute("LeanLinks", BooleanValue(lean));
         helper->SetAttribute("Leaves", UintegerValue(2));
@@ -686,7 +689,7 @@ class VclosFifoQueueFabricRunTestCase : public TestCase
         helper->SetAttribute("EcnThreshold", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, k)));
         if (ns3Queues)
         {
-            // VclosFabricHelper's RED (GetQueueDiscHelper), by hand.
+            // ClosFabricHelper's RED (GetQueueDiscHelper), by hand.
             UintegerValue mtu;
             helper->GetAttribute("Mtu", mtu);
             DataRateValue rate;
@@ -710,13 +713,13 @@ class VclosFifoQueueFabricRunTestCase : public TestCase
                 "LinkBandwidth",
                 rate);
         }
-        Ptr<VclosFabric> fabric = helper->Install();
+        Ptr<ClosFabric> fabric = helper->Install();
         helper->AssignStreams(fabric, 3);
         FabricRun run;
         const auto& links = fabric->GetLinks();
         for (uint32_t id = 0; id < links.size(); ++id)
         {
-            Ptr<VclosLinkNetDevice> d = DynamicCast<VclosLinkNetDevice>(links[id].device);
+            Ptr<LeanLinkNetDevice> d = DynamicCast<LeanLinkNetDevice>(links[id].device);
             if (d && ns3Queues)
             {
                 Ptr<Queue<Packet>> q = CreateObjectWithAttributes<DropTailQueue<Packet>>(
@@ -730,20 +733,20 @@ class VclosFifoQueueFabricRunTestCase : public TestCase
                 Callback<void, Ptr<const Packet>>(
                     [&run, id](Ptr<const Packet> frame) { run.wire.Record(id, frame); }));
         }
-        Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+        Ptr<CollectivePermutationHelper> traffic = CreateObject<CollectivePermutationHelper>();
         traffic->SetAttribute("FlowBytes", UintegerValue(400000));
-        traffic->Install(fabric, VclosPermutationHelper::LeafShift(fabric, 1));
+        traffic->Install(fabric, CollectivePermutationHelper::LeafShift(fabric, 1));
         Simulator::Stop(MilliSeconds(20));
         Simulator::Run();
         for (const auto& r : traffic->GetResults())
         {
             run.delivered += r.bytes;
         }
-        for (const VclosLink& l : links)
+        for (const ClusterLink& l : links)
         {
-            if (Ptr<VclosLinkNetDevice> d = DynamicCast<VclosLinkNetDevice>(l.device))
+            if (Ptr<LeanLinkNetDevice> d = DynamicCast<LeanLinkNetDevice>(l.device))
             {
-                run.fifoQueues += bool(DynamicCast<VclosFifoQueue<Packet>>(d->GetQueue()));
+                run.fifoQueues += bool(DynamicCast<LeanLinkFifoQueue<Packet>>(d->GetQueue()));
             }
             Ptr<TrafficControlLayer> tc = l.device->GetNode()->GetObject<TrafficControlLayer>();
             Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(l.device);
@@ -752,7 +755,7 @@ class VclosFifoQueueFabricRunTestCase : public TestCase
             run.drops += stats.nTotalDroppedPackets;
             run.limitDrops += stats.GetNDroppedPackets(QueueDisc::INTERNAL_QUEUE_DROP);
             run.fifoQueues +=
-                bool(DynamicCast<VclosFifoQueue<QueueDiscItem>>(qd->GetInternalQueue(0)));
+                bool(DynamicCast<LeanLinkFifoQueue<QueueDiscItem>>(qd->GetInternalQueue(0)));
         }
         Simulator::Destroy();
         std::ostringstream os;

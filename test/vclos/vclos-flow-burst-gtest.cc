@@ -1,11 +1,11 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// VclosFlowBurst against VclosFlowEngine (EQUAL_SHARE) on the same flows, all started at
+// FluidBurst against FluidEngine (EQUAL_SHARE) on the same flows, all started at
 // time 0: finish times, bytes left and flags must be equal bit for bit.
-#include "ns3/vclos-flow-burst.h"
-#include "ns3/vclos-flow-engine.h"
-#include "ns3/vclos-topology.h"
+#include "ns3/cluster-topology.h"
+#include "ns3/fluid-burst.h"
+#include "ns3/fluid-engine.h"
 
 #include <gtest/gtest.h>
 #include <random>
@@ -18,14 +18,14 @@ namespace
 /// Random flows on a 4-leaf, 2-spine fabric (leaf uplinks shared), all started at 0.
 struct Burst
 {
-    std::vector<VclosPath> paths;
+    std::vector<ClusterPath> paths;
     std::vector<double> bytes;
 };
 
-VclosTopologyConfig
+ClusterTopologyConfig
 Config()
 {
-    VclosTopologyConfig c;
+    ClusterTopologyConfig c;
     c.leaves = 4;
     c.spines = 2;
     c.serversPerLeaf = 2;
@@ -34,7 +34,7 @@ Config()
 }
 
 Burst
-RandomBurst(const VclosTopology& topology, uint32_t seed, bool equalBytes)
+RandomBurst(const ClusterTopology& topology, uint32_t seed, bool equalBytes)
 {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<uint32_t> gpu(0, topology.GetGpus() - 1);
@@ -57,36 +57,36 @@ RandomBurst(const VclosTopology& topology, uint32_t seed, bool equalBytes)
 }
 
 std::vector<bool>
-CoreLinks(const VclosTopology& topology)
+CoreLinks(const ClusterTopology& topology)
 {
     std::vector<bool> core(topology.GetLinkCount());
     for (uint32_t l = 0; l < core.size(); ++l)
     {
         const auto kind = topology.GetLink(l).kind;
-        core[l] = kind == VclosTopology::LinkKind::LEAF_UP ||
-                  kind == VclosTopology::LinkKind::LEAF_DOWN;
+        core[l] = kind == ClusterTopology::LinkKind::LEAF_UP ||
+                  kind == ClusterTopology::LinkKind::LEAF_DOWN;
     }
     return core;
 }
 
 /// The engine's view of the same burst, run up to `until`.
-VclosFlowBurst::Result
-EngineRun(const VclosTopology& topology, const Burst& b, double until)
+FluidBurst::Result
+EngineRun(const ClusterTopology& topology, const Burst& b, double until)
 {
-    VclosFlowEngine engine(topology.GetLinkCapacities(), VclosFlowEngine::Sharing::EQUAL_SHARE);
+    FluidEngine engine(topology.GetLinkCapacities(), FluidEngine::Sharing::EQUAL_SHARE);
     engine.SetWatchedLinks(CoreLinks(topology));
-    VclosFlowBurst::Result r;
+    FluidBurst::Result r;
     const std::size_t n = b.paths.size();
     r.finish.assign(n, std::numeric_limits<double>::infinity());
     r.remaining.assign(n, 0);
     r.maxSharing.assign(n, 0);
     r.watchedLimited.assign(n, 0);
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t f) {
+    engine.SetFinishHandler([&](FluidEngine::FlowId id, uint64_t f) {
         r.finish[f] = engine.GetNow();
         r.maxSharing[f] = engine.GetMaxSharing(id);
         r.watchedLimited[f] = engine.IsWatchedLimited(id);
     });
-    std::vector<VclosFlowEngine::FlowId> ids;
+    std::vector<FluidEngine::FlowId> ids;
     for (std::size_t f = 0; f < n; ++f)
     {
         ids.push_back(engine.StartFlow(b.paths[f].links.data(), b.paths[f].size, b.bytes[f], f));
@@ -107,7 +107,7 @@ EngineRun(const VclosTopology& topology, const Burst& b, double until)
 
 /// \return the first difference, or "" when equal bit for bit
 std::string
-Difference(const VclosFlowBurst::Result& a, const VclosFlowBurst::Result& b)
+Difference(const FluidBurst::Result& a, const FluidBurst::Result& b)
 {
     for (std::size_t f = 0; f < a.finish.size(); ++f)
     {
@@ -123,19 +123,19 @@ Difference(const VclosFlowBurst::Result& a, const VclosFlowBurst::Result& b)
 
 } // namespace
 
-TEST(VclosFlowBurst, SameAsTheEngineBitForBit)
+TEST(FluidBurst, SameAsTheEngineBitForBit)
 {
-    const VclosTopology topology(Config());
+    const ClusterTopology topology(Config());
     uint32_t watchedLimitedSeen = 0;
     for (uint32_t seed = 1; seed <= 60; ++seed)
     {
         const Burst b = RandomBurst(topology, seed, seed % 2 == 0);
-        const auto burst = VclosFlowBurst::Run(topology.GetLinkCapacities(),
-                                               CoreLinks(topology),
-                                               b.paths,
-                                               b.bytes,
-                                               std::numeric_limits<double>::infinity(),
-                                               1000);
+        const auto burst = FluidBurst::Run(topology.GetLinkCapacities(),
+                                           CoreLinks(topology),
+                                           b.paths,
+                                           b.bytes,
+                                           std::numeric_limits<double>::infinity(),
+                                           1000);
         ASSERT_TRUE(burst.complete) << "seed " << seed;
         const auto engine = EngineRun(topology, b, std::numeric_limits<double>::infinity());
         EXPECT_EQ(Difference(burst, engine), "") << "seed " << seed;
@@ -148,12 +148,12 @@ TEST(VclosFlowBurst, SameAsTheEngineBitForBit)
         std::vector<double> sorted = engine.finish;
         std::sort(sorted.begin(), sorted.end());
         const double until = sorted[sorted.size() / 2] * 0.999;
-        const auto partial = VclosFlowBurst::Run(topology.GetLinkCapacities(),
-                                                 CoreLinks(topology),
-                                                 b.paths,
-                                                 b.bytes,
-                                                 until,
-                                                 1000);
+        const auto partial = FluidBurst::Run(topology.GetLinkCapacities(),
+                                             CoreLinks(topology),
+                                             b.paths,
+                                             b.bytes,
+                                             until,
+                                             1000);
         EXPECT_EQ(Difference(partial, EngineRun(topology, b, until)), "")
             << "seed " << seed << " up to " << until;
     }
@@ -161,28 +161,28 @@ TEST(VclosFlowBurst, SameAsTheEngineBitForBit)
 }
 
 // Negative control: the same comparison tells a burst on a fabric 0.1% slower apart.
-TEST(VclosFlowBurst, ComparisonCatchesADifferentFabric)
+TEST(FluidBurst, ComparisonCatchesADifferentFabric)
 {
-    const VclosTopology topology(Config());
+    const ClusterTopology topology(Config());
     const Burst b = RandomBurst(topology, 7, true);
     std::vector<double> slower = topology.GetLinkCapacities();
     for (double& c : slower)
     {
         c *= 0.999;
     }
-    const auto burst = VclosFlowBurst::Run(slower,
-                                           CoreLinks(topology),
-                                           b.paths,
-                                           b.bytes,
-                                           std::numeric_limits<double>::infinity(),
-                                           1000);
+    const auto burst = FluidBurst::Run(slower,
+                                       CoreLinks(topology),
+                                       b.paths,
+                                       b.bytes,
+                                       std::numeric_limits<double>::infinity(),
+                                       1000);
     EXPECT_NE(Difference(burst, EngineRun(topology, b, std::numeric_limits<double>::infinity())),
               "");
 }
 
-TEST(VclosFlowBurst, GivesUpAfterMaxInstantsAndRefusesBadInput)
+TEST(FluidBurst, GivesUpAfterMaxInstantsAndRefusesBadInput)
 {
-    const VclosTopology topology(Config());
+    const ClusterTopology topology(Config());
     Burst b;
     for (uint32_t i = 0; i < 10; ++i) // ten sizes on one NIC: ten instants
     {
@@ -192,11 +192,11 @@ TEST(VclosFlowBurst, GivesUpAfterMaxInstantsAndRefusesBadInput)
     const auto capacities = topology.GetLinkCapacities();
     const auto core = CoreLinks(topology);
     const double inf = std::numeric_limits<double>::infinity();
-    EXPECT_FALSE(VclosFlowBurst::Run(capacities, core, b.paths, b.bytes, inf, 9).complete);
-    const auto enough = VclosFlowBurst::Run(capacities, core, b.paths, b.bytes, inf, 10);
+    EXPECT_FALSE(FluidBurst::Run(capacities, core, b.paths, b.bytes, inf, 9).complete);
+    const auto enough = FluidBurst::Run(capacities, core, b.paths, b.bytes, inf, 10);
     EXPECT_TRUE(enough.complete);
     EXPECT_EQ(enough.instants, 10u);
     b.bytes[3] = 0;
-    EXPECT_THROW(VclosFlowBurst::Run(capacities, core, b.paths, b.bytes, inf, 10),
+    EXPECT_THROW(FluidBurst::Run(capacities, core, b.paths, b.bytes, inf, 10),
                  std::invalid_argument);
 }

@@ -1,14 +1,14 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// VclosFlowEngine: max-min rates and equal-share rates against cases worked out by hand,
+// FluidEngine: max-min rates and equal-share rates against cases worked out by hand,
 // completion times by hand, bytes conserved, determinism, locality of the recomputation, and
 // a randomized comparison of the incremental engine with a global progressive filling
 // written independently here (with a negative control: a wrong reference is caught).
 #include "../suite-error-of.h"
 
-#include "ns3/vclos-flow-engine.h"
-#include "ns3/vclos-topology.h"
+#include "ns3/cluster-topology.h"
+#include "ns3/fluid-engine.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,15 +30,15 @@ constexpr double G = 1e9; //!< 1 Gbit/s
 std::vector<double>
 RatesOf(const std::vector<double>& capacitiesGbps,
         const std::vector<std::vector<uint32_t>>& paths,
-        VclosFlowEngine::Sharing sharing)
+        FluidEngine::Sharing sharing)
 {
     std::vector<double> caps;
     for (double c : capacitiesGbps)
     {
         caps.push_back(c * G);
     }
-    VclosFlowEngine engine(caps, sharing);
-    std::vector<VclosFlowEngine::FlowId> ids;
+    FluidEngine engine(caps, sharing);
+    std::vector<FluidEngine::FlowId> ids;
     for (const auto& p : paths)
     {
         ids.push_back(engine.StartFlow(p, 1e9, 0));
@@ -63,11 +63,11 @@ ExpectRates(const std::vector<double>& got, const std::vector<double>& expected)
     }
 }
 
-using Sharing = VclosFlowEngine::Sharing;
+using Sharing = FluidEngine::Sharing;
 
 } // namespace
 
-TEST(VclosFlowEngine, OneBottleneck)
+TEST(FluidEngine, OneBottleneck)
 {
     // Link 0 (90 Gbit/s) is shared by three flows that each also cross a private 1000 Gbit/s
     // link: 90 / 3 = 30 each, in both models.
@@ -77,7 +77,7 @@ TEST(VclosFlowEngine, OneBottleneck)
     ExpectRates(RatesOf(caps, paths, Sharing::EQUAL_SHARE), {30, 30, 30});
 }
 
-TEST(VclosFlowEngine, ParkingLot)
+TEST(FluidEngine, ParkingLot)
 {
     // Links A=0, B=1, C=2 of 100 Gbit/s. The long flow crosses all three; A and C have one
     // short flow each, B two. Max-min: B is the bottleneck at 100/3 for its three flows; A's
@@ -92,7 +92,7 @@ TEST(VclosFlowEngine, ParkingLot)
                 {100.0 / 3, 50, 100.0 / 3, 100.0 / 3, 50});
 }
 
-TEST(VclosFlowEngine, ChainWhereModelsDiffer)
+TEST(FluidEngine, ChainWhereModelsDiffer)
 {
     // l1 = 30, l2 = 100, l3 = 200 Gbit/s; f1 on l1, f2 on l1 l2, f3 on l2 l3, f4 on l3.
     // Max-min: l1 saturates first at 15 (f1, f2). l2 has 85 left for f3 alone, l3 200 / 2 =
@@ -104,17 +104,17 @@ TEST(VclosFlowEngine, ChainWhereModelsDiffer)
     ExpectRates(RatesOf(caps, paths, Sharing::EQUAL_SHARE), {15, 15, 50, 100});
 }
 
-TEST(VclosFlowEngine, EqualShareIsTheAuthorsFormulaOnAFabric)
+TEST(FluidEngine, EqualShareIsTheAuthorsFormulaOnAFabric)
 {
     // 2 leaves x 2 servers x 2 GPUs, 2 spines, 100 Gbit/s NICs and fabric, 1000 intra-server.
-    VclosTopologyConfig c;
+    ClusterTopologyConfig c;
     c.leaves = 2;
     c.spines = 2;
     c.serversPerLeaf = 2;
     c.gpusPerServer = 2;
-    VclosTopology topo(c);
+    ClusterTopology topo(c);
     auto path = [&](uint32_t s, uint32_t d, uint32_t spine) {
-        VclosPath p = topo.GetPath(s, d, spine);
+        ClusterPath p = topo.GetPath(s, d, spine);
         return std::vector<uint32_t>(p.begin(), p.end());
     };
     // 0->4, 1->5, 2->6 through spine 0: three flows on leaf0's uplink 0 and on spine 0's
@@ -135,14 +135,14 @@ TEST(VclosFlowEngine, EqualShareIsTheAuthorsFormulaOnAFabric)
                 {100.0 / 3, 100.0 / 3, 100.0 / 3, 100, 200.0 / 3, 1000});
 }
 
-TEST(VclosFlowEngine, CompletionTimesByHand)
+TEST(FluidEngine, CompletionTimesByHand)
 {
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
         // Link 0: 8 Gbit/s = 1e9 B/s; link 1: 8 Gbit/s. Numbers chosen to be exact in binary.
-        VclosFlowEngine engine({8 * G, 8 * G}, sharing);
+        FluidEngine engine({8 * G, 8 * G}, sharing);
         std::map<uint64_t, double> finished;
-        engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
+        engine.SetFinishHandler([&](FluidEngine::FlowId, uint64_t tag) {
             finished[tag] = engine.GetNow();
             if (tag == 1)
             {
@@ -181,11 +181,11 @@ namespace
 /// Run the engine, whose flows are tagged 1..n, and expect flow k to finish k-th, at
 /// expected[k] (1e-9 relative).
 void
-ExpectFinishesInOrder(VclosFlowEngine& engine, uint32_t n, const std::vector<double>& expected)
+ExpectFinishesInOrder(FluidEngine& engine, uint32_t n, const std::vector<double>& expected)
 {
     std::vector<double> finish(n + 1, -1);
     std::vector<uint64_t> order;
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
+    engine.SetFinishHandler([&](FluidEngine::FlowId, uint64_t tag) {
         finish[tag] = engine.GetNow();
         order.push_back(tag);
     });
@@ -200,7 +200,7 @@ ExpectFinishesInOrder(VclosFlowEngine& engine, uint32_t n, const std::vector<dou
 
 } // namespace
 
-TEST(VclosFlowEngine, ManyRateChangesOnOneLink)
+TEST(FluidEngine, ManyRateChangesOnOneLink)
 {
     // n flows of sizes k * S (k = 1..n) on one link of capacity C B/s, all started at 0:
     // every finish re-rates all the others, so the completion heap holds many superseded
@@ -217,7 +217,7 @@ TEST(VclosFlowEngine, ManyRateChangesOnOneLink)
     }
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
-        VclosFlowEngine engine({8 * C}, sharing);
+        FluidEngine engine({8 * C}, sharing);
         for (uint32_t k = n; k >= 1; --k) // started largest first: ids do not give the order
         {
             engine.StartFlow({0}, k * S, k);
@@ -228,7 +228,7 @@ TEST(VclosFlowEngine, ManyRateChangesOnOneLink)
     }
 }
 
-TEST(VclosFlowEngine, ManyRateDropsThenRisesOnOneLink)
+TEST(FluidEngine, ManyRateDropsThenRisesOnOneLink)
 {
     // n flows of S bytes join one link of capacity C B/s one by one, d apart: each start
     // slows every flow already there (their finishes move later), then the finishes speed
@@ -249,12 +249,12 @@ TEST(VclosFlowEngine, ManyRateDropsThenRisesOnOneLink)
             sent += d * C / (j + 1);
         }
         rest[k] = S - sent;
-        expected[k] = (k == 1 ? (n - 1) * d : expected[k - 1]) +
-                      (rest[k] - rest[k - 1]) * (n - k + 1) / C;
+        expected[k] =
+            (k == 1 ? (n - 1) * d : expected[k - 1]) + (rest[k] - rest[k - 1]) * (n - k + 1) / C;
     }
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
-        VclosFlowEngine engine({8 * C}, sharing);
+        FluidEngine engine({8 * C}, sharing);
         for (uint32_t k = 1; k <= n; ++k)
         {
             engine.Schedule((k - 1) * d, [&engine, k] { engine.StartFlow({0}, S, k); });
@@ -263,28 +263,28 @@ TEST(VclosFlowEngine, ManyRateDropsThenRisesOnOneLink)
     }
 }
 
-TEST(VclosFlowEngine, OrderAtOneInstantAndSlotReuse)
+TEST(FluidEngine, OrderAtOneInstantAndSlotReuse)
 {
     // Link 0: 8 Gbit/s = 1e9 B/s. Flows X (tag 1) and Y (tag 2), 1e9 B each, end together at
     // 2 s; timers T1 then T2 are due at 2 s too. Documented order: finishes by ascending id,
     // then timers in scheduling order.
-    VclosFlowEngine engine({8 * G}, Sharing::MAX_MIN);
+    FluidEngine engine({8 * G}, Sharing::MAX_MIN);
     std::vector<std::string> order;
-    std::vector<VclosFlowEngine::FlowId> startedInHandler;
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t tag) {
+    std::vector<FluidEngine::FlowId> startedInHandler;
+    engine.SetFinishHandler([&](FluidEngine::FlowId id, uint64_t tag) {
         order.push_back("flow" + std::to_string(tag));
         // The finishing flow's id is not handed out again while its handler runs.
         if (tag == 1)
         {
-            const VclosFlowEngine::FlowId z = engine.StartFlow({0}, 1e9, 3);
+            const FluidEngine::FlowId z = engine.StartFlow({0}, 1e9, 3);
             EXPECT_NE(z, id);
             startedInHandler.push_back(z);
             // Started at t = 2: no rate until the instant ends.
             EXPECT_EQ(engine.GetRate(z), 0.0);
         }
     });
-    const VclosFlowEngine::FlowId x = engine.StartFlow({0}, 1e9, 1);
-    const VclosFlowEngine::FlowId y = engine.StartFlow({0}, 1e9, 2);
+    const FluidEngine::FlowId x = engine.StartFlow({0}, 1e9, 1);
+    const FluidEngine::FlowId y = engine.StartFlow({0}, 1e9, 2);
     ASSERT_LT(x, y);
     engine.Schedule(2.0, [&] { order.push_back("T1"); });
     engine.Schedule(2.0, [&] { order.push_back("T2"); });
@@ -299,35 +299,35 @@ TEST(VclosFlowEngine, OrderAtOneInstantAndSlotReuse)
     ASSERT_EQ(startedInHandler.size(), 1u);
     EXPECT_EQ(engine.GetRate(startedInHandler[0]), 8 * G);
     EXPECT_FALSE(engine.IsActive(y));
-    const VclosFlowEngine::FlowId reused = engine.StartFlow({0}, 1e9, 4);
+    const FluidEngine::FlowId reused = engine.StartFlow({0}, 1e9, 4);
     EXPECT_TRUE(reused == x || reused == y);
     engine.Run();
     EXPECT_EQ(engine.GetNow(), 4.0); // two flows of 1e9 B at 5e8 B/s each from t = 2
     EXPECT_EQ(engine.GetActiveFlowCount(), 0u);
 }
 
-TEST(VclosFlowEngine, ConflictingFlowMeasure)
+TEST(FluidEngine, ConflictingFlowMeasure)
 {
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
         // On the small fabric: three flows through spine 0 share leaf 0's uplink 0 (3), GPU
         // 0's NIC carries 0->4 and 0->2 (2 for 0->2), 3->7 through spine 1 shares nothing.
-        VclosTopologyConfig c;
+        ClusterTopologyConfig c;
         c.leaves = 2;
         c.spines = 2;
         c.serversPerLeaf = 2;
         c.gpusPerServer = 2;
-        VclosTopology topo(c);
-        VclosFlowEngine engine(topo.GetLinkCapacities(), sharing);
+        ClusterTopology topo(c);
+        FluidEngine engine(topo.GetLinkCapacities(), sharing);
         auto start = [&](uint32_t s, uint32_t d, uint32_t spine) {
-            VclosPath p = topo.GetPath(s, d, spine);
+            ClusterPath p = topo.GetPath(s, d, spine);
             return engine.StartFlow(p.links.data(), p.size, 1e9, 0);
         };
-        std::vector<VclosFlowEngine::FlowId> ids = {start(0, 4, 0),
-                                                    start(1, 5, 0),
-                                                    start(2, 6, 0),
-                                                    start(3, 7, 1),
-                                                    start(0, 2, 0)};
+        std::vector<FluidEngine::FlowId> ids = {start(0, 4, 0),
+                                                start(1, 5, 0),
+                                                start(2, 6, 0),
+                                                start(3, 7, 1),
+                                                start(0, 2, 0)};
         engine.UpdateRates();
         std::vector<uint32_t> got;
         for (auto id : ids)
@@ -340,9 +340,9 @@ TEST(VclosFlowEngine, ConflictingFlowMeasure)
     {
         // Over time: A (1e9 B) alone on link 0 from 0; B (1e8 B) joins at 0.5 s and leaves;
         // C alone on link 1. Read in the finish handlers.
-        VclosFlowEngine engine({8 * G, 8 * G}, sharing);
+        FluidEngine engine({8 * G, 8 * G}, sharing);
         std::map<uint64_t, std::pair<double, uint32_t>> seen; // tag -> (start, max sharing)
-        engine.SetFinishHandler([&](VclosFlowEngine::FlowId id, uint64_t tag) {
+        engine.SetFinishHandler([&](FluidEngine::FlowId id, uint64_t tag) {
             seen[tag] = {engine.GetStartTime(id), engine.GetMaxSharing(id)};
         });
         engine.StartFlow({0}, 1e9, 1);
@@ -364,14 +364,14 @@ TEST(VclosFlowEngine, ConflictingFlowMeasure)
 // core 10: the NIC (lower id, same share 5) freezes them first: not limited; with the NIC at
 // 20 the core binds: limited. The negative control is (b) and (c) first half: sharing alone
 // does not count.
-TEST(VclosFlowEngine, WatchedLimitedByHand)
+TEST(FluidEngine, WatchedLimitedByHand)
 {
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
         auto run = [&](std::vector<double> capacities, std::vector<std::vector<uint32_t>> paths) {
-            VclosFlowEngine engine(capacities, sharing);
+            FluidEngine engine(capacities, sharing);
             engine.SetWatchedLinks({false, false, true});
-            std::vector<VclosFlowEngine::FlowId> ids;
+            std::vector<FluidEngine::FlowId> ids;
             for (const auto& p : paths)
             {
                 ids.push_back(engine.StartFlow(p, 1e9, 0));
@@ -392,12 +392,12 @@ TEST(VclosFlowEngine, WatchedLimitedByHand)
 }
 
 // AdvanceTo runs every instant up to t and moves the clock: a flow started next starts at t.
-TEST(VclosFlowEngine, AdvanceToMovesTheClock)
+TEST(FluidEngine, AdvanceToMovesTheClock)
 {
-    VclosFlowEngine engine({8e9}, Sharing::MAX_MIN); // 1e9 B/s
+    FluidEngine engine({8e9}, Sharing::MAX_MIN); // 1e9 B/s
     std::vector<double> finished;
     engine.SetFinishHandler(
-        [&](VclosFlowEngine::FlowId, uint64_t) { finished.push_back(engine.GetNow()); });
+        [&](FluidEngine::FlowId, uint64_t) { finished.push_back(engine.GetNow()); });
     engine.StartFlow({0}, 1e9, 1); // alone: ends at 1 s
     EXPECT_DOUBLE_EQ(engine.GetNextTime(), 1.0);
     engine.AdvanceTo(0.5); // nothing ends yet
@@ -415,12 +415,12 @@ TEST(VclosFlowEngine, AdvanceToMovesTheClock)
 
 // Reset mid-run (flows in flight on a shared link, a timer pending) gives an engine that
 // runs the same flows exactly as a new one: the hand-computed times of AdvanceToMovesTheClock.
-TEST(VclosFlowEngine, ResetForgetsFlowsTimersAndTime)
+TEST(FluidEngine, ResetForgetsFlowsTimersAndTime)
 {
-    VclosFlowEngine engine({8e9, 8e9}, Sharing::MAX_MIN); // 1e9 B/s each
+    FluidEngine engine({8e9, 8e9}, Sharing::MAX_MIN); // 1e9 B/s each
     std::vector<double> finished;
     engine.SetFinishHandler(
-        [&](VclosFlowEngine::FlowId, uint64_t) { finished.push_back(engine.GetNow()); });
+        [&](FluidEngine::FlowId, uint64_t) { finished.push_back(engine.GetNow()); });
     bool timerRan = false;
     engine.StartFlow({0, 1}, 4e9, 7);
     engine.StartFlow({0}, 4e9, 8);
@@ -443,10 +443,10 @@ TEST(VclosFlowEngine, ResetForgetsFlowsTimersAndTime)
     EXPECT_DOUBLE_EQ(finished[1], 1.25);
 }
 
-TEST(VclosFlowEngine, RecomputesOnlyTheTouchedComponent)
+TEST(FluidEngine, RecomputesOnlyTheTouchedComponent)
 {
     // Links 0 and 1 each carry 10 flows; no flow crosses both, so they are two components.
-    VclosFlowEngine engine({100 * G, 100 * G}, Sharing::MAX_MIN);
+    FluidEngine engine({100 * G, 100 * G}, Sharing::MAX_MIN);
     for (uint32_t i = 0; i < 10; ++i)
     {
         engine.StartFlow({0}, 1e12, 0);
@@ -455,7 +455,7 @@ TEST(VclosFlowEngine, RecomputesOnlyTheTouchedComponent)
     engine.UpdateRates();
     EXPECT_EQ(engine.GetStats().flowsRerated, 20u);
     // One more flow on link 0 at 0.5 s: link 0's 11 flows are re-rated, link 1's are not.
-    VclosFlowEngine::FlowId extra = 0;
+    FluidEngine::FlowId extra = 0;
     engine.Schedule(0.5, [&] { extra = engine.StartFlow({0}, 1e12, 0); });
     ASSERT_TRUE(engine.Step());
     EXPECT_EQ(engine.GetStats().flowsRerated, 31u);
@@ -579,12 +579,12 @@ RandomRun(uint32_t seed, Sharing sharing, bool onFabric = false)
     std::mt19937_64 rng(seed);
     // Either 24 links of random capacities with random paths, or a small oversubscribed
     // fabric (4 leaves x 2 servers x 2 GPUs, 2 spines) with random GPU pairs and spines.
-    VclosTopologyConfig config;
+    ClusterTopologyConfig config;
     config.leaves = 4;
     config.serversPerLeaf = 2;
     config.gpusPerServer = 2;
     config.spines = 2;
-    const VclosTopology topo(config);
+    const ClusterTopology topo(config);
     const uint32_t links = onFabric ? topo.GetLinkCount() : 24;
     std::vector<double> caps = topo.GetLinkCapacities();
     if (!onFabric)
@@ -595,7 +595,7 @@ RandomRun(uint32_t seed, Sharing sharing, bool onFabric = false)
             caps.push_back(std::uniform_int_distribution<int>(1, 8)(rng) * 12.5 * G);
         }
     }
-    VclosFlowEngine engine(caps, sharing);
+    FluidEngine engine(caps, sharing);
 
     struct Rec
     {
@@ -605,7 +605,7 @@ RandomRun(uint32_t seed, Sharing sharing, bool onFabric = false)
     };
 
     std::map<uint64_t, Rec> active; // by tag
-    std::map<uint64_t, VclosFlowEngine::FlowId> idOf;
+    std::map<uint64_t, FluidEngine::FlowId> idOf;
     uint64_t nextTag = 0;
     Observed obs;
     auto start = [&](std::mt19937_64& r) {
@@ -616,7 +616,7 @@ RandomRun(uint32_t seed, Sharing sharing, bool onFabric = false)
             const uint32_t src = gpu(r);
             uint32_t dst = gpu(r);
             dst = dst == src ? (dst + 1) % topo.GetGpus() : dst;
-            const VclosPath p = topo.GetPath(src, dst, r() % 2);
+            const ClusterPath p = topo.GetPath(src, dst, r() % 2);
             path.assign(p.begin(), p.end());
         }
         else
@@ -639,7 +639,7 @@ RandomRun(uint32_t seed, Sharing sharing, bool onFabric = false)
     // since the instant `last`; a flow is credited rate * elapsed at the next instant.
     double last = 0;
     std::map<uint64_t, double> rateOf;
-    engine.SetFinishHandler([&](VclosFlowEngine::FlowId, uint64_t tag) {
+    engine.SetFinishHandler([&](FluidEngine::FlowId, uint64_t tag) {
         obs.finishes.emplace_back(engine.GetNow(), tag);
         const Rec& r = active.at(tag);
         auto it = rateOf.find(tag);
@@ -712,7 +712,7 @@ RandomRun(uint32_t seed, Sharing sharing, bool onFabric = false)
 
 } // namespace
 
-TEST(VclosFlowEngine, IncrementalEqualsGlobalProgressiveFilling)
+TEST(FluidEngine, IncrementalEqualsGlobalProgressiveFilling)
 {
     for (uint32_t seed = 1; seed <= 5; ++seed)
     {
@@ -725,7 +725,7 @@ TEST(VclosFlowEngine, IncrementalEqualsGlobalProgressiveFilling)
     }
 }
 
-TEST(VclosFlowEngine, IncrementalEqualsGlobalOnAFabric)
+TEST(FluidEngine, IncrementalEqualsGlobalOnAFabric)
 {
     // The same comparison with the fabric's structure: NICs, oversubscribed core links and
     // 10x faster intra-server links, random pairs and spines (ECMP-like collisions).
@@ -742,7 +742,7 @@ TEST(VclosFlowEngine, IncrementalEqualsGlobalOnAFabric)
     }
 }
 
-TEST(VclosFlowEngine, IncrementalEqualShareEqualsTheFormula)
+TEST(FluidEngine, IncrementalEqualShareEqualsTheFormula)
 {
     for (uint32_t seed = 1; seed <= 5; ++seed)
     {
@@ -753,7 +753,7 @@ TEST(VclosFlowEngine, IncrementalEqualShareEqualsTheFormula)
     }
 }
 
-TEST(VclosFlowEngine, WrongReferenceIsCaught)
+TEST(FluidEngine, WrongReferenceIsCaught)
 {
     // A reference that forgets one link's capacity disagrees with the engine on a case
     // where that link is the bottleneck: the comparison is not vacuous.
@@ -769,7 +769,7 @@ TEST(VclosFlowEngine, WrongReferenceIsCaught)
     EXPECT_GT(std::fabs(got[0] * G - wrong[0]), 1e9);
 }
 
-TEST(VclosFlowEngine, BytesConserved)
+TEST(FluidEngine, BytesConserved)
 {
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
@@ -778,7 +778,7 @@ TEST(VclosFlowEngine, BytesConserved)
     }
 }
 
-TEST(VclosFlowEngine, SameInputsSameOutputs)
+TEST(FluidEngine, SameInputsSameOutputs)
 {
     for (Sharing sharing : {Sharing::MAX_MIN, Sharing::EQUAL_SHARE})
     {
@@ -791,14 +791,14 @@ TEST(VclosFlowEngine, SameInputsSameOutputs)
     }
 }
 
-TEST(VclosFlowEngine, BadInputRefusedWithOneLine)
+TEST(FluidEngine, BadInputRefusedWithOneLine)
 {
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosFlowEngine e({}, Sharing::MAX_MIN); }), "");
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { FluidEngine e({}, Sharing::MAX_MIN); }), "");
     EXPECT_NE(ErrorOf<std::invalid_argument>([] {
-                  VclosFlowEngine e({1e9, 0}, Sharing::MAX_MIN);
+                  FluidEngine e({1e9, 0}, Sharing::MAX_MIN);
               }).find("link 1 capacity must be > 0"),
               std::string::npos);
-    VclosFlowEngine e({1e9, 1e9}, Sharing::MAX_MIN);
+    FluidEngine e({1e9, 1e9}, Sharing::MAX_MIN);
     auto err = [&](auto f) { return ErrorOf<std::invalid_argument>(f); };
     EXPECT_NE(err([&] { e.StartFlow(std::vector<uint32_t>{}, 1, 0); }).find("path of 0 links"),
               std::string::npos);

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Simulator-free tests of the ECMP hash functions.
-#include "ns3/vclos-flow-hash.h"
+#include "ns3/cluster-flow-hash.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -16,10 +16,10 @@ using namespace ns3;
 namespace
 {
 
-VclosFiveTuple
+ClusterFiveTuple
 Tuple(uint32_t i)
 {
-    VclosFiveTuple t;
+    ClusterFiveTuple t;
     t.srcAddress = 0x0A000001u + (i % 64) * 256;
     t.dstAddress = 0x0A010001u + (i / 64) * 256;
     t.srcPort = static_cast<uint16_t>(49153 + i % 97);
@@ -41,14 +41,14 @@ ChiSquare(const std::vector<uint32_t>& counts, uint32_t total)
     return chi;
 }
 
-const VclosHashAlgorithm ALGORITHMS[] = {VCLOS_HASH_CRC32, VCLOS_HASH_XOR_FOLD};
+const ClusterHashAlgorithm ALGORITHMS[] = {CLUSTER_HASH_CRC32, CLUSTER_HASH_XOR_FOLD};
 
 } // namespace
 
 TEST(VclosFlowHash, Crc32MatchesTheStandardCheckValue)
 {
     const char* check = "123456789";
-    EXPECT_EQ(VclosCrc32(reinterpret_cast<const uint8_t*>(check), 9), 0xCBF43926u);
+    EXPECT_EQ(ClusterCrc32(reinterpret_cast<const uint8_t*>(check), 9), 0xCBF43926u);
 }
 
 // The table-driven CRC (four bytes a round) against the definition, bit by bit, for every
@@ -79,11 +79,11 @@ TEST(VclosFlowHash, Crc32MatchesTheBitwiseDefinitionAtEveryLength)
     {
         for (std::size_t n = 0; n <= bytes.size(); ++n)
         {
-            EXPECT_EQ(VclosCrc32(bytes.data(), n, init), bitwise(bytes.data(), n, init, 0xEDB88320u))
+            EXPECT_EQ(ClusterCrc32(bytes.data(), n, init),
+                      bitwise(bytes.data(), n, init, 0xEDB88320u))
                 << "length " << n;
-            wrongPolynomialAgrees +=
-                n > 0 && VclosCrc32(bytes.data(), n, init) ==
-                             bitwise(bytes.data(), n, init, 0x82F63B78u);
+            wrongPolynomialAgrees += n > 0 && ClusterCrc32(bytes.data(), n, init) ==
+                                                  bitwise(bytes.data(), n, init, 0x82F63B78u);
         }
     }
     EXPECT_EQ(wrongPolynomialAgrees, 0u);
@@ -96,41 +96,41 @@ TEST(VclosFlowHash, Crc32MatchesTheBitwiseDefinitionAtEveryLength)
 // padding or uninitialised memory enters the hash).
 TEST(VclosFlowHash, MatchesIndependentlyComputedValues)
 {
-    alignas(VclosFiveTuple) unsigned char raw[sizeof(VclosFiveTuple)];
+    alignas(ClusterFiveTuple) unsigned char raw[sizeof(ClusterFiveTuple)];
     std::memset(raw, 0xA5, sizeof raw);
-    auto* dirty = new (raw) VclosFiveTuple;
+    auto* dirty = new (raw) ClusterFiveTuple;
     dirty->srcAddress = 0x0A000001;
     dirty->dstAddress = 0x0A000102;
     dirty->srcPort = 0x1234;
     dirty->dstPort = 0x5678;
     dirty->protocol = 6;
-    VclosFiveTuple clean;
+    ClusterFiveTuple clean;
     clean.srcAddress = 0x0A000001;
     clean.dstAddress = 0x0A000102;
     clean.srcPort = 0x1234;
     clean.dstPort = 0x5678;
     clean.protocol = 6;
-    for (const VclosFiveTuple* t : {dirty, &clean})
+    for (const ClusterFiveTuple* t : {dirty, &clean})
     {
-        EXPECT_EQ(VclosHashFiveTuple(*t, 0, VCLOS_HASH_CRC32), 0x681153E0u);
-        EXPECT_EQ(VclosHashFiveTuple(*t, 42, VCLOS_HASH_CRC32), 0x3E10F62Bu);
-        EXPECT_EQ(VclosHashFiveTuple(*t, 0, VCLOS_HASH_XOR_FOLD), 0x45494549u);
+        EXPECT_EQ(ClusterHashFiveTuple(*t, 0, CLUSTER_HASH_CRC32), 0x681153E0u);
+        EXPECT_EQ(ClusterHashFiveTuple(*t, 42, CLUSTER_HASH_CRC32), 0x3E10F62Bu);
+        EXPECT_EQ(ClusterHashFiveTuple(*t, 0, CLUSTER_HASH_XOR_FOLD), 0x45494549u);
     }
 }
 
 TEST(VclosFlowHash, EveryFieldOfTheTupleMatters)
 {
-    VclosFiveTuple base = Tuple(7);
-    std::vector<VclosFiveTuple> variants(5, base);
+    ClusterFiveTuple base = Tuple(7);
+    std::vector<ClusterFiveTuple> variants(5, base);
     variants[0].srcAddress ^= 0x100;
     variants[1].dstAddress ^= 0x100;
     variants[2].srcPort ^= 1;
     variants[3].dstPort ^= 1;
     variants[4].protocol = 17;
-    uint32_t h = VclosHashFiveTuple(base, 1, VCLOS_HASH_CRC32);
+    uint32_t h = ClusterHashFiveTuple(base, 1, CLUSTER_HASH_CRC32);
     for (const auto& v : variants)
     {
-        EXPECT_NE(VclosHashFiveTuple(v, 1, VCLOS_HASH_CRC32), h);
+        EXPECT_NE(ClusterHashFiveTuple(v, 1, CLUSTER_HASH_CRC32), h);
     }
 }
 
@@ -146,13 +146,13 @@ TEST(VclosFlowHash, SpreadsRandomFlowsUniformly)
         std::vector<uint32_t> counts(members, 0);
         for (uint32_t i = 0; i < flows; ++i)
         {
-            VclosFiveTuple t;
+            ClusterFiveTuple t;
             t.srcAddress = 0x0A000000u | (rng() & 0xFFFFFFu);
             t.dstAddress = 0x0A000000u | (rng() & 0xFFFFFFu);
             t.srcPort = static_cast<uint16_t>(rng());
             t.dstPort = static_cast<uint16_t>(rng());
             t.protocol = 6;
-            counts[VclosHashToIndex(VclosHashFiveTuple(t, 0xC0FFEE, algorithm), members)]++;
+            counts[ClusterHashToIndex(ClusterHashFiveTuple(t, 0xC0FFEE, algorithm), members)]++;
         }
         EXPECT_LT(ChiSquare(counts, flows), 24.32) << "algorithm " << algorithm;
     }
@@ -167,8 +167,8 @@ TEST(VclosFlowHash, Crc32SpreadsStructuredFlowsUniformly)
     std::vector<uint32_t> counts(members, 0);
     for (uint32_t i = 0; i < flows; ++i)
     {
-        counts[VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0xC0FFEE, VCLOS_HASH_CRC32),
-                                members)]++;
+        counts[ClusterHashToIndex(ClusterHashFiveTuple(Tuple(i), 0xC0FFEE, CLUSTER_HASH_CRC32),
+                                  members)]++;
     }
     EXPECT_LT(ChiSquare(counts, flows), 24.32);
 }
@@ -181,9 +181,9 @@ TEST(VclosFlowHash, DifferentSaltsGiveDifferentChoices)
         uint32_t changed = 0;
         for (uint32_t i = 0; i < 1000; ++i)
         {
-            uint32_t a = VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 1, algorithm), members);
+            uint32_t a = ClusterHashToIndex(ClusterHashFiveTuple(Tuple(i), 1, algorithm), members);
             uint32_t b =
-                VclosHashToIndex(VclosHashFiveTuple(Tuple(i), 0x9E3779B9, algorithm), members);
+                ClusterHashToIndex(ClusterHashFiveTuple(Tuple(i), 0x9E3779B9, algorithm), members);
             changed += a != b ? 1 : 0;
         }
         // Independent choices differ 7 times in 8.
@@ -196,12 +196,13 @@ TEST(VclosFlowHash, Crc32SaltsRepartitionFlowsButXorFoldOnlyRelabels)
     // Which pairs of flows collide must change with the salt for CRC32 (so salts are
     // independent trials) and must not for the linear XOR-fold (the documented limitation).
     const uint32_t members = 8;
-    auto collisions = [&](VclosHashAlgorithm algorithm, uint32_t salt) {
+    auto collisions = [&](ClusterHashAlgorithm algorithm, uint32_t salt) {
         std::set<std::pair<uint32_t, uint32_t>> pairs;
         std::vector<uint32_t> member(64);
         for (uint32_t i = 0; i < 64; ++i)
         {
-            member[i] = VclosHashToIndex(VclosHashFiveTuple(Tuple(i), salt, algorithm), members);
+            member[i] =
+                ClusterHashToIndex(ClusterHashFiveTuple(Tuple(i), salt, algorithm), members);
             for (uint32_t j = 0; j < i; ++j)
             {
                 if (member[i] == member[j])
@@ -212,26 +213,26 @@ TEST(VclosFlowHash, Crc32SaltsRepartitionFlowsButXorFoldOnlyRelabels)
         }
         return pairs;
     };
-    EXPECT_NE(collisions(VCLOS_HASH_CRC32, 1), collisions(VCLOS_HASH_CRC32, 2));
-    EXPECT_EQ(collisions(VCLOS_HASH_XOR_FOLD, 1), collisions(VCLOS_HASH_XOR_FOLD, 0x5A5A0000));
+    EXPECT_NE(collisions(CLUSTER_HASH_CRC32, 1), collisions(CLUSTER_HASH_CRC32, 2));
+    EXPECT_EQ(collisions(CLUSTER_HASH_XOR_FOLD, 1), collisions(CLUSTER_HASH_XOR_FOLD, 0x5A5A0000));
 }
 
 TEST(VclosFlowHash, HashToIndexStaysInRange)
 {
     for (uint32_t n : {1u, 2u, 3u, 7u, 64u})
     {
-        EXPECT_LT(VclosHashToIndex(0xFFFFFFFFu, n), n);
-        EXPECT_EQ(VclosHashToIndex(0, n), 0u);
+        EXPECT_LT(ClusterHashToIndex(0xFFFFFFFFu, n), n);
+        EXPECT_EQ(ClusterHashToIndex(0, n), 0u);
     }
 }
 
 TEST(VclosFlowHash, ParsesAlgorithmNames)
 {
-    VclosHashAlgorithm a = VCLOS_HASH_XOR_FOLD;
-    EXPECT_TRUE(VclosParseHashAlgorithm("CRC32", a));
-    EXPECT_EQ(a, VCLOS_HASH_CRC32);
-    EXPECT_TRUE(VclosParseHashAlgorithm("xor-fold", a));
-    EXPECT_EQ(a, VCLOS_HASH_XOR_FOLD);
-    EXPECT_FALSE(VclosParseHashAlgorithm("md5", a));
-    EXPECT_FALSE(VclosParseHashAlgorithm("", a));
+    ClusterHashAlgorithm a = CLUSTER_HASH_XOR_FOLD;
+    EXPECT_TRUE(ClusterParseHashAlgorithm("CRC32", a));
+    EXPECT_EQ(a, CLUSTER_HASH_CRC32);
+    EXPECT_TRUE(ClusterParseHashAlgorithm("xor-fold", a));
+    EXPECT_EQ(a, CLUSTER_HASH_XOR_FOLD);
+    EXPECT_FALSE(ClusterParseHashAlgorithm("md5", a));
+    EXPECT_FALSE(ClusterParseHashAlgorithm("", a));
 }

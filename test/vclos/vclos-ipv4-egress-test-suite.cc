@@ -3,7 +3,7 @@
  */
 // The fast paths' ways past ns-3's per-packet lookups, against the ns-3 calls they replace.
 //
-// VclosIpv4Egress (TrafficControlLayer::Send without its map lookup): a device with a root
+// LeanLinkIpv4Egress (TrafficControlLayer::Send without its map lookup): a device with a root
 // queue disc puts the same bytes on the wire at the same times as TrafficControlLayer::Send
 // with an Ipv4QueueDiscItem, and takes the short way only once the layer has scanned the
 // devices; a device without a queue disc, a queue disc deleted and replaced, and a device
@@ -12,13 +12,13 @@
 // packet enqueued into the replaced queue disc, as a short way that missed the replacement
 // would do, does not reach the new one; on one queue the index is 0, not the callback's.
 // On the fabric's own devices (RED on lean links) the short way is taken; on PFC links
-// (no queue disc) it is not. A VclosLinkNetDevice with Egress=Clock and no queue disc (its
+// (no queue disc) it is not. A LeanLinkNetDevice with Egress=Clock and no queue disc (its
 // own queue) gets the same bytes at the same times as through TrafficControlLayer::Send.
 //
-// VclosIpv4QueueDiscItem: GetSize equals Ipv4QueueDiscItem's before and after AddHeader and
+// LeanLinkIpv4QueueDiscItem: GetSize equals Ipv4QueueDiscItem's before and after AddHeader and
 // after the packet grows (a device header).
 //
-// VclosTakeIpv4Receive (one node-wide handler entry per protocol): with a host fast path on a
+// LeanLinkTakeIpv4Receive (one node-wide handler entry per protocol): with a host fast path on a
 // node that also has a device that needs ARP, UDP over that device (ARP included) reaches IPv4
 // once per packet (control: a second traffic-control registration makes it twice), and RoCE
 // packets on the device taken reach the fast path, once each.
@@ -26,6 +26,8 @@
 #include "vclos-wire-digest.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-fabric.h"
 #include "ns3/data-rate.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/inet-socket-address.h"
@@ -35,11 +37,15 @@
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/lean-link-helper.h"
+#include "ns3/lean-link-ipv4-egress.h"
+#include "ns3/lean-link-ipv4-queue-disc-item.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/queue-disc.h"
+#include "ns3/roce-host-path.h"
 #include "ns3/simple-channel.h"
 #include "ns3/simple-net-device-helper.h"
 #include "ns3/simple-net-device.h"
@@ -51,12 +57,6 @@
 #include "ns3/traffic-control-layer.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-ipv4-egress.h"
-#include "ns3/vclos-ipv4-queue-disc-item.h"
-#include "ns3/vclos-link-helper.h"
-#include "ns3/vclos-rdma-host-path.h"
 
 #include <string>
 #include <vector>
@@ -69,7 +69,7 @@ namespace
 /// How the test hands packets to the traffic-control layer.
 enum class Via
 {
-    EGRESS,         //!< VclosIpv4Egress::Send
+    EGRESS,         //!< LeanLinkIpv4Egress::Send
     TC_SEND,        //!< TrafficControlLayer::Send with a new Ipv4QueueDiscItem (ns-3's call)
     TC_SEND_UNICAST //!< as TC_SEND to the peer's address, not the broadcast one (control)
 };
@@ -82,7 +82,7 @@ enum class Setup
     REPLACED,       //!< the root deleted and a new one installed and scanned before the sends
     REPLACED_STALE, //!< as REPLACED; then one packet enqueued into the old root (control)
     TWO_QUEUES,     //!< a FIFO root on a device with two transmission queues
-    CLOCK           //!< no queue disc, VclosLinkNetDevice with Egress=Clock (its own queue)
+    CLOCK           //!< no queue disc, LeanLinkNetDevice with Egress=Clock (its own queue)
 };
 
 /// What one run saw.
@@ -133,7 +133,7 @@ RunEgress(Via via, Setup setup)
     Ptr<NetDevice> rx;
     if (setup == Setup::CLOCK)
     {
-        VclosLinkHelper lean;
+        LeanLinkHelper lean;
         lean.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
         lean.SetDeviceAttribute("Egress", StringValue("Clock"));
         lean.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
@@ -192,7 +192,7 @@ RunEgress(Via via, Setup setup)
     {
         oldRoot = InstallFifo(tx, &run);
     }
-    const VclosIpv4Egress egress(tc, tx);
+    const LeanLinkIpv4Egress egress(tc, tx);
     run.shortAtStart = egress.IsShort();
     run.direct = egress.IsDirect();
     Ptr<QueueDisc> newRoot;
@@ -263,14 +263,15 @@ RunEgress(Via via, Setup setup)
     return run;
 }
 
-/// VclosIpv4Egress against TrafficControlLayer::Send.
+/// LeanLinkIpv4Egress against TrafficControlLayer::Send.
 class VclosIpv4EgressTestCase : public TestCase
 {
   public:
     VclosIpv4EgressTestCase()
-        : TestCase("VclosIpv4Egress: the same frames as TrafficControlLayer::Send; the short way "
-                   "only with a scanned root queue disc on one queue; a replaced, missing or "
-                   "multi-queue root goes through the layer")
+        : TestCase(
+              "LeanLinkIpv4Egress: the same frames as TrafficControlLayer::Send; the short way "
+              "only with a scanned root queue disc on one queue; a replaced, missing or "
+              "multi-queue root goes through the layer")
     {
     }
 
@@ -322,7 +323,7 @@ class VclosIpv4EgressTestCase : public TestCase
         // Control: on one queue the index is 0 (the check above would see a short way).
         const EgressRun one = RunEgress(Via::EGRESS, Setup::ROOT);
         NS_TEST_ASSERT_MSG_EQ(one.txQueue.front(), 0, "control: one queue, index 0");
-        // Control: the digest sees the item's address (the one VclosIpv4Egress reads once).
+        // Control: the digest sees the item's address (the one LeanLinkIpv4Egress reads once).
         NS_TEST_ASSERT_MSG_NE(RunEgress(Via::TC_SEND_UNICAST, Setup::ROOT).digest,
                               one.digest,
                               "control: another destination address changes the digest");
@@ -334,7 +335,7 @@ class VclosIpv4EgressFabricTestCase : public TestCase
 {
   public:
     VclosIpv4EgressFabricTestCase()
-        : TestCase("VclosIpv4Egress on the fabric: short way on every switch port with RED "
+        : TestCase("LeanLinkIpv4Egress on the fabric: short way on every switch port with RED "
                    "(lean and p2p links), not on PFC ports (no queue disc)")
     {
     }
@@ -343,15 +344,15 @@ class VclosIpv4EgressFabricTestCase : public TestCase
     /// \return (ports with the short way at 1 ns, ports) over the switches
     std::pair<uint32_t, uint32_t> Count(const std::string& linkLayer, bool lean)
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
         helper->SetAttribute("Leaves", UintegerValue(2));
         helper->SetAttribute("ServersPerLeaf", UintegerValue(2));
         helper->SetAttribute("GpusPerServer", UintegerValue(1));
         helper->SetAttribute("LinkLayer", StringValue(linkLayer));
         helper->SetAttribute("LeanLinks", BooleanValue(lean));
-        Ptr<VclosFabric> fabric = helper->Install();
-        // Built when VclosSwitchForwarder builds its own: after VclosFabricHelper::Install.
-        std::vector<VclosIpv4Egress> egress;
+        Ptr<ClosFabric> fabric = helper->Install();
+        // Built when ClosSwitchForwarder builds its own: after ClosFabricHelper::Install.
+        std::vector<LeanLinkIpv4Egress> egress;
         for (const NodeContainer* set : {&fabric->GetLeaves(), &fabric->GetSpines()})
         {
             for (auto it = set->Begin(); it != set->End(); ++it)
@@ -389,12 +390,12 @@ class VclosIpv4EgressFabricTestCase : public TestCase
     }
 };
 
-/// VclosIpv4QueueDiscItem::GetSize against Ipv4QueueDiscItem::GetSize.
+/// LeanLinkIpv4QueueDiscItem::GetSize against Ipv4QueueDiscItem::GetSize.
 class VclosIpv4QueueDiscItemTestCase : public TestCase
 {
   public:
     VclosIpv4QueueDiscItemTestCase()
-        : TestCase("VclosIpv4QueueDiscItem: GetSize as Ipv4QueueDiscItem's, before and after "
+        : TestCase("LeanLinkIpv4QueueDiscItem: GetSize as Ipv4QueueDiscItem's, before and after "
                    "AddHeader and after the packet grows")
     {
     }
@@ -406,7 +407,7 @@ class VclosIpv4QueueDiscItemTestCase : public TestCase
         header.SetPayloadSize(700);
         Ptr<Packet> a = Create<Packet>(700);
         Ptr<Packet> b = Create<Packet>(700);
-        Ptr<QueueDiscItem> ours = Create<VclosIpv4QueueDiscItem>(a, Address(), 0x0800, header);
+        Ptr<QueueDiscItem> ours = Create<LeanLinkIpv4QueueDiscItem>(a, Address(), 0x0800, header);
         Ptr<QueueDiscItem> ns3 = Create<Ipv4QueueDiscItem>(b, Address(), 0x0800, header);
         NS_TEST_ASSERT_MSG_EQ(ours->GetSize(), 720, "before AddHeader: 700 + 20 (by hand)");
         NS_TEST_ASSERT_MSG_EQ(ours->GetSize(), ns3->GetSize(), "before AddHeader");
@@ -430,7 +431,7 @@ struct ReceiveRun
 };
 
 /**
- * A host H with VclosRdmaHostPath: a point-to-point SimpleNetDevice to P (taken) and a shared
+ * A host H with RoceHostPath: a point-to-point SimpleNetDevice to P (taken) and a shared
  * SimpleNetDevice to C (needs ARP, not taken). C sends UDP datagrams to H's port 9 (after
  * ARP); P sends UDP datagrams to H's port 4791.
  * \param doubleRegistration register TrafficControlLayer::Receive for IPv4 on the ARP device
@@ -455,11 +456,11 @@ RunReceive(bool doubleRegistration)
     address.SetBase("10.2.0.0", "255.255.255.0");
     address.Assign(hc);
 
-    Ptr<VclosRdmaHostPath> path = CreateObject<VclosRdmaHostPath>();
+    Ptr<RoceHostPath> path = CreateObject<RoceHostPath>();
     path->Install(
         h,
         4791,
-        VclosRdmaHostPath::ReceiveCallback(
+        RoceHostPath::ReceiveCallback(
             [&run](const Ptr<Packet>&, const Ipv4Header&, uint16_t, const Ptr<Ipv4Interface>&) {
                 ++run.roceReceived;
             }));
@@ -502,14 +503,15 @@ RunReceive(bool doubleRegistration)
     return run;
 }
 
-/// VclosTakeIpv4Receive's node-wide entries.
+/// LeanLinkTakeIpv4Receive's node-wide entries.
 class VclosIpv4ReceiveTestCase : public TestCase
 {
   public:
     VclosIpv4ReceiveTestCase()
-        : TestCase("VclosTakeIpv4Receive: IPv4 on a device not taken reaches IPv4 once (control: "
-                   "a second registration, twice); RoCE on the device taken reaches the fast "
-                   "path once")
+        : TestCase(
+              "LeanLinkTakeIpv4Receive: IPv4 on a device not taken reaches IPv4 once (control: "
+              "a second registration, twice); RoCE on the device taken reaches the fast "
+              "path once")
     {
     }
 

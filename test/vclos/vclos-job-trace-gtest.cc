@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Workload readers and the synthetic generator.
-#include "ns3/vclos-job-trace.h"
+#include "ns3/cluster-job-trace.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -46,7 +46,7 @@ const char* HELIOS =
 
 TEST(VclosJobTrace, ReadsATiresiasTrace)
 {
-    auto jobs = VclosReadTiresiasTrace(
+    auto jobs = ClusterReadTiresiasTrace(
         TempFile(std::string(TIRESIAS) + "0,1,100,606,vgg19,164,30\n1,8,40,133,vgg11,147,23\n"));
     ASSERT_EQ(jobs.size(), 2u);
     EXPECT_EQ(jobs[0].id, 1u); // sorted by submit time
@@ -66,13 +66,13 @@ TEST(VclosJobTrace, ReadsTheSharedSixtyJobTrace)
     {
         GTEST_SKIP() << "shared/traces is not beside the repository";
     }
-    auto jobs = VclosReadTiresiasTrace(dir + "/tiresias-60-jobs.csv");
+    auto jobs = ClusterReadTiresiasTrace(dir + "/tiresias-60-jobs.csv");
     EXPECT_EQ(jobs.size(), 60u);
 }
 
 TEST(VclosJobTrace, MalformedTiresiasRowsNameFileLineAndField)
 {
-    auto read = [](const std::string& p) { return VclosReadTiresiasTrace(p); };
+    auto read = [](const std::string& p) { return ClusterReadTiresiasTrace(p); };
     std::string e =
         ErrorOf(read, std::string(TIRESIAS) + "0,1,0,10,vgg16,5,1\n1,0,5,10,vgg16,5,1\n");
     EXPECT_NE(e.find(":3: field 'num_gpu' must be a whole number from 1 to 4294967295 (got '0')"),
@@ -94,7 +94,7 @@ TEST(VclosJobTrace, MalformedTiresiasRowsNameFileLineAndField)
 
 TEST(VclosJobTrace, TiresiasValuesThatDoNotFitAreRefused)
 {
-    auto read = [](const std::string& p) { return VclosReadTiresiasTrace(p); };
+    auto read = [](const std::string& p) { return ClusterReadTiresiasTrace(p); };
     auto row = [](const std::string& r) {
         return std::string(TIRESIAS) + "0,1,0,10,vgg16,5,1\n" + r + "\n";
     };
@@ -129,19 +129,19 @@ TEST(VclosJobTrace, ReadsAMillisecondTrace)
     // Philly-derived: times in ms, some beyond 9.2e9 (which seconds could not hold).
     std::string path = TempFile(std::string(TIRESIAS) +
                                 "0,1,9300000000,10,dqn,1500,1\n1,2,9300060000,10,a2c,250,1\n");
-    auto jobs = VclosReadTiresiasTrace(path, 1e-3);
+    auto jobs = ClusterReadTiresiasTrace(path, 1e-3);
     ASSERT_EQ(jobs.size(), 2u);
     EXPECT_EQ(jobs[0].submit, Seconds(0));
     EXPECT_EQ(jobs[1].submit, Seconds(60));
     EXPECT_EQ(jobs[0].duration, MilliSeconds(1500));
     EXPECT_EQ(jobs[1].duration, MilliSeconds(250));
     EXPECT_EQ(jobs[1].where, path + ":3");
-    EXPECT_THROW(VclosReadTiresiasTrace(path, 0), std::invalid_argument);
+    EXPECT_THROW(ClusterReadTiresiasTrace(path, 0), std::invalid_argument);
 }
 
 TEST(VclosJobTrace, ReadsAHeliosLogKeepingFinishedGpuJobs)
 {
-    auto jobs = VclosReadHeliosTrace(TempFile(
+    auto jobs = ClusterReadHeliosTrace(TempFile(
         std::string(HELIOS) +
         "a,u,vc1,j,8,32,1,COMPLETED,2020-06-03 10:00:00,2020-06-03 10:00:30,2020-06-03 11:00:30\n"
         "b,u,vc1,j,0,4,1,COMPLETED,2020-06-03 10:01:00,2020-06-03 10:01:00,2020-06-03 10:02:00\n"
@@ -156,7 +156,7 @@ TEST(VclosJobTrace, ReadsAHeliosLogKeepingFinishedGpuJobs)
 
 TEST(VclosJobTrace, MalformedHeliosTimesNameTheField)
 {
-    auto read = [](const std::string& p) { return VclosReadHeliosTrace(p); };
+    auto read = [](const std::string& p) { return ClusterReadHeliosTrace(p); };
     std::string e = ErrorOf(read,
                             std::string(HELIOS) +
                                 "a,u,v,j,8,32,1,COMPLETED,2020-06-03 10:00,2020-06-03 10:00:30,"
@@ -170,7 +170,7 @@ TEST(VclosJobTrace, MalformedHeliosTimesNameTheField)
 
 TEST(VclosJobTrace, HeliosYearsOutOfRangeAreRefused)
 {
-    auto read = [](const std::string& p) { return VclosReadHeliosTrace(p); };
+    auto read = [](const std::string& p) { return ClusterReadHeliosTrace(p); };
     for (const char* date : {"-2000000000-06-03 10:00:00",
                              "99999-06-03 10:00:00",
                              "1969-12-31 23:59:59",
@@ -191,9 +191,9 @@ TEST(VclosJobTrace, HeliosYearsOutOfRangeAreRefused)
 
 TEST(VclosJobTrace, GeneratesADeterministicPoissonWorkload)
 {
-    auto a = VclosGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 7);
-    auto b = VclosGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 7);
-    auto c = VclosGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 8);
+    auto a = ClusterGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 7);
+    auto b = ClusterGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 7);
+    auto c = ClusterGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 8);
     ASSERT_EQ(a.size(), 5000u);
     double gaps = 0;
     uint32_t single = 0;
@@ -218,7 +218,9 @@ TEST(VclosJobTrace, GeneratesADeterministicPoissonWorkload)
         differs = differs || a[i].gpus != c[i].gpus;
     }
     EXPECT_TRUE(differs);
-    EXPECT_THROW(VclosGenerateJobs(0, Seconds(1), Seconds(1), {"m"}, 8, 1), std::invalid_argument);
-    EXPECT_THROW(VclosGenerateJobs(5, Seconds(1), Seconds(1), {}, 8, 1), std::invalid_argument);
-    EXPECT_THROW(VclosGenerateJobs(5, Seconds(0), Seconds(1), {"m"}, 8, 1), std::invalid_argument);
+    EXPECT_THROW(ClusterGenerateJobs(0, Seconds(1), Seconds(1), {"m"}, 8, 1),
+                 std::invalid_argument);
+    EXPECT_THROW(ClusterGenerateJobs(5, Seconds(1), Seconds(1), {}, 8, 1), std::invalid_argument);
+    EXPECT_THROW(ClusterGenerateJobs(5, Seconds(0), Seconds(1), {"m"}, 8, 1),
+                 std::invalid_argument);
 }

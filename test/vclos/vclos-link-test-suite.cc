@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// VclosLinkNetDevice on one cable, against closed forms and against ns-3's
+// LeanLinkNetDevice on one cable, against closed forms and against ns-3's
 // PointToPointNetDevice built the same way: an idle link starts each frame when it is sent
 // (one event per frame: the receive); a congested link sends queued frames back to back,
 // every (size + 2) * 8 / rate + InterframeGap (control: without the gap the starts differ);
@@ -15,6 +15,8 @@
 #include "ns3/channel.h"
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
+#include "ns3/lean-link-helper.h"
+#include "ns3/lean-link-net-device.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -25,8 +27,6 @@
 #include "ns3/system-path.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-link-helper.h"
-#include "ns3/vclos-link-net-device.h"
 
 #include <cstdio>
 #include <fstream>
@@ -55,7 +55,7 @@ struct CableRun
 };
 
 /**
- * \param lean VclosLinkNetDevice (else PointToPointNetDevice)
+ * \param lean LeanLinkNetDevice (else PointToPointNetDevice)
  * \param sendTimes when frames are handed to the sender (ns)
  * \param gapNs InterframeGap
  * \param phyTxEnd connect a PhyTxEnd sink
@@ -69,7 +69,7 @@ RunCable(bool lean, const std::vector<int64_t>& sendTimes, int64_t gapNs, bool p
     NetDeviceContainer devices;
     if (lean)
     {
-        VclosLinkHelper h;
+        LeanLinkHelper h;
         h.SetDeviceAttribute("DataRate", DataRateValue(DataRate(RATE_BPS)));
         h.SetDeviceAttribute("InterframeGap", TimeValue(NanoSeconds(gapNs)));
         h.SetChannelAttribute("Delay", TimeValue(NanoSeconds(DELAY_NS)));
@@ -169,7 +169,7 @@ struct TraceRun
  * PhyRxDrop) and has a promiscuous receive callback (MacPromiscRx). Device 0's MAC address
  * changes to 00:00:00:00:00:98 at 50 us (SetAddress) and to 00:00:00:00:00:99 at 150 us
  * (the Address attribute).
- * \param lean VclosLinkNetDevice (else PointToPointNetDevice)
+ * \param lean LeanLinkNetDevice (else PointToPointNetDevice)
  * \param changeAddress change device 0's address at 50 and 150 us
  * \return the counts
  */
@@ -181,7 +181,7 @@ RunTraces(bool lean, bool changeAddress)
     NetDeviceContainer devices;
     if (lean)
     {
-        VclosLinkHelper h;
+        LeanLinkHelper h;
         h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
         h.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p"));
         devices = h.Install(a, b);
@@ -421,7 +421,7 @@ class VclosLinkPcapTestCase : public TestCase
     {
         Ptr<Node> a = CreateObject<Node>();
         Ptr<Node> b = CreateObject<Node>();
-        VclosLinkHelper h;
+        LeanLinkHelper h;
         h.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
         NetDeviceContainer d = h.Install(a, b);
         const std::string file = CreateTempDirFilename("vclos-link.pcap");

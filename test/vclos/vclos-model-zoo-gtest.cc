@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The model zoo file and its reader.
-#include "ns3/vclos-model-zoo.h"
+#include "ns3/cluster-model-zoo.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,7 +31,7 @@ LoadError(const std::string& text)
 {
     try
     {
-        VclosModelZoo::Load(TempFile(text));
+        ClusterModelZoo::Load(TempFile(text));
     }
     catch (const std::runtime_error& e)
     {
@@ -41,9 +41,9 @@ LoadError(const std::string& text)
 }
 } // namespace
 
-TEST(VclosModelZoo, TheRepositoryZooCoversTheTraceAndThePaper)
+TEST(ClusterModelZoo, TheRepositoryZooCoversTheTraceAndThePaper)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     for (const char* name : {"vgg11",
                              "vgg16",
                              "vgg19",
@@ -57,7 +57,7 @@ TEST(VclosModelZoo, TheRepositoryZooCoversTheTraceAndThePaper)
                              "bert-large",
                              "gpt2"})
     {
-        const VclosModel& m = zoo.Get(name);
+        const ClusterModel& m = zoo.Get(name);
         EXPECT_EQ(m.gradientBytes, 4 * m.parameters) << name; // fp32 gradients
         EXPECT_GT(m.computeTime, MilliSeconds(1)) << name;
         EXPECT_LT(m.computeTime, Seconds(10)) << name;
@@ -65,16 +65,16 @@ TEST(VclosModelZoo, TheRepositoryZooCoversTheTraceAndThePaper)
     EXPECT_EQ(zoo.Get("resnet50").parameters, 25557032u);
 }
 
-TEST(VclosModelZoo, ReadsRowsAndSkipsComments)
+TEST(ClusterModelZoo, ReadsRowsAndSkipsComments)
 {
-    VclosModelZoo zoo = VclosModelZoo::Load(
+    ClusterModelZoo zoo = ClusterModelZoo::Load(
         TempFile(std::string("# comment\n") + HEADER + "tiny,10,40,8,2.5,somewhere\n"));
     EXPECT_EQ(zoo.Get("tiny").gradientBytes, 40u);
     EXPECT_EQ(zoo.Get("tiny").computeTime, MicroSeconds(2500));
     EXPECT_EQ(zoo.GetNames(), std::vector<std::string>{"tiny"});
 }
 
-TEST(VclosModelZoo, MalformedRowsNameFileLineAndField)
+TEST(ClusterModelZoo, MalformedRowsNameFileLineAndField)
 {
     std::string e = LoadError(std::string(HEADER) + "a,10,40,8,2.5,x\nb,10,forty,8,2.5,x\n");
     EXPECT_NE(e.find(":3: field 'gradient_bytes'"), std::string::npos) << e;
@@ -93,7 +93,7 @@ TEST(VclosModelZoo, MalformedRowsNameFileLineAndField)
     EXPECT_NE(LoadError("").find("zoo-"), std::string::npos);
     try
     {
-        VclosModelZoo::Load("/nonexistent/zoo.csv");
+        ClusterModelZoo::Load("/nonexistent/zoo.csv");
         FAIL();
     }
     catch (const std::runtime_error& err)
@@ -102,9 +102,9 @@ TEST(VclosModelZoo, MalformedRowsNameFileLineAndField)
     }
 }
 
-TEST(VclosModelZoo, UnknownModelListsTheKnownOnes)
+TEST(ClusterModelZoo, UnknownModelListsTheKnownOnes)
 {
-    VclosModelZoo zoo = VclosModelZoo::Load(TempFile(std::string(HEADER) + "tiny,1,4,1,1,x\n"));
+    ClusterModelZoo zoo = ClusterModelZoo::Load(TempFile(std::string(HEADER) + "tiny,1,4,1,1,x\n"));
     try
     {
         zoo.Get("gpt5");
@@ -117,7 +117,7 @@ TEST(VclosModelZoo, UnknownModelListsTheKnownOnes)
     }
 }
 
-TEST(VclosModelZoo, ValuesThatDoNotFitAreRefused)
+TEST(ClusterModelZoo, ValuesThatDoNotFitAreRefused)
 {
     std::string e = LoadError(std::string(HEADER) + "m,10,40,4294967297,5,s\n");
     EXPECT_NE(e.find(":2: field 'batch_per_gpu' must be a whole number from 1 to 4294967295"),
@@ -129,10 +129,10 @@ TEST(VclosModelZoo, ValuesThatDoNotFitAreRefused)
     EXPECT_NE(e.find(":2: field 'parameters'"), std::string::npos) << e;
 }
 
-TEST(VclosModelZoo, TheDefaultAliasesMapPhillyModelsOntoTheZoo)
+TEST(ClusterModelZoo, TheDefaultAliasesMapPhillyModelsOntoTheZoo)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
-    // The choices of model/vclos/vclos-model-aliases.csv (approximations, documented there).
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
+    // The choices of model/cluster/cluster-model-aliases.csv (approximations, documented there).
     const std::pair<const char*, const char*> expected[] = {{"resnet18", "googlenet"},
                                                             {"shufflenet", "googlenet"},
                                                             {"bert", "bert-base"},
@@ -150,13 +150,13 @@ TEST(VclosModelZoo, TheDefaultAliasesMapPhillyModelsOntoTheZoo)
     EXPECT_EQ(std::count(names.begin(), names.end(), "dqn"), 0);
 }
 
-TEST(VclosModelZoo, AliasesAreCheckedAndNameFileLineAndField)
+TEST(ClusterModelZoo, AliasesAreCheckedAndNameFileLineAndField)
 {
-    VclosModelZoo zoo = VclosModelZoo::Load(TempFile(std::string(HEADER) + "m,10,40,32,5,s\n"));
+    ClusterModelZoo zoo = ClusterModelZoo::Load(TempFile(std::string(HEADER) + "m,10,40,32,5,s\n"));
     auto aliasError = [&zoo](const std::string& text) {
         try
         {
-            VclosModelZoo copy = zoo;
+            ClusterModelZoo copy = zoo;
             copy.LoadAliases(TempFile(text));
         }
         catch (const std::runtime_error& e)

@@ -1,28 +1,29 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The packet-level fabric with an OCS layer: real VclosOcs devices between leaves and spines,
+// The packet-level fabric with an OCS layer: real OcsSwitch devices between leaves and spines,
 // routes that follow the circuits, traffic that never enters a dark or unmapped port, and
 // circuit changes of one job that leave another job's run untouched.
 #include "vclos-test-run.h"
 
+#include "ns3/clos-ecmp-routing.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-link-load-tracker.h"
+#include "ns3/cluster-job-scheduler.h"
+#include "ns3/cluster-ocs-state.h"
+#include "ns3/collective-app.h"
+#include "ns3/collective-helper.h"
+#include "ns3/collective-packet-executor.h"
+#include "ns3/collective-tracker.h"
 #include "ns3/enum.h"
+#include "ns3/fluid-executor.h"
 #include "ns3/ipv4.h"
 #include "ns3/nstime.h"
+#include "ns3/ocs-switch.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-collective-app.h"
-#include "ns3/vclos-collective-helper.h"
-#include "ns3/vclos-collective-tracker.h"
-#include "ns3/vclos-ecmp-routing.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-flow-executor.h"
-#include "ns3/vclos-job-scheduler.h"
-#include "ns3/vclos-link-load-tracker.h"
-#include "ns3/vclos-ocs-state.h"
-#include "ns3/vclos-ocs.h"
 
 #include <map>
 #include <numeric>
@@ -36,10 +37,10 @@ namespace
 constexpr uint64_t MESSAGE_BYTES = 1 << 20; //!< all-reduce size of every test job
 
 /// 4 leaves x 2 servers x 2 GPUs, 4 OCSs, the given spines and spine ports.
-Ptr<VclosFabricHelper>
+Ptr<ClosFabricHelper>
 OcsFabricHelper(uint32_t spines, uint32_t spinePorts)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(4));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(2));
     helper->SetAttribute("GpusPerServer", UintegerValue(2));
@@ -51,18 +52,18 @@ OcsFabricHelper(uint32_t spines, uint32_t spinePorts)
 }
 
 /// The fabric of OcsFabricHelper, with fixed hash salts.
-Ptr<VclosFabric>
+Ptr<ClosFabric>
 OcsFabric(uint32_t spines, uint32_t spinePorts)
 {
-    Ptr<VclosFabricHelper> helper = OcsFabricHelper(spines, spinePorts);
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabricHelper> helper = OcsFabricHelper(spines, spinePorts);
+    Ptr<ClosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, 7);
     return fabric;
 }
 
 /// Frames (or bytes) dropped by every OCS of a fabric, for one reason.
 uint64_t
-OcsDrops(Ptr<VclosFabric> fabric, VclosOcs::DropReason reason)
+OcsDrops(Ptr<ClosFabric> fabric, OcsSwitch::DropReason reason)
 {
     uint64_t drops = 0;
     for (uint32_t k = 0; k < fabric->GetOcsCount(); ++k)
@@ -74,34 +75,34 @@ OcsDrops(Ptr<VclosFabric> fabric, VclosOcs::DropReason reason)
 
 /// All drops of every OCS.
 uint64_t
-OcsDrops(Ptr<VclosFabric> fabric)
+OcsDrops(Ptr<ClosFabric> fabric)
 {
-    return OcsDrops(fabric, VclosOcs::UNMAPPED) + OcsDrops(fabric, VclosOcs::DARK) +
-           OcsDrops(fabric, VclosOcs::CUT);
+    return OcsDrops(fabric, OcsSwitch::UNMAPPED) + OcsDrops(fabric, OcsSwitch::DARK) +
+           OcsDrops(fabric, OcsSwitch::CUT);
 }
 
 /// A ring all-reduce job installed on a fabric.
 struct Job
 {
-    ApplicationContainer apps;           //!< its ranks
-    Ptr<VclosCollectiveTracker> tracker; //!< its iterations
-    uint32_t ranks = 0;                  //!< its size
+    ApplicationContainer apps;      //!< its ranks
+    Ptr<CollectiveTracker> tracker; //!< its iterations
+    uint32_t ranks = 0;             //!< its size
 };
 
 /// A ring job starting at 50 us: after the 20 us dark time of circuits requested at 0 (a
 /// SYN sent earlier finds no route, and its connection fails).
 Job
-InstallRing(Ptr<VclosFabric> fabric, const std::vector<uint32_t>& gpus, uint16_t port)
+InstallRing(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& gpus, uint16_t port)
 {
-    Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
-    helper->SetAttribute("Algorithm", EnumValue(VCLOS_RING));
+    Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
+    helper->SetAttribute("Algorithm", EnumValue(CLUSTER_RING));
     helper->SetAttribute("MessageBytes", UintegerValue(MESSAGE_BYTES));
     helper->SetAttribute("Iterations", UintegerValue(1));
     helper->SetAttribute("Port", UintegerValue(port));
     helper->SetAttribute("StartTime", TimeValue(MicroSeconds(50)));
     Job job;
     job.apps = helper->Install(fabric, gpus);
-    job.tracker = CreateObject<VclosCollectiveTracker>();
+    job.tracker = CreateObject<CollectiveTracker>();
     job.tracker->Track("job", job.apps);
     job.ranks = static_cast<uint32_t>(gpus.size());
     return job;
@@ -114,7 +115,7 @@ RingBytesConserved(const Job& job)
     const uint64_t perRank = 2 * (job.ranks - 1) * (MESSAGE_BYTES / job.ranks);
     for (uint32_t r = 0; r < job.apps.GetN(); ++r)
     {
-        auto app = DynamicCast<VclosCollectiveApp>(job.apps.Get(r));
+        auto app = DynamicCast<CollectiveApp>(job.apps.Get(r));
         if (app->GetBytesSent() != perRank || app->GetBytesReceived() != perRank)
         {
             return false;
@@ -125,7 +126,7 @@ RingBytesConserved(const Job& job)
 
 /// Every GPU of the fabric, in id order.
 std::vector<uint32_t>
-AllGpus(Ptr<VclosFabric> fabric)
+AllGpus(Ptr<ClosFabric> fabric)
 {
     std::vector<uint32_t> gpus(fabric->GetGpuCount());
     std::iota(gpus.begin(), gpus.end(), 0);
@@ -135,27 +136,27 @@ AllGpus(Ptr<VclosFabric> fabric)
 } // namespace
 
 /**
- * Install() builds the OCS layer with the numbering VclosFabric documents, and lights the
- * full wiring (spec 5.1 layout, VclosOcsFullWiring): with 4 leaves, 4 spines and one port per
+ * Install() builds the OCS layer with the numbering ClosFabric documents, and lights the
+ * full wiring (spec 5.1 layout, ClusterOcsFullWiring): with 4 leaves, 4 spines and one port per
  * spine per OCS, leaf l's uplink k reaches spine (k + l) % 4, OCS port 4 + (k + l) % 4.
  */
 class VclosOcsFabricWiringTestCase : public TestCase
 {
   public:
     VclosOcsFabricWiringTestCase()
-        : TestCase("OCS fabric: one VclosOcs per uplink, full wiring lit, routes over it")
+        : TestCase("OCS fabric: one OcsSwitch per uplink, full wiring lit, routes over it")
     {
     }
 
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = OcsFabric(4, 4);
+        Ptr<ClosFabric> fabric = OcsFabric(4, 4);
         NS_TEST_ASSERT_MSG_EQ(fabric->GetOcsCount(), 4, "one OCS per uplink port");
         NS_TEST_ASSERT_MSG_EQ(fabric->GetSpinePortsPerOcs(), 1, "SpinePorts / OcsCount");
         for (uint32_t k = 0; k < 4; ++k)
         {
-            Ptr<VclosOcs> ocs = fabric->GetOcs(k);
+            Ptr<OcsSwitch> ocs = fabric->GetOcs(k);
             NS_TEST_ASSERT_MSG_EQ(ocs->GetNPorts(), 8, "4 leaf ports and 4 spine ports");
             for (uint32_t leaf = 0; leaf < 4; ++leaf)
             {
@@ -181,11 +182,11 @@ class VclosOcsFabricWiringTestCase : public TestCase
         // spine 2), then spine 2's port on OCS 3, the one whose circuit reaches leaf 3
         // ((3 + 3) % 4 = 2): OCS port 4 + 2.
         fabric->PinSourceToSpine(0, 2);
-        VclosFiveTuple tuple{fabric->GetGpuAddress(0).Get(),
-                             fabric->GetGpuAddress(12).Get(),
-                             49152,
-                             5000,
-                             6};
+        ClusterFiveTuple tuple{fabric->GetGpuAddress(0).Get(),
+                               fabric->GetGpuAddress(12).Get(),
+                               49152,
+                               5000,
+                               6};
         std::vector<uint32_t> path = fabric->TraceFlowPath(tuple);
         NS_TEST_ASSERT_MSG_EQ(path.size(), 4, "NIC, leaf uplink, spine port, NIC");
         NS_TEST_EXPECT_MSG_EQ(path[1], fabric->GetLeafUplinks(0)[2], "leaf 0 uplink 2");
@@ -226,7 +227,7 @@ class VclosOcsFabricRingTestCase : public TestCase
         // so every port starts unmapped. Light OCS 0 and 1 by hand: on OCS k, leaf l -> spine
         // (l / 2 + k) % 2, port l % 2, so each spine reaches every leaf over OCS 0 and 1 and
         // each leaf reaches both spines. OCS 2 and 3 stay unmapped.
-        Ptr<VclosFabric> fabric = OcsFabric(2, 8);
+        Ptr<ClosFabric> fabric = OcsFabric(2, 8);
         NS_TEST_ASSERT_MSG_EQ(fabric->GetOcs(0)->GetCircuits().size(), 0, "all unmapped");
         for (uint32_t k = 0; k < 2; ++k)
         {
@@ -263,7 +264,7 @@ class VclosOcsFabricRingTestCase : public TestCase
         Simulator::Stop(Seconds(2));
         VclosStoppedRun run = VclosRunUntilStopped();
         NS_TEST_EXPECT_MSG_EQ(run.threw, false, "no exception out of the run");
-        const uint64_t unmapped = OcsDrops(fabric, VclosOcs::UNMAPPED);
+        const uint64_t unmapped = OcsDrops(fabric, OcsSwitch::UNMAPPED);
         uint64_t forwardedLit = 0;
         for (uint32_t k = 0; k < 2; ++k)
         {
@@ -306,7 +307,7 @@ class VclosOcsFabricFullWiringRingTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = OcsFabric(4, 4);
+        Ptr<ClosFabric> fabric = OcsFabric(4, 4);
         Job job = InstallRing(fabric, AllGpus(fabric), 5000);
         Simulator::Stop(Seconds(2));
         VclosStoppedRun run = VclosRunUntilStopped();
@@ -354,8 +355,8 @@ class VclosOcsFabricIsolationTestCase : public TestCase
     /// \param changes 0: none; 1: B's circuits on OCS 2; 2: the same on OCS 0 (A's)
     Outcome Run(int changes)
     {
-        Ptr<VclosFabric> fabric = OcsFabric(2, 8);
-        Ptr<VclosOcs> ocsA = fabric->GetOcs(0);
+        Ptr<ClosFabric> fabric = OcsFabric(2, 8);
+        Ptr<OcsSwitch> ocsA = fabric->GetOcs(0);
         ocsA->Connect(fabric->GetLeafOcsPort(0, 0), fabric->GetSpineOcsPort(0, 0, 0));
         ocsA->Connect(fabric->GetLeafOcsPort(1, 0), fabric->GetSpineOcsPort(0, 0, 1));
         std::vector<uint32_t> gpusA = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -368,7 +369,7 @@ class VclosOcsFabricIsolationTestCase : public TestCase
         if (changes != 0)
         {
             const uint32_t k = changes == 1 ? 2 : 0;
-            Ptr<VclosOcs> ocs = fabric->GetOcs(k);
+            Ptr<OcsSwitch> ocs = fabric->GetOcs(k);
             // Leaves 2 and 3 (B) on OCS 2; with the control, leaves 0 and 1 on OCS 0.
             const uint32_t l0 = changes == 1 ? 2 : 0;
             Simulator::Schedule(MicroSeconds(70), [=]() {
@@ -383,11 +384,11 @@ class VclosOcsFabricIsolationTestCase : public TestCase
             });
             // Once up (20 us dark): spine 1 routes leaf l0 only through its port 1 on OCS k.
             Simulator::Schedule(MicroSeconds(160), [=, &out]() {
-                VclosFiveTuple t{fabric->GetGpuAddress(15).Get(),
-                                 fabric->GetGpuAddress(l0 * 4).Get(),
-                                 1,
-                                 2,
-                                 6};
+                ClusterFiveTuple t{fabric->GetGpuAddress(15).Get(),
+                                   fabric->GetGpuAddress(l0 * 4).Get(),
+                                   1,
+                                   2,
+                                   6};
                 int32_t itf = fabric->GetSpineRouting(1)->SelectInterface(t);
                 Ptr<Ipv4> ipv4 = fabric->GetSpines().Get(1)->GetObject<Ipv4>();
                 out.routesFollowed =
@@ -447,7 +448,7 @@ class VclosOcsFabricLeafLeafTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = OcsFabric(2, 8);
+        Ptr<ClosFabric> fabric = OcsFabric(2, 8);
         if (!m_control)
         {
             NS_TEST_ASSERT_MSG_EQ(fabric->GetOcs(2)->Connect(fabric->GetLeafOcsPort(0, 2),
@@ -457,11 +458,11 @@ class VclosOcsFabricLeafLeafTestCase : public TestCase
         }
         Job job = InstallRing(fabric, {0, 1, 2, 3, 4, 5, 6, 7}, 5000);
         Simulator::Schedule(MicroSeconds(40), [this, fabric]() {
-            VclosFiveTuple t{fabric->GetGpuAddress(0).Get(),
-                             fabric->GetGpuAddress(5).Get(),
-                             49152,
-                             5000,
-                             6};
+            ClusterFiveTuple t{fabric->GetGpuAddress(0).Get(),
+                               fabric->GetGpuAddress(5).Get(),
+                               49152,
+                               5000,
+                               6};
             if (!m_control)
             {
                 std::vector<uint32_t> path = fabric->TraceFlowPath(t);
@@ -503,14 +504,14 @@ namespace
 
 /// The test job list: three jobs that fill the 16 GPUs at 0, three more after all finished
 /// (at 1 s) that can reuse idle circuits. Each engine then places the same sequence.
-std::vector<VclosJobRequest>
+std::vector<ClusterJobRequest>
 SchedulerJobs()
 {
     const uint32_t sizes[] = {8, 4, 4, 8, 6, 2};
-    std::vector<VclosJobRequest> jobs;
+    std::vector<ClusterJobRequest> jobs;
     for (uint32_t i = 0; i < 6; ++i)
     {
-        VclosJobRequest r;
+        ClusterJobRequest r;
         r.id = i;
         r.gpus = sizes[i];
         r.submit = i < 3 ? Seconds(0) : Seconds(1) + MicroSeconds(i);
@@ -551,7 +552,7 @@ struct SchedulerRun
 };
 
 void
-RecordStart(SchedulerRun* run, const VclosJobRequest& job, const VclosJobAllocation& a)
+RecordStart(SchedulerRun* run, const ClusterJobRequest& job, const ClusterJobAllocation& a)
 {
     run->placements[job.id] =
         Placed{a.gpus, a.uplinkSpine, a.uplinkPort, a.virtualLeaf, a.circuitsSetUp};
@@ -559,7 +560,7 @@ RecordStart(SchedulerRun* run, const VclosJobRequest& job, const VclosJobAllocat
 
 /// \return the circuits of a state, leaf by leaf and OCS by OCS, as text
 std::vector<std::string>
-StateCircuits(const VclosOcsState& state, uint32_t leaves, uint32_t ocss)
+StateCircuits(const ClusterOcsState& state, uint32_t leaves, uint32_t ocss)
 {
     std::vector<std::string> out;
     for (uint32_t leaf = 0; leaf < leaves; ++leaf)
@@ -580,27 +581,27 @@ StateCircuits(const VclosOcsState& state, uint32_t leaves, uint32_t ocss)
 SchedulerRun
 RunScheduler(const std::string& policy, bool packet)
 {
-    Ptr<VclosFabricHelper> helper = OcsFabricHelper(4, 4);
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    Ptr<ClosFabricHelper> helper = OcsFabricHelper(4, 4);
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
     scheduler->SetAttribute("ReconfigurationDelay", TimeValue(MicroSeconds(20)));
     // Finished jobs' circuits stay lit: torn down at the job's end, they would cut its TCP
     // connections' closing segments (2 OCS drops here), which the "no OCS drop" check counts.
     scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(true));
-    Ptr<VclosFabric> fabric;
-    Ptr<VclosLinkLoadTracker> links;
+    Ptr<ClosFabric> fabric;
+    Ptr<ClosLinkLoadTracker> links;
     if (packet)
     {
         fabric = helper->Install();
         helper->AssignStreams(fabric, 0);
-        scheduler->Setup(fabric, policy);
-        links = CreateObject<VclosLinkLoadTracker>();
+        scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
+        links = CreateObject<ClosLinkLoadTracker>();
         links->Install(fabric);
     }
     else
     {
-        Ptr<VclosFlowExecutor> flow = CreateObject<VclosFlowExecutor>();
+        Ptr<FluidExecutor> flow = CreateObject<FluidExecutor>();
         flow->SetTopology(helper->GetTopologyConfig());
-        scheduler->Setup(Ptr<VclosJobExecutor>(flow), policy);
+        scheduler->Setup(Ptr<ClusterJobExecutor>(flow), policy);
     }
     SchedulerRun run;
     scheduler->TraceConnectWithoutContext("JobStarted", MakeBoundCallback(&RecordStart, &run));
@@ -621,7 +622,7 @@ RunScheduler(const std::string& policy, bool packet)
                     auto c = state->GetCircuitAtUplink(leaf, k);
                     const uint32_t peer = fabric->GetOcs(k)->GetPeer(leaf);
                     const uint32_t want =
-                        !c ? VclosOcs::NO_PORT
+                        !c ? OcsSwitch::NO_PORT
                            : (c->toLeaf ? c->peer : fabric->GetSpineOcsPort(c->peer, k, 0));
                     run.mirrored = run.mirrored && peer == want;
                 }

@@ -7,11 +7,11 @@
 // fragmentation that OCS-vClos places.
 #include "../suite-error-of.h"
 
-#include "ns3/vclos-cluster-state.h"
-#include "ns3/vclos-ocs-placement.h"
-#include "ns3/vclos-ocs-state.h"
-#include "ns3/vclos-placement.h"
-#include "ns3/vclos-topology.h"
+#include "ns3/cluster-ocs-placement.h"
+#include "ns3/cluster-ocs-state.h"
+#include "ns3/cluster-placement.h"
+#include "ns3/cluster-state.h"
+#include "ns3/cluster-topology.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ namespace
 
 /// Everything observable of a circuit state, to compare before and after a refused request.
 std::string
-Snapshot(const VclosOcsState& s)
+Snapshot(const ClusterOcsState& s)
 {
     std::ostringstream os;
     for (uint32_t l = 0; l < s.GetLeaves(); ++l)
@@ -68,7 +68,7 @@ Odd(uint32_t n)
 
 /// Wholly free servers of a leaf (written here again: the test does not trust the policy's).
 uint32_t
-WholeFree(const VclosClusterState& cs, uint32_t leaf)
+WholeFree(const ClusterState& cs, uint32_t leaf)
 {
     uint32_t c = 0;
     for (uint32_t s = 0; s < cs.GetServersPerLeaf(); ++s)
@@ -76,7 +76,7 @@ WholeFree(const VclosClusterState& cs, uint32_t leaf)
         bool all = true;
         for (uint32_t k = 0; k < cs.GetGpusPerServer(); ++k)
         {
-            all = all && cs.GetGpuOwner(cs.GetGpuId(leaf, s, k)) == VclosClusterState::NO_JOB;
+            all = all && cs.GetGpuOwner(cs.GetGpuId(leaf, s, k)) == ClusterState::NO_JOB;
         }
         c += all ? 1 : 0;
     }
@@ -85,20 +85,20 @@ WholeFree(const VclosClusterState& cs, uint32_t leaf)
 
 /// Groups of n GPUs a leaf offers: whole servers when g divides n, else any free GPUs.
 uint32_t
-Offers(const VclosClusterState& cs, uint32_t leaf, uint32_t n)
+Offers(const ClusterState& cs, uint32_t leaf, uint32_t n)
 {
     const uint32_t g = cs.GetGpusPerServer();
     uint32_t free = 0;
     for (uint32_t i = 0; i < cs.GetGpusPerLeaf(); ++i)
     {
-        free += cs.GetGpuOwner(leaf * cs.GetGpusPerLeaf() + i) == VclosClusterState::NO_JOB;
+        free += cs.GetGpuOwner(leaf * cs.GetGpusPerLeaf() + i) == ClusterState::NO_JOB;
     }
     return (n % g == 0 ? WholeFree(cs, leaf) * g : free) / n;
 }
 
 /// vClos's single-leaf rule: floor(N/g) wholly free servers plus the rest on one more server.
 bool
-FitsOneLeaf(const VclosClusterState& cs, uint32_t leaf, uint32_t n)
+FitsOneLeaf(const ClusterState& cs, uint32_t leaf, uint32_t n)
 {
     const uint32_t g = cs.GetGpusPerServer();
     uint32_t whole = 0;
@@ -108,7 +108,7 @@ FitsOneLeaf(const VclosClusterState& cs, uint32_t leaf, uint32_t n)
         uint32_t f = 0;
         for (uint32_t k = 0; k < g; ++k)
         {
-            f += cs.GetGpuOwner(cs.GetGpuId(leaf, s, k)) == VclosClusterState::NO_JOB;
+            f += cs.GetGpuOwner(cs.GetGpuId(leaf, s, k)) == ClusterState::NO_JOB;
         }
         whole += f == g;
         rest = rest || (f < g && f >= n % g);
@@ -118,7 +118,7 @@ FitsOneLeaf(const VclosClusterState& cs, uint32_t leaf, uint32_t n)
 
 /// Multi-leaf shapes n (spec 5.3 stage 4, and n = 1 for stage 3), written independently.
 std::vector<uint32_t>
-AllowedN(const VclosClusterState& cs, const VclosOcsState& os, uint32_t n)
+AllowedN(const ClusterState& cs, const ClusterOcsState& os, uint32_t n)
 {
     std::vector<uint32_t> out;
     for (uint32_t m = Odd(n); m <= n; m *= 2)
@@ -139,7 +139,7 @@ AllowedN(const VclosClusterState& cs, const VclosOcsState& os, uint32_t n)
 class BruteForce
 {
   public:
-    BruteForce(const VclosClusterState& cs, const VclosOcsState& os)
+    BruteForce(const ClusterState& cs, const ClusterOcsState& os)
         : m_cs(cs),
           m_os(os)
     {
@@ -284,8 +284,8 @@ class BruteForce
         return false;
     }
 
-    const VclosClusterState& m_cs;
-    const VclosOcsState& m_os;
+    const ClusterState& m_cs;
+    const ClusterOcsState& m_os;
     uint32_t m_per = 0;
     std::vector<uint32_t> m_v;
     std::vector<uint32_t> m_spines;
@@ -303,9 +303,9 @@ class BruteForce
  * spines shared by all, GPU number a of a virtual leaf to spines[a]).
  */
 std::string
-Validate(const VclosClusterState& cs,
-         const VclosOcsState& os,
-         const VclosOcsPlacement& p,
+Validate(const ClusterState& cs,
+         const ClusterOcsState& os,
+         const ClusterOcsPlacement& p,
          uint32_t n)
 {
     const auto& pl = p.placement;
@@ -325,12 +325,12 @@ Validate(const VclosClusterState& cs,
     }
     for (uint32_t gpu : pl.gpus)
     {
-        if (gpu >= cs.GetGpus() || cs.GetGpuOwner(gpu) != VclosClusterState::NO_JOB)
+        if (gpu >= cs.GetGpus() || cs.GetGpuOwner(gpu) != ClusterState::NO_JOB)
         {
             return "GPU busy";
         }
     }
-    if (p.stage == VclosOcsStage::SINGLE_LEAF)
+    if (p.stage == ClusterOcsStage::SINGLE_LEAF)
     {
         for (uint32_t i = 0; i < n; ++i)
         {
@@ -366,7 +366,7 @@ Validate(const VclosClusterState& cs,
             {
                 return "spine port out of range or on another OCS";
             }
-            if (os.GetSpinePortOwner(ci.peer, ci.peerPort) != VclosOcsState::NO_JOB ||
+            if (os.GetSpinePortOwner(ci.peer, ci.peerPort) != ClusterOcsState::NO_JOB ||
                 !spinePorts.insert({ci.peer, ci.peerPort}).second)
             {
                 return "spine port busy or used twice";
@@ -434,7 +434,7 @@ Validate(const VclosClusterState& cs,
             return "virtual leaf not on whole servers";
         }
     }
-    if (p.stage == VclosOcsStage::LEAF_PAIR)
+    if (p.stage == ClusterOcsStage::LEAF_PAIR)
     {
         if (m != 2 || p.circuits.size() != per)
         {
@@ -484,7 +484,7 @@ Validate(const VclosClusterState& cs,
 
 /// Random partial occupancy: GPUs held by single-GPU jobs, random circuits held or idle.
 void
-RandomOccupancy(std::mt19937& rng, VclosClusterState& cs, VclosOcsState& os, double busy)
+RandomOccupancy(std::mt19937& rng, ClusterState& cs, ClusterOcsState& os, double busy)
 {
     std::uniform_real_distribution<double> u(0, 1);
     uint64_t job = 1000;
@@ -505,7 +505,7 @@ RandomOccupancy(std::mt19937& rng, VclosClusterState& cs, VclosOcsState& os, dou
         {
             continue;
         }
-        VclosOcsCircuit c;
+        ClusterOcsCircuit c;
         c.leaf = leaf;
         c.ocs = k;
         if (rng() % 4 == 0)
@@ -522,7 +522,7 @@ RandomOccupancy(std::mt19937& rng, VclosClusterState& cs, VclosOcsState& os, dou
         {
             c.peer = rng() % os.GetSpines();
             c.peerPort = k * P + rng() % P;
-            if (os.GetSpinePortOwner(c.peer, c.peerPort) != VclosOcsState::NO_JOB)
+            if (os.GetSpinePortOwner(c.peer, c.peerPort) != ClusterOcsState::NO_JOB)
             {
                 continue;
             }
@@ -538,16 +538,16 @@ RandomOccupancy(std::mt19937& rng, VclosClusterState& cs, VclosOcsState& os, dou
 
 } // namespace
 
-TEST(VclosOcsState, SpecSizeBookReleaseAndQueries)
+TEST(ClusterOcsState, SpecSizeBookReleaseAndQueries)
 {
-    VclosTopologyConfig cfg;
+    ClusterTopologyConfig cfg;
     cfg.leaves = 256;
     cfg.serversPerLeaf = 8;
     cfg.gpusPerServer = 4;
     cfg.spines = 128;
     cfg.spinePorts = 64;
     cfg.ocsCount = 32;
-    VclosOcsState s{VclosTopology(cfg)};
+    ClusterOcsState s{ClusterTopology(cfg)};
     EXPECT_EQ(s.GetLeaves(), 256u);
     EXPECT_EQ(s.GetOcsCount(), 32u);
     EXPECT_EQ(s.GetSpines(), 128u);
@@ -590,9 +590,9 @@ TEST(VclosOcsState, SpecSizeBookReleaseAndQueries)
     s.CheckInvariants();
 }
 
-TEST(VclosOcsState, BadRequestsAreRefusedWithOneLineAndChangeNothing)
+TEST(ClusterOcsState, BadRequestsAreRefusedWithOneLineAndChangeNothing)
 {
-    VclosOcsState s(4, 4, 2, 2); // spine ports 0..7, port q on OCS q / 2
+    ClusterOcsState s(4, 4, 2, 2); // spine ports 0..7, port q on OCS q / 2
     s.Book(1, {{0, 1, false, 0, 2}, {1, 2, true, 2, 2}});
     s.Book(2, {{3, 0, false, 1, 0}});
     s.Release(2); // idle circuit leaf3/ocs0 - spine1/port0
@@ -601,7 +601,7 @@ TEST(VclosOcsState, BadRequestsAreRefusedWithOneLineAndChangeNothing)
     struct Bad
     {
         const char* what;
-        std::vector<VclosOcsCircuit> circuits;
+        std::vector<ClusterOcsCircuit> circuits;
         const char* expect;
     };
 
@@ -636,31 +636,32 @@ TEST(VclosOcsState, BadRequestsAreRefusedWithOneLineAndChangeNothing)
               std::string::npos);
     EXPECT_NE(ErrorOf<std::logic_error>([&] { s.Release(7); }).find("job 7"), std::string::npos);
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] {
-                  s.Book(VclosOcsState::NO_JOB, {{2, 0, false, 0, 0}});
+                  s.Book(ClusterOcsState::NO_JOB, {{2, 0, false, 0, 0}});
               }).find("NO_JOB"),
               std::string::npos);
     EXPECT_EQ(Snapshot(s), before);
     s.CheckInvariants();
     // Shapes refused at construction.
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosOcsState(4, 0, 2, 2); }).find("OcsCount"),
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { ClusterOcsState(4, 0, 2, 2); }).find("OcsCount"),
               std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosOcsState(4, 300, 2, 2); }).find("OcsCount"),
+    EXPECT_NE(
+        ErrorOf<std::invalid_argument>([] { ClusterOcsState(4, 300, 2, 2); }).find("OcsCount"),
+        std::string::npos);
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { ClusterOcsState(0, 4, 2, 2); }).find("Leaves"),
               std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosOcsState(0, 4, 2, 2); }).find("Leaves"),
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { ClusterOcsState(4, 4, 0, 2); }).find("Spines"),
               std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosOcsState(4, 4, 0, 2); }).find("Spines"),
-              std::string::npos);
-    VclosTopologyConfig noOcs;
+    ClusterTopologyConfig noOcs;
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] {
-                  VclosOcsState{VclosTopology(noOcs)};
+                  ClusterOcsState{ClusterTopology(noOcs)};
               }).find("no OCS layer"),
               std::string::npos);
 }
 
-TEST(VclosOcsState, RandomBookReleaseKeepsInvariants)
+TEST(ClusterOcsState, RandomBookReleaseKeepsInvariants)
 {
     std::mt19937 rng(3);
-    VclosOcsState s(6, 4, 3, 2);
+    ClusterOcsState s(6, 4, 3, 2);
     std::vector<uint64_t> jobs;
     for (uint64_t step = 1; step <= 2000; ++step)
     {
@@ -672,7 +673,7 @@ TEST(VclosOcsState, RandomBookReleaseKeepsInvariants)
         }
         else
         {
-            std::vector<VclosOcsCircuit> req;
+            std::vector<ClusterOcsCircuit> req;
             for (uint32_t c = 0; c < 1 + rng() % 3; ++c)
             {
                 uint32_t k = rng() % 4;
@@ -704,14 +705,14 @@ TEST(VclosOcsState, RandomBookReleaseKeepsInvariants)
     }
 }
 
-TEST(VclosOcsPlacement, ValidatorAcceptsAHandMadeClosAndRejectsBrokenOnes)
+TEST(ClusterOcsPlacement, ValidatorAcceptsAHandMadeClosAndRejectsBrokenOnes)
 {
     // 4 leaves x 2 servers x 2 GPUs, 4 OCSs, 2 spines with 2 ports per OCS.
-    VclosClusterState cs(4, 2, 2, 1);
-    VclosOcsState os(4, 4, 2, 2);
+    ClusterState cs(4, 2, 2, 1);
+    ClusterOcsState os(4, 4, 2, 2);
     // 2 x 2 virtual Clos: leaf 0 server 0 (GPUs 0, 1), leaf 1 server 0 (GPUs 4, 5).
-    VclosOcsPlacement p;
-    p.stage = VclosOcsStage::VIRTUAL_CLOS;
+    ClusterOcsPlacement p;
+    p.stage = ClusterOcsStage::VIRTUAL_CLOS;
     p.placement.gpus = {0, 1, 4, 5};
     p.placement.m = 2;
     p.placement.n = 2;
@@ -734,7 +735,7 @@ TEST(VclosOcsPlacement, ValidatorAcceptsAHandMadeClosAndRejectsBrokenOnes)
     EXPECT_EQ(Validate(cs, os, overUsed, 4), "spine port busy or used twice");
 
     auto busyPort = p; // the port is held by another job
-    VclosOcsState os2 = os;
+    ClusterOcsState os2 = os;
     os2.Book(77, {{3, 2, false, 1, 4}});
     EXPECT_EQ(Validate(cs, os2, busyPort, 4), "spine port busy or used twice");
 
@@ -748,37 +749,37 @@ TEST(VclosOcsPlacement, ValidatorAcceptsAHandMadeClosAndRejectsBrokenOnes)
     EXPECT_EQ(Validate(cs, os, wrongOcs, 4), "spine port out of range or on another OCS");
 
     auto busyGpu = p;
-    VclosClusterState cs2 = cs;
+    ClusterState cs2 = cs;
     cs2.Allocate(5, {4}, {});
     EXPECT_EQ(Validate(cs2, os, busyGpu, 4), "GPU busy");
 
     // The booking layer refuses the broken requests too.
-    VclosOcsState os3 = os;
+    ClusterOcsState os3 = os;
     EXPECT_NE(ErrorOf<std::logic_error>([&] { os3.Book(1, overUsed.circuits); }).find("twice"),
               std::string::npos);
 }
 
-TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
+TEST(ClusterOcsPlacement, AgreesWithBruteForceOnSmallClusters)
 {
     uint64_t states = 0;
     uint64_t placed = 0;
     uint64_t circuitRefusals = 0;
-    std::map<VclosOcsStage, uint64_t> byStage;
+    std::map<ClusterOcsStage, uint64_t> byStage;
     for (uint32_t seed = 1; seed <= 150; ++seed)
     {
         std::mt19937 rng(seed);
         const uint32_t spines = 2 + seed % 3;       // 2 to 4
         const uint32_t perOcs = 1 + (seed / 3) % 2; // 1 or 2
-        VclosClusterState cs(4, 2, 2, 1);
-        VclosOcsState os(4, 4, spines, perOcs);
+        ClusterState cs(4, 2, 2, 1);
+        ClusterOcsState os(4, 4, spines, perOcs);
         RandomOccupancy(rng, cs, os, (seed % 5) * 0.12);
-        VclosOcsVclosPlacement policy(4, spines, perOcs);
+        VclosOcsPolicy policy(4, spines, perOcs);
         ++states;
         for (uint32_t n = 1; n <= 16; ++n)
         {
             BruteForce brute(cs, os);
             const bool exists = brute.Exists(n);
-            VclosOcsSearchStats stats;
+            ClusterOcsSearchStats stats;
             auto p = policy.Place(cs, os, 42, n, &stats);
             ASSERT_FALSE(stats.cut) << "seed " << seed << " N " << n;
             ASSERT_EQ(p.has_value(), exists)
@@ -788,16 +789,16 @@ TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
                 auto cause = policy.Diagnose(cs, os, n);
                 if (n > cs.GetFreeGpus())
                 {
-                    EXPECT_EQ(cause, VclosPlacementFailure::GPUS);
+                    EXPECT_EQ(cause, ClusterPlacementFailure::GPUS);
                 }
                 else
                 {
-                    VclosOcsState idle(4, 4, spines, perOcs);
+                    ClusterOcsState idle(4, 4, spines, perOcs);
                     BruteForce onIdle(cs, idle);
                     EXPECT_EQ(cause,
-                              onIdle.Exists(n) ? VclosPlacementFailure::CIRCUITS
-                                               : VclosPlacementFailure::GPU_FRAGMENTATION);
-                    circuitRefusals += cause == VclosPlacementFailure::CIRCUITS ? 1 : 0;
+                              onIdle.Exists(n) ? ClusterPlacementFailure::CIRCUITS
+                                               : ClusterPlacementFailure::GPU_FRAGMENTATION);
+                    circuitRefusals += cause == ClusterPlacementFailure::CIRCUITS ? 1 : 0;
                 }
                 continue;
             }
@@ -805,8 +806,8 @@ TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
             ++byStage[p->stage];
             ASSERT_EQ(Validate(cs, os, *p, n), "") << "seed " << seed << " N " << n;
             // Books cleanly on copies of both states.
-            VclosOcsState osCopy = os;
-            VclosClusterState csCopy = cs;
+            ClusterOcsState osCopy = os;
+            ClusterState csCopy = cs;
             auto report = osCopy.Book(42, p->circuits);
             EXPECT_EQ(report.reused, p->reusedCircuits);
             csCopy.Allocate(42, p->placement.gpus, {});
@@ -820,33 +821,33 @@ TEST(VclosOcsPlacement, AgreesWithBruteForceOnSmallClusters)
     }
     EXPECT_EQ(states, 150u);
     // Every stage was exercised.
-    for (auto st : {VclosOcsStage::SINGLE_LEAF,
-                    VclosOcsStage::LEAF_PAIR,
-                    VclosOcsStage::ONE_SPINE,
-                    VclosOcsStage::VIRTUAL_CLOS})
+    for (auto st : {ClusterOcsStage::SINGLE_LEAF,
+                    ClusterOcsStage::LEAF_PAIR,
+                    ClusterOcsStage::ONE_SPINE,
+                    ClusterOcsStage::VIRTUAL_CLOS})
     {
-        EXPECT_GT(byStage[st], 0u) << VclosOcsStageName(st);
+        EXPECT_GT(byStage[st], 0u) << ClusterOcsStageName(st);
     }
     EXPECT_GT(placed, 200u);
     EXPECT_GT(circuitRefusals, 0u) << "some refusals are for circuits alone";
     std::cout << "brute-force comparison: " << placed << " placed (single-leaf "
-              << byStage[VclosOcsStage::SINGLE_LEAF] << ", leaf-pair "
-              << byStage[VclosOcsStage::LEAF_PAIR] << ", one-spine "
-              << byStage[VclosOcsStage::ONE_SPINE] << ", virtual-clos "
-              << byStage[VclosOcsStage::VIRTUAL_CLOS] << "), " << circuitRefusals
+              << byStage[ClusterOcsStage::SINGLE_LEAF] << ", leaf-pair "
+              << byStage[ClusterOcsStage::LEAF_PAIR] << ", one-spine "
+              << byStage[ClusterOcsStage::ONE_SPINE] << ", virtual-clos "
+              << byStage[ClusterOcsStage::VIRTUAL_CLOS] << "), " << circuitRefusals
               << " refused for circuits" << std::endl;
 }
 
-TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
+TEST(ClusterOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
 {
     // 4 leaves x 2 servers x 2 GPUs. Static: 4 spines, one link per leaf-spine pair. OCS: 4
     // OCSs, 4 spines with one port per OCS, wired as the static fabric: link (leaf l, spine
     // s) is the circuit leaf l uplink (s - l) mod 4 -> spine s port (s - l) mod 4.
     auto ocsOf = [](uint32_t leaf, uint32_t spine) { return (spine + 4 - leaf) % 4; };
-    VclosClusterState stat(4, 2, 2, 4);
-    VclosClusterState cs(4, 2, 2, 1);
-    VclosOcsState os(4, 4, 4, 1);
-    std::vector<VclosOcsCircuit> wiring;
+    ClusterState stat(4, 2, 2, 4);
+    ClusterState cs(4, 2, 2, 1);
+    ClusterOcsState os(4, 4, 4, 1);
+    std::vector<ClusterOcsCircuit> wiring;
     for (uint32_t l = 0; l < 4; ++l)
     {
         for (uint32_t s = 0; s < 4; ++s)
@@ -864,7 +865,7 @@ TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
     {
         uint64_t id;
         std::vector<uint32_t> gpus;
-        std::vector<VclosLeafSpineLink> links;
+        std::vector<ClusterLeafSpineLink> links;
     };
 
     const std::vector<Job> jobs{{1, {2, 3, 8, 9}, {{0, 2}, {0, 3}, {2, 2}, {2, 3}}},
@@ -875,7 +876,7 @@ TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
     {
         stat.Allocate(j.id, j.gpus, j.links);
         cs.Allocate(j.id, j.gpus, {});
-        std::vector<VclosOcsCircuit> circuits;
+        std::vector<ClusterOcsCircuit> circuits;
         for (const auto& l : j.links)
         {
             circuits.push_back(
@@ -887,37 +888,37 @@ TEST(VclosOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
         }
     }
     // Free: leaf 0 server 0 (links to spines 0, 1 free), leaf 1 server 0 (spines 1, 2).
-    VclosVirtualClosPlacement vclos;
+    VclosPolicy vclos;
     EXPECT_FALSE(vclos.Place(stat, 5, 4).has_value()) << "control: static vClos must refuse";
-    EXPECT_EQ(vclos.Diagnose(stat, 4), VclosPlacementFailure::NETWORK_FRAGMENTATION);
-    VclosOcsVclosPlacement ocsVclos(4, 4, 1);
+    EXPECT_EQ(vclos.Diagnose(stat, 4), ClusterPlacementFailure::NETWORK_FRAGMENTATION);
+    VclosOcsPolicy ocsVclos(4, 4, 1);
     auto p = ocsVclos.Place(cs, os, 5, 4);
     ASSERT_TRUE(p.has_value()) << "OCS-vClos places it";
     EXPECT_EQ(Validate(cs, os, *p, 4), "");
     EXPECT_EQ(p->placement.gpus, (std::vector<uint32_t>{0, 1, 4, 5}));
-    EXPECT_EQ(p->stage, VclosOcsStage::LEAF_PAIR);
+    EXPECT_EQ(p->stage, ClusterOcsStage::LEAF_PAIR);
     auto report = os.Book(5, p->circuits);
     EXPECT_EQ(report.setUp, 2u);
     EXPECT_GE(report.tornDown, 2u) << "idle static circuits on those ports are reconfigured";
     os.CheckInvariants();
 }
 
-TEST(VclosOcsPlacement, SpecSizeFillsTheClusterWithValidPlacements)
+TEST(ClusterOcsPlacement, SpecSizeFillsTheClusterWithValidPlacements)
 {
     // Spec section 7: 8,192 GPUs, 256 leaves x 8 servers x 4 GPUs, 128 spines x 64 ports, 32
     // OCSs (2 ports per spine per OCS).
-    VclosClusterState cs(256, 8, 4, 1);
-    VclosOcsState os(256, 32, 128, 2);
-    VclosOcsVclosPlacement policy(32, 128, 2);
+    ClusterState cs(256, 8, 4, 1);
+    ClusterOcsState os(256, 32, 128, 2);
+    VclosOcsPolicy policy(32, 128, 2);
     const std::vector<uint32_t> sizes{512, 256, 128, 64, 8, 4, 192, 384};
     uint64_t job = 1;
-    std::map<VclosOcsStage, uint32_t> byStage;
+    std::map<ClusterOcsStage, uint32_t> byStage;
     for (int round = 0; round < 40; ++round)
     {
         const uint32_t n = sizes[round % sizes.size()];
         auto p = policy.Place(cs, os, job, n);
         ASSERT_TRUE(p.has_value()) << "round " << round << " N " << n << ": "
-                                   << VclosPlacementFailureName(policy.Diagnose(cs, os, n));
+                                   << ClusterPlacementFailureName(policy.Diagnose(cs, os, n));
         ASSERT_EQ(Validate(cs, os, *p, n), "") << "round " << round << " N " << n;
         ++byStage[p->stage];
         os.Book(job, p->circuits);
@@ -925,7 +926,7 @@ TEST(VclosOcsPlacement, SpecSizeFillsTheClusterWithValidPlacements)
         ++job;
     }
     os.CheckInvariants();
-    EXPECT_GT(byStage[VclosOcsStage::VIRTUAL_CLOS], 0u);
+    EXPECT_GT(byStage[ClusterOcsStage::VIRTUAL_CLOS], 0u);
     EXPECT_GT(cs.GetGpus() - cs.GetFreeGpus(), 7000u);
     // Churn: release a random job, place random sizes until one does not fit; every
     // placement valid, every refusal diagnosed, the circuit state consistent.
@@ -952,7 +953,7 @@ TEST(VclosOcsPlacement, SpecSizeFillsTheClusterWithValidPlacements)
             if (!p)
             {
                 auto cause = policy.Diagnose(cs, os, n);
-                EXPECT_TRUE(cause != VclosPlacementFailure::NETWORK_FRAGMENTATION);
+                EXPECT_TRUE(cause != ClusterPlacementFailure::NETWORK_FRAGMENTATION);
                 break;
             }
             ASSERT_EQ(Validate(cs, os, *p, n), "") << "step " << step << " N " << n;
@@ -966,33 +967,32 @@ TEST(VclosOcsPlacement, SpecSizeFillsTheClusterWithValidPlacements)
     EXPECT_GT(placements, 100u);
 }
 
-TEST(VclosOcsPlacement, BadInputIsRefused)
+TEST(ClusterOcsPlacement, BadInputIsRefused)
 {
-    VclosClusterState cs(4, 2, 2, 1);
-    VclosOcsState os(4, 4, 2, 2);
-    VclosOcsVclosPlacement policy(4, 2, 2);
+    ClusterState cs(4, 2, 2, 1);
+    ClusterOcsState os(4, 4, 2, 2);
+    VclosOcsPolicy policy(4, 2, 2);
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] { policy.Place(cs, os, 1, 0); }).find("job GPUs"),
               std::string::npos);
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] { policy.Place(cs, os, 1, 17); }).find("exceed"),
               std::string::npos);
-    VclosOcsState other(4, 4, 3, 2);
+    ClusterOcsState other(4, 4, 3, 2);
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] {
                   policy.Place(cs, other, 1, 2);
               }).find("not the policy's OCS layer"),
               std::string::npos);
-    VclosOcsState fewer(3, 4, 2, 2);
+    ClusterOcsState fewer(3, 4, 2, 2);
     EXPECT_NE(ErrorOf<std::invalid_argument>([&] { policy.Place(cs, fewer, 1, 2); }).find("leaves"),
               std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] {
-                  VclosOcsVclosPlacement(4, 2, 2, 0);
-              }).find("MaxSearchNodes"),
-              std::string::npos);
+    EXPECT_NE(
+        ErrorOf<std::invalid_argument>([] { VclosOcsPolicy(4, 2, 2, 0); }).find("MaxSearchNodes"),
+        std::string::npos);
     // The base-class form works over an idle layer (CanEverPlace).
     EXPECT_TRUE(policy.CanEverPlace(cs, 16));
     EXPECT_EQ(policy.GetName(), "ocs-vclos");
 }
 
-TEST(VclosOcsPlacement, BruteForceComparisonCatchesACutSearch)
+TEST(ClusterOcsPlacement, BruteForceComparisonCatchesACutSearch)
 {
     // Negative control of AgreesWithBruteForceOnSmallClusters: with a budget of one node the
     // stage-4 search is cut at once, and the comparison must see jobs it then refuses
@@ -1003,13 +1003,13 @@ TEST(VclosOcsPlacement, BruteForceComparisonCatchesACutSearch)
         std::mt19937 rng(seed);
         const uint32_t spines = 2 + seed % 3;
         const uint32_t perOcs = 1 + (seed / 3) % 2;
-        VclosClusterState cs(4, 2, 2, 1);
-        VclosOcsState os(4, 4, spines, perOcs);
+        ClusterState cs(4, 2, 2, 1);
+        ClusterOcsState os(4, 4, spines, perOcs);
         RandomOccupancy(rng, cs, os, (seed % 5) * 0.12);
-        VclosOcsVclosPlacement weak(4, spines, perOcs, 1);
+        VclosOcsPolicy weak(4, spines, perOcs, 1);
         for (uint32_t n = 1; n <= 16; ++n)
         {
-            VclosOcsSearchStats stats;
+            ClusterOcsSearchStats stats;
             auto p = weak.Place(cs, os, 42, n, &stats);
             if (!p && BruteForce(cs, os).Exists(n))
             {
@@ -1022,15 +1022,15 @@ TEST(VclosOcsPlacement, BruteForceComparisonCatchesACutSearch)
     std::cout << "budget of one node: " << disagreements << " jobs refused that fit" << std::endl;
 }
 
-TEST(VclosOcsPlacement, ReusesIdleCircuitsOfAFinishedJob)
+TEST(ClusterOcsPlacement, ReusesIdleCircuitsOfAFinishedJob)
 {
     // A job finishes; the next job of the same size on the same free resources takes the
     // circuits it left idle instead of reconfiguring (stage 2: leaf-leaf; stage 4: leaf-spine).
-    VclosClusterState cs(256, 8, 4, 1);
-    VclosOcsVclosPlacement policy(32, 128, 2);
+    ClusterState cs(256, 8, 4, 1);
+    VclosOcsPolicy policy(32, 128, 2);
     for (uint32_t n : {64u, 512u, 256u})
     {
-        VclosOcsState os(256, 32, 128, 2); // no circuit set up yet
+        ClusterOcsState os(256, 32, 128, 2); // no circuit set up yet
         auto first = policy.Place(cs, os, 1, n);
         ASSERT_TRUE(first.has_value());
         EXPECT_EQ(first->reusedCircuits, 0u);

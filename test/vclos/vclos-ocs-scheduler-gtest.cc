@@ -10,14 +10,14 @@
 
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
+#include "ns3/cluster-job-scheduler.h"
+#include "ns3/cluster-ocs-state.h"
+#include "ns3/cluster-placement.h"
+#include "ns3/cluster-topology.h"
+#include "ns3/fluid-executor.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/vclos-flow-executor.h"
-#include "ns3/vclos-job-scheduler.h"
-#include "ns3/vclos-ocs-state.h"
-#include "ns3/vclos-placement.h"
-#include "ns3/vclos-topology.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -32,7 +32,7 @@ namespace
 
 /// A topology with an OCS layer. \param leaves L \param servers per leaf \param gpus per server
 /// \param ocs K \param spines S \param perOcs P \return the configuration
-VclosTopologyConfig
+ClusterTopologyConfig
 OcsConfig(uint32_t leaves,
           uint32_t servers,
           uint32_t gpus,
@@ -40,7 +40,7 @@ OcsConfig(uint32_t leaves,
           uint32_t spines,
           uint32_t perOcs)
 {
-    VclosTopologyConfig c;
+    ClusterTopologyConfig c;
     c.leaves = leaves;
     c.serversPerLeaf = servers;
     c.gpusPerServer = gpus;
@@ -51,10 +51,10 @@ OcsConfig(uint32_t leaves,
 }
 
 /// A job. \param id id \param gpus N \param submit arrival \return the request
-VclosJobRequest
+ClusterJobRequest
 Job(uint32_t id, uint32_t gpus, Time submit, uint64_t bytes = 4000000)
 {
-    VclosJobRequest r;
+    ClusterJobRequest r;
     r.id = id;
     r.gpus = gpus;
     r.submit = submit;
@@ -69,7 +69,7 @@ using CircuitKey = std::tuple<uint32_t, uint32_t, bool, uint32_t, uint32_t>;
 
 /// \param c a circuit \return its key
 CircuitKey
-KeyOf(const VclosOcsCircuit& c)
+KeyOf(const ClusterOcsCircuit& c)
 {
     if (c.toLeaf && c.peer < c.leaf)
     {
@@ -80,7 +80,7 @@ KeyOf(const VclosOcsCircuit& c)
 
 /// \param ocs a circuit state \return every circuit set up (owned or idle), read port by port
 std::set<CircuitKey>
-CircuitsOf(const VclosOcsState& ocs)
+CircuitsOf(const ClusterOcsState& ocs)
 {
     std::set<CircuitKey> out;
     for (uint32_t leaf = 0; leaf < ocs.GetLeaves(); ++leaf)
@@ -103,7 +103,7 @@ CircuitsOf(const VclosOcsState& ocs)
  * \return circuits of running jobs that are no longer theirs (owner, or the circuit, changed)
  */
 uint32_t
-CountViolations(const VclosOcsState& ocs,
+CountViolations(const ClusterOcsState& ocs,
                 const std::map<uint32_t, std::set<CircuitKey>>& held,
                 const std::set<uint32_t>& running)
 {
@@ -136,10 +136,10 @@ CountViolations(const VclosOcsState& ocs,
  * \param alloc its allocation \return pairs (a, b) with no such path
  */
 uint32_t
-CountUnreachablePairs(const VclosOcsState& ocs,
-                      const VclosTopology& topology,
+CountUnreachablePairs(const ClusterOcsState& ocs,
+                      const ClusterTopology& topology,
                       uint32_t id,
-                      const VclosJobAllocation& alloc)
+                      const ClusterJobAllocation& alloc)
 {
     uint32_t bad = 0;
     const std::size_t n = alloc.gpus.size();
@@ -206,11 +206,11 @@ struct Record
     std::map<uint32_t, uint32_t> newCircuits; //!< circuits not set up before its booking (recount)
     std::map<uint32_t, std::set<CircuitKey>> held; //!< its circuits, at its placement
     uint32_t violations = 0;                       //!< a running job's circuit not its own
-    uint32_t unreachable = 0;       //!< cross-leaf GPU pairs without a circuit path (at start)
-    uint64_t crossPairs = 0;        //!< cross-leaf GPU pairs checked
-    bool idleAtEnd = false;         //!< no port owned at the end
-    uint32_t jobsHoldingAtEnd = 0;  //!< jobs still holding circuits
-    VclosFlowExecutor::Stats stats; //!< the executor's counts
+    uint32_t unreachable = 0;      //!< cross-leaf GPU pairs without a circuit path (at start)
+    uint64_t crossPairs = 0;       //!< cross-leaf GPU pairs checked
+    bool idleAtEnd = false;        //!< no port owned at the end
+    uint32_t jobsHoldingAtEnd = 0; //!< jobs still holding circuits
+    FluidExecutor::Stats stats;    //!< the executor's counts
 };
 
 /**
@@ -218,19 +218,19 @@ struct Record
  * transition (independently of the scheduler: ports read one by one).
  */
 Record
-RunJobs(const VclosTopologyConfig& config,
+RunJobs(const ClusterTopologyConfig& config,
         const std::string& policy,
-        const std::vector<VclosJobRequest>& jobs,
+        const std::vector<ClusterJobRequest>& jobs,
         Time delay,
         bool keepIdleCircuits = true)
 {
-    Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
+    Ptr<FluidExecutor> executor = CreateObject<FluidExecutor>();
     executor->SetAttribute("Sharing", StringValue("EqualShare"));
     executor->SetTopology(config);
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
     scheduler->SetAttribute("ReconfigurationDelay", TimeValue(delay));
     scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(keepIdleCircuits));
-    scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
+    scheduler->Setup(Ptr<ClusterJobExecutor>(executor), policy);
     auto ocs = scheduler->GetOcsState();
     Record r;
     auto before = std::make_shared<std::set<CircuitKey>>();
@@ -245,8 +245,8 @@ RunJobs(const VclosTopologyConfig& config,
     };
     scheduler->TraceConnectWithoutContext(
         "Decision",
-        Callback<void, const VclosJobRequest&, bool, Time>(
-            [&r, ocs, before, running, check](const VclosJobRequest& j, bool ok, Time) {
+        Callback<void, const ClusterJobRequest&, bool, Time>(
+            [&r, ocs, before, running, check](const ClusterJobRequest& j, bool ok, Time) {
                 if (!ok)
                 {
                     return;
@@ -268,13 +268,13 @@ RunJobs(const VclosTopologyConfig& config,
             }));
     scheduler->TraceConnectWithoutContext(
         "JobStarted",
-        Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-            [&r, check, ocs, &config](const VclosJobRequest& j, const VclosJobAllocation& a) {
+        Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
+            [&r, check, ocs, &config](const ClusterJobRequest& j, const ClusterJobAllocation& a) {
                 r.started[j.id] = Simulator::Now();
                 check();
                 if (ocs && !a.uplinkPort.empty())
                 {
-                    const VclosTopology topology(config);
+                    const ClusterTopology topology(config);
                     r.unreachable += CountUnreachablePairs(*ocs, topology, j.id, a);
                     for (uint32_t x : a.gpus)
                     {
@@ -288,7 +288,7 @@ RunJobs(const VclosTopologyConfig& config,
             }));
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
-        Callback<void, const VclosJobRequest&>([&r, running, check](const VclosJobRequest& j) {
+        Callback<void, const ClusterJobRequest&>([&r, running, check](const ClusterJobRequest& j) {
             r.finished[j.id] = Simulator::Now();
             running->erase(j.id);
             check();
@@ -316,9 +316,9 @@ TEST(VclosOcsScheduler, FullWiringIsALeafSpineClos)
     for (auto [leaves, spines, perOcs] :
          {std::make_tuple(16u, 8u, 2u), std::make_tuple(4u, 4u, 1u), std::make_tuple(12u, 4u, 4u)})
     {
-        const VclosTopology topology(OcsConfig(leaves, 2, 4, spines, spines, perOcs));
-        ASSERT_EQ(VclosOcsFullWiringCheck(topology), "");
-        const auto circuits = VclosOcsFullWiring(topology);
+        const ClusterTopology topology(OcsConfig(leaves, 2, 4, spines, spines, perOcs));
+        ASSERT_EQ(ClusterOcsFullWiringCheck(topology), "");
+        const auto circuits = ClusterOcsFullWiring(topology);
         ASSERT_EQ(circuits.size(), leaves * spines);
         std::map<std::pair<uint32_t, uint32_t>, uint32_t> links; // (leaf, spine) -> uplink
         for (const auto& c : circuits)
@@ -330,28 +330,28 @@ TEST(VclosOcsScheduler, FullWiringIsALeafSpineClos)
         EXPECT_EQ(links.size(), leaves * spines); // every pair once
         for (const auto& [pair, uplink] : links)
         {
-            EXPECT_EQ(VclosOcsFullWiringUplink(topology, pair.first, pair.second), uplink);
+            EXPECT_EQ(ClusterOcsFullWiringUplink(topology, pair.first, pair.second), uplink);
         }
-        VclosOcsState ocs(topology);
+        ClusterOcsState ocs(topology);
         EXPECT_NO_THROW(ocs.Book(1, circuits)); // no port used twice, every end on its OCS
         ocs.CheckInvariants();
         EXPECT_EQ(ocs.GetCircuitCount(), leaves * spines);
     }
     // The spec's 8,192-GPU layer: 32 uplinks, 128 spines.
-    const VclosTopology spec(OcsConfig(256, 8, 4, 32, 128, 2));
-    EXPECT_NE(VclosOcsFullWiringCheck(spec).find("OcsCount = Spines"), std::string::npos);
+    const ClusterTopology spec(OcsConfig(256, 8, 4, 32, 128, 2));
+    EXPECT_NE(ClusterOcsFullWiringCheck(spec).find("OcsCount = Spines"), std::string::npos);
     // More leaves than a spine has ports for them.
-    const VclosTopology crowded(OcsConfig(20, 2, 4, 8, 8, 2));
-    EXPECT_NE(VclosOcsFullWiringCheck(crowded).find("Leaves <= SpinePorts"), std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([&]() { VclosOcsFullWiring(crowded); }), "");
+    const ClusterTopology crowded(OcsConfig(20, 2, 4, 8, 8, 2));
+    EXPECT_NE(ClusterOcsFullWiringCheck(crowded).find("Leaves <= SpinePorts"), std::string::npos);
+    EXPECT_NE(ErrorOf<std::invalid_argument>([&]() { ClusterOcsFullWiring(crowded); }), "");
 }
 
 // Negative control of the check above: a job whose circuit was given to another job (its
 // owner released and the port booked again to another spine) is seen.
 TEST(VclosOcsScheduler, ViolationCheckSeesAStolenCircuit)
 {
-    VclosOcsState ocs(4, 4, 4, 2);
-    VclosOcsCircuit a;
+    ClusterOcsState ocs(4, 4, 4, 2);
+    ClusterOcsCircuit a;
     a.leaf = 0;
     a.ocs = 1;
     a.peer = 2;
@@ -360,7 +360,7 @@ TEST(VclosOcsScheduler, ViolationCheckSeesAStolenCircuit)
     const std::map<uint32_t, std::set<CircuitKey>> held{{7, {KeyOf(a)}}};
     EXPECT_EQ(CountViolations(ocs, held, {7}), 0u);
     ocs.Release(7); // a bug: the running job loses its circuit...
-    VclosOcsCircuit b = a;
+    ClusterOcsCircuit b = a;
     b.peer = 3; // ...and the port goes to another job's circuit
     ocs.Book(8, {b});
     EXPECT_EQ(CountViolations(ocs, held, {7}), 1u);
@@ -374,17 +374,17 @@ TEST(VclosOcsScheduler, ViolationCheckSeesAStolenCircuit)
 // when a GPU's spine is not the one its circuit reaches.
 TEST(VclosOcsScheduler, PathCheckSeesAMissingCircuit)
 {
-    const VclosTopology topology(OcsConfig(4, 1, 2, 4, 4, 2));
-    VclosOcsState ocs(topology);
+    const ClusterTopology topology(OcsConfig(4, 1, 2, 4, 4, 2));
+    ClusterOcsState ocs(topology);
     auto circuit = [](uint32_t leaf, uint32_t k, uint32_t spine) {
-        VclosOcsCircuit c;
+        ClusterOcsCircuit c;
         c.leaf = leaf;
         c.ocs = k;
         c.peer = spine;
         c.peerPort = k * 2 + leaf % 2;
         return c;
     };
-    VclosJobAllocation alloc;
+    ClusterJobAllocation alloc;
     alloc.gpus = {0, 2}; // leaf 0 and leaf 1
     alloc.uplinkSpine = {2, 2};
     alloc.uplinkPort = {1, 0};
@@ -447,23 +447,23 @@ TEST(VclosOcsScheduler, ReconfigurationDelayHandComputed)
 TEST(VclosOcsScheduler, CircuitsTornDownWhenJobsEndByDefault)
 {
     const auto config = OcsConfig(4, 2, 2, 4, 4, 2);
-    const std::vector<VclosJobRequest> jobs{Job(0, 8, Seconds(0)), Job(1, 8, Seconds(1))};
+    const std::vector<ClusterJobRequest> jobs{Job(0, 8, Seconds(0)), Job(1, 8, Seconds(1))};
     for (const bool keep : {false, true})
     {
-        Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
+        Ptr<FluidExecutor> executor = CreateObject<FluidExecutor>();
         executor->SetTopology(config);
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
         scheduler->SetAttribute("ReconfigurationDelay", TimeValue(MilliSeconds(10)));
         if (keep)
         {
             scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(true));
         }
-        scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ocs-vclos");
+        scheduler->Setup(Ptr<ClusterJobExecutor>(executor), "ocs-vclos");
         std::map<uint64_t, Time> started;
         scheduler->TraceConnectWithoutContext(
             "JobStarted",
-            Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-                [&started](const VclosJobRequest& j, const VclosJobAllocation&) {
+            Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
+                [&started](const ClusterJobRequest& j, const ClusterJobAllocation&) {
                     started[j.id] = Simulator::Now();
                 }));
         scheduler->Submit(jobs);
@@ -482,7 +482,7 @@ TEST(VclosOcsScheduler, CircuitsBookedReleasedAndDelayCharged)
     const auto config = OcsConfig(16, 2, 4, 8, 8, 2);
     std::mt19937 rng(7);
     const uint32_t sizes[] = {1, 2, 4, 8, 12, 16, 24, 32, 64};
-    std::vector<VclosJobRequest> jobs;
+    std::vector<ClusterJobRequest> jobs;
     Time at;
     for (uint32_t id = 0; id < 80; ++id)
     {
@@ -519,13 +519,13 @@ TEST(VclosOcsScheduler, CircuitsBookedReleasedAndDelayCharged)
 TEST(VclosOcsScheduler, ContentionFreeInTheFlowEngine)
 {
     const auto config = OcsConfig(16, 2, 4, 8, 8, 2);
-    std::vector<VclosJobRequest> jobs;
+    std::vector<ClusterJobRequest> jobs;
     for (uint32_t id = 0; id < 16; ++id)
     {
         jobs.push_back(Job(id, id % 2 == 0 ? 16 : 32, MicroSeconds(id), 20000000));
-        const VclosCollectiveAlgorithm algorithms[] = {VCLOS_RING,
-                                                       VCLOS_HALVING_DOUBLING,
-                                                       VCLOS_ALL_TO_ALL};
+        const ClusterCollectiveAlgorithm algorithms[] = {CLUSTER_RING,
+                                                         CLUSTER_HALVING_DOUBLING,
+                                                         CLUSTER_ALL_TO_ALL};
         jobs.back().algorithm = algorithms[id % 3];
     }
     const Record ocs = RunJobs(config, "ocs-vclos", jobs, Seconds(0));
@@ -547,33 +547,33 @@ TEST(VclosOcsScheduler, RefusesBadInput)
 {
     // ocs-vclos without an OCS layer.
     {
-        VclosTopologyConfig plain;
-        Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
+        ClusterTopologyConfig plain;
+        Ptr<FluidExecutor> executor = CreateObject<FluidExecutor>();
         executor->SetTopology(plain);
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
         EXPECT_NE(ErrorOf<std::invalid_argument>([&]() {
-                      scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ocs-vclos");
+                      scheduler->Setup(Ptr<ClusterJobExecutor>(executor), "ocs-vclos");
                   }).find("needs an OCS layer"),
                   std::string::npos);
         EXPECT_NE(ErrorOf<std::invalid_argument>([]() {
-                      VclosCreatePlacementPolicy("ocs-vclos");
+                      ClusterCreatePlacementPolicy("ocs-vclos");
                   }).find("needs the topology"),
                   std::string::npos);
     }
     // A static policy on an OCS layer without a full wiring (the spec's).
     {
-        Ptr<VclosFlowExecutor> executor = CreateObject<VclosFlowExecutor>();
+        Ptr<FluidExecutor> executor = CreateObject<FluidExecutor>();
         executor->SetTopology(OcsConfig(256, 8, 4, 32, 128, 2));
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
         EXPECT_NE(ErrorOf<std::invalid_argument>([&]() {
-                      scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ecmp");
+                      scheduler->Setup(Ptr<ClusterJobExecutor>(executor), "ecmp");
                   }).find("needs a fixed circuit layout"),
                   std::string::npos);
-        EXPECT_NO_THROW(scheduler->Setup(Ptr<VclosJobExecutor>(executor), "ocs-vclos"));
+        EXPECT_NO_THROW(scheduler->Setup(Ptr<ClusterJobExecutor>(executor), "ocs-vclos"));
     }
     // A negative reconfiguration delay.
     {
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
         EXPECT_FALSE(
             scheduler->SetAttributeFailSafe("ReconfigurationDelay", TimeValue(MilliSeconds(-1))));
     }

@@ -8,6 +8,9 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4.h"
+#include "ns3/ocs-helper.h"
+#include "ns3/ocs-port-channel.h"
+#include "ns3/ocs-switch.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/simulator.h"
@@ -15,9 +18,6 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
-#include "ns3/vclos-ocs-helper.h"
-#include "ns3/vclos-ocs-port-channel.h"
-#include "ns3/vclos-ocs.h"
 
 #include <functional>
 #include <map>
@@ -28,14 +28,14 @@ using namespace ns3;
 namespace
 {
 
-/// A sink of VclosOcs::Drop.
-using DropCallback = Callback<void, Ptr<const Packet>, uint32_t, VclosOcs::DropReason>;
+/// A sink of OcsSwitch::Drop.
+using DropCallback = Callback<void, Ptr<const Packet>, uint32_t, OcsSwitch::DropReason>;
 
 /// A switch with one node per port and the times frames were received, by port.
 struct Rig
 {
     NodeContainer nodes;                              //!< one per port
-    Ptr<VclosOcs> ocs;                                //!< the switch
+    Ptr<OcsSwitch> ocs;                               //!< the switch
     std::map<uint32_t, std::vector<Time>> arrivals;   //!< port -> receive times
     std::map<uint32_t, uint64_t> drops;               //!< port -> frames dropped (Drop trace)
     std::map<uint32_t, std::vector<Address>> senders; //!< port -> sender address per receipt
@@ -47,7 +47,7 @@ void
 BuildRawRig(Rig& rig, uint32_t ports, const Time& hopDelay, const Time& darkTime)
 {
     rig.nodes.Create(ports);
-    VclosOcsHelper helper;
+    OcsHelper helper;
     helper.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
     helper.SetOcsAttribute("Delay", TimeValue(hopDelay));
     helper.SetOcsAttribute("ReconfigurationTime", TimeValue(darkTime));
@@ -65,7 +65,7 @@ BuildRawRig(Rig& rig, uint32_t ports, const Time& hopDelay, const Time& darkTime
     }
     rig.ocs->TraceConnectWithoutContext(
         "Drop",
-        DropCallback([r](const Ptr<const Packet>&, uint32_t port, VclosOcs::DropReason) {
+        DropCallback([r](const Ptr<const Packet>&, uint32_t port, OcsSwitch::DropReason) {
             ++r->drops[port];
         }));
 }
@@ -118,7 +118,7 @@ class VclosOcsUnmappedTest : public TestCase
     {
         Rig rig;
         BuildRawRig(rig, 3, MicroSeconds(1), Time(0));
-        Ptr<VclosOcs> ocs = rig.ocs;
+        Ptr<OcsSwitch> ocs = rig.ocs;
         Simulator::Schedule(MilliSeconds(1), &SendFrames, ocs->GetDevice(0), 10, 500);
         Simulator::Schedule(MilliSeconds(2), [ocs]() { ocs->Connect(0, 1); });
         Simulator::Schedule(MilliSeconds(3), &SendFrames, ocs->GetDevice(0), 10, 500);
@@ -128,7 +128,7 @@ class VclosOcsUnmappedTest : public TestCase
         Simulator::Run();
         // Before the circuit: nothing delivered anywhere, all 10 dropped as unmapped.
         NS_TEST_EXPECT_MSG_EQ(CountOf(rig.arrivals, 1) + CountOf(rig.arrivals, 2), 0, "leaked");
-        NS_TEST_EXPECT_MSG_EQ(ocs->GetDroppedFrames(VclosOcs::UNMAPPED), 10, "unmapped drops");
+        NS_TEST_EXPECT_MSG_EQ(ocs->GetDroppedFrames(OcsSwitch::UNMAPPED), 10, "unmapped drops");
         NS_TEST_EXPECT_MSG_EQ(CountOf(rig.drops, 0), 10, "Drop trace on port 0");
         NS_TEST_EXPECT_MSG_EQ(ocs->GetPortChannel(0)->GetNDevices(), 1, "no peer yet");
         Simulator::Stop(MilliSeconds(10));
@@ -137,7 +137,7 @@ class VclosOcsUnmappedTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(CountOf(rig.arrivals, 1), 10, "mapped port delivers");
         NS_TEST_EXPECT_MSG_EQ(CountOf(rig.arrivals, 0), 0, "port 2's frames reached port 0");
         NS_TEST_EXPECT_MSG_EQ(CountOf(rig.arrivals, 2), 0, "a frame came back to port 2");
-        NS_TEST_EXPECT_MSG_EQ(ocs->GetDroppedFrames(VclosOcs::UNMAPPED), 15, "unmapped drops");
+        NS_TEST_EXPECT_MSG_EQ(ocs->GetDroppedFrames(OcsSwitch::UNMAPPED), 15, "unmapped drops");
         NS_TEST_EXPECT_MSG_EQ(CountOf(rig.drops, 2), 5, "Drop trace on port 2");
         NS_TEST_EXPECT_MSG_EQ(ocs->GetForwardedFrames(), 10, "forwarded");
         NS_TEST_EXPECT_MSG_EQ(ocs->GetPortChannel(0)->GetNDevices(), 2, "peer on the channel");
@@ -229,7 +229,7 @@ class VclosOcsCutTest : public TestCase
         Rig rig;
         BuildRawRig(rig, 2, MicroSeconds(5), Time(0));
         rig.ocs->Connect(0, 1);
-        Ptr<VclosOcs> ocs = rig.ocs;
+        Ptr<OcsSwitch> ocs = rig.ocs;
         Simulator::Schedule(MilliSeconds(1), &SendFrames, ocs->GetDevice(0), 1, 998);
         Simulator::Schedule(when, [ocs]() { ocs->Disconnect(0); });
         Simulator::Run();
@@ -239,8 +239,8 @@ class VclosOcsCutTest : public TestCase
             senderKnown = senderKnown && from == ocs->GetDevice(0)->GetAddress();
         }
         Outcome o{CountOf(rig.arrivals, 1),
-                  ocs->GetDroppedFrames(VclosOcs::CUT),
-                  ocs->GetDroppedFrames(VclosOcs::UNMAPPED),
+                  ocs->GetDroppedFrames(OcsSwitch::CUT),
+                  ocs->GetDroppedFrames(OcsSwitch::UNMAPPED),
                   senderKnown};
         Simulator::Destroy();
         return o;
@@ -326,25 +326,25 @@ RunDark(bool alsoSecond, bool follow)
     DarkRun run;
     NodeContainer nodes;
     nodes.Create(4);
-    VclosOcsHelper helper;
+    OcsHelper helper;
     helper.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
     helper.SetOcsAttribute("Delay", TimeValue(MicroSeconds(1)));
     helper.SetOcsAttribute("ReconfigurationTime", TimeValue(MilliSeconds(10)));
-    Ptr<VclosOcs> ocs = helper.Install(nodes);
+    Ptr<OcsSwitch> ocs = helper.Install(nodes);
     InternetStackHelper stack;
     stack.Install(nodes);
     Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.0");
-    addresses.Assign(VclosOcsHelper::GetDevices(ocs));
+    addresses.Assign(OcsHelper::GetDevices(ocs));
     if (follow)
     {
-        VclosOcsHelper::FollowCircuits(ocs);
+        OcsHelper::FollowCircuits(ocs);
     }
     ocs->Connect(0, 1);
     ocs->Connect(2, 3);
     DarkRun* r = &run;
     ocs->TraceConnectWithoutContext(
         "Drop",
-        DropCallback([r](const Ptr<const Packet>& frame, uint32_t port, VclosOcs::DropReason) {
+        DropCallback([r](const Ptr<const Packet>& frame, uint32_t port, OcsSwitch::DropReason) {
             ++r->dropFrames[port];
             r->dropPayload[port] += frame->GetSize() - FRAME_OVERHEAD;
         }));
@@ -372,9 +372,9 @@ RunDark(bool alsoSecond, bool follow)
     }
     Simulator::Stop(Seconds(0.5));
     Simulator::Run();
-    run.unmapped = ocs->GetDroppedFrames(VclosOcs::UNMAPPED);
-    run.dark = ocs->GetDroppedFrames(VclosOcs::DARK);
-    run.cut = ocs->GetDroppedFrames(VclosOcs::CUT);
+    run.unmapped = ocs->GetDroppedFrames(OcsSwitch::UNMAPPED);
+    run.dark = ocs->GetDroppedFrames(OcsSwitch::DARK);
+    run.cut = ocs->GetDroppedFrames(OcsSwitch::CUT);
     Simulator::Destroy();
     return run;
 }
@@ -425,7 +425,7 @@ class VclosOcsDarkTimeTest : public TestCase
     }
 };
 
-/// VclosOcsHelper::FollowCircuits: the IPv4 interfaces are down while their circuit is down
+/// OcsHelper::FollowCircuits: the IPv4 interfaces are down while their circuit is down
 /// or dark and up otherwise; a's datagrams then fail at the socket (no route) instead of
 /// reaching a dark port, so the switch drops nothing. The control is the run without it
 /// (VclosOcsDarkTimeTest), where the interfaces stay up and the switch drops 150 frames.
@@ -433,7 +433,7 @@ class VclosOcsFollowTest : public TestCase
 {
   public:
     VclosOcsFollowTest()
-        : TestCase("IPv4 interfaces follow the circuits (VclosOcsHelper::FollowCircuits)")
+        : TestCase("IPv4 interfaces follow the circuits (OcsHelper::FollowCircuits)")
     {
     }
 
@@ -494,10 +494,10 @@ class VclosOcsBadRequestTest : public TestCase
     {
         Rig rig;
         BuildRawRig(rig, 4, MicroSeconds(1), Time(0));
-        Ptr<VclosOcs> ocs = rig.ocs;
+        Ptr<OcsSwitch> ocs = rig.ocs;
         std::string error;
         NS_TEST_ASSERT_MSG_EQ(ocs->Connect(0, 1, &error), true, "control: a good circuit");
-        using C = std::vector<VclosOcs::Circuit>;
+        using C = std::vector<OcsSwitch::Circuit>;
         const C before = ocs->GetCircuits();
         Refused(ocs->Connect(0, 4, &error), error, "port 4 is out of range");
         Refused(ocs->Connect(7, 2, &error), error, "port 7 is out of range");
@@ -510,7 +510,7 @@ class VclosOcsBadRequestTest : public TestCase
         Refused(ocs->Reconfigure(C{{2, 2}}, &error), error, "joined to itself");
         Refused(ocs->Reconfigure(C{{2, 3}, {0, 8}}, &error), error, "port 8 is out of range");
         NS_TEST_EXPECT_MSG_EQ((ocs->GetCircuits() == before), true, "a refusal changed state");
-        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(2), VclosOcs::PORT_IDLE, "batch half done");
+        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(2), OcsSwitch::PORT_IDLE, "batch half done");
         NS_TEST_EXPECT_MSG_EQ(ocs->GetRefusedRequests(), 10, "refusals counted");
         // A port being set up is refused too.
         ocs->SetAttribute("ReconfigurationTime", TimeValue(MilliSeconds(1)));
@@ -523,13 +523,13 @@ class VclosOcsBadRequestTest : public TestCase
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ((ocs->GetCircuits() == C{{0, 1}, {2, 3}}), true, "circuits up");
         NS_TEST_EXPECT_MSG_EQ(ocs->Reconfigure(C{{0, 2}, {1, 3}}, &error), true, "control: a move");
-        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(0), VclosOcs::PORT_DARK, "moved port dark");
+        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(0), OcsSwitch::PORT_DARK, "moved port dark");
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ((ocs->GetCircuits() == C{{0, 2}, {1, 3}}), true, "moved");
         NS_TEST_EXPECT_MSG_EQ(ocs->Reconfigure(C{{0, 2}}, &error), true, "control: no-op");
-        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(0), VclosOcs::PORT_UP, "unchanged stays up");
+        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(0), OcsSwitch::PORT_UP, "unchanged stays up");
         NS_TEST_EXPECT_MSG_EQ(ocs->Disconnect(1, &error), true, "control: disconnect");
-        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(3), VclosOcs::PORT_IDLE, "peer idle");
+        NS_TEST_EXPECT_MSG_EQ(ocs->GetPortState(3), OcsSwitch::PORT_IDLE, "peer idle");
         NS_TEST_EXPECT_MSG_EQ(ocs->GetRefusedRequests(), 13, "refusals counted");
         Simulator::Destroy();
     }

@@ -2,13 +2,13 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Header parsing used by the routing (5-tuple) and the tracker (5-tuple, sizes, pure ACKs).
+#include "ns3/clos-packet-parser.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/ppp-header.h"
+#include "ns3/roce-header.h"
 #include "ns3/tcp-header.h"
 #include "ns3/udp-header.h"
-#include "ns3/vclos-packet-parser.h"
-#include "ns3/vclos-roce-header.h"
 
 #include <gtest/gtest.h>
 
@@ -47,7 +47,7 @@ Ptr<Packet>
 MakeRoce(uint8_t opcode, uint32_t payload, uint16_t dstPort)
 {
     Ptr<Packet> p = Create<Packet>(payload);
-    VclosRoceBth bth;
+    RoceBth bth;
     bth.opcode = opcode;
     p->AddHeader(bth);
     UdpHeader udp;
@@ -72,31 +72,31 @@ MakeRoce(uint8_t opcode, uint32_t payload, uint16_t dstPort)
 // ACKs); data packets do. The control: the same ACK bytes to another UDP port are not RoCE.
 TEST(VclosPacketParser, FlagsRoceControlPackets)
 {
-    VclosParsedPacket parsed;
-    for (uint8_t opcode : {VclosRoceBth::RC_ACKNOWLEDGE, VclosRoceBth::CNP})
+    ClosParsedPacket parsed;
+    for (uint8_t opcode : {RoceBth::RC_ACKNOWLEDGE, RoceBth::CNP})
     {
-        ASSERT_TRUE(VclosParsePacket(
-            MakeRoce(opcode, opcode == VclosRoceBth::CNP ? 16 : 4, VCLOS_ROCE_UDP_PORT),
-            parsed));
+        ASSERT_TRUE(
+            ClosParsePacket(MakeRoce(opcode, opcode == RoceBth::CNP ? 16 : 4, ROCE_UDP_PORT),
+                            parsed));
         EXPECT_TRUE(parsed.roceControl) << int(opcode);
         EXPECT_FALSE(parsed.tcpNoPayload);
         EXPECT_EQ(parsed.tuple.protocol, 17);
         EXPECT_EQ(parsed.tuple.srcPort, 0xC123);
-        EXPECT_EQ(parsed.tuple.dstPort, VCLOS_ROCE_UDP_PORT);
+        EXPECT_EQ(parsed.tuple.dstPort, ROCE_UDP_PORT);
     }
-    for (uint8_t opcode : {VclosRoceBth::RC_WRITE_FIRST,
-                           VclosRoceBth::RC_WRITE_MIDDLE,
-                           VclosRoceBth::RC_WRITE_LAST,
-                           VclosRoceBth::RC_WRITE_ONLY})
+    for (uint8_t opcode : {RoceBth::RC_WRITE_FIRST,
+                           RoceBth::RC_WRITE_MIDDLE,
+                           RoceBth::RC_WRITE_LAST,
+                           RoceBth::RC_WRITE_ONLY})
     {
-        ASSERT_TRUE(VclosParsePacket(MakeRoce(opcode, 1024, VCLOS_ROCE_UDP_PORT), parsed));
+        ASSERT_TRUE(ClosParsePacket(MakeRoce(opcode, 1024, ROCE_UDP_PORT), parsed));
         EXPECT_FALSE(parsed.roceControl) << int(opcode);
         EXPECT_EQ(parsed.ipBytes, 20u + 8u + 12u + 1024u);
     }
-    ASSERT_TRUE(VclosParsePacket(MakeRoce(VclosRoceBth::RC_ACKNOWLEDGE, 4, 5001), parsed));
+    ASSERT_TRUE(ClosParsePacket(MakeRoce(RoceBth::RC_ACKNOWLEDGE, 4, 5001), parsed));
     EXPECT_FALSE(parsed.roceControl);
     // The TCP parse clears it.
-    ASSERT_TRUE(VclosParsePacket(MakeTcp(0, true), parsed));
+    ASSERT_TRUE(ClosParsePacket(MakeTcp(0, true), parsed));
     EXPECT_FALSE(parsed.roceControl);
 }
 
@@ -104,8 +104,8 @@ TEST(VclosPacketParser, ReadsTcpBehindPppAndBare)
 {
     for (bool ppp : {true, false})
     {
-        VclosParsedPacket parsed;
-        ASSERT_TRUE(VclosParsePacket(MakeTcp(1000, ppp), parsed));
+        ClosParsedPacket parsed;
+        ASSERT_TRUE(ClosParsePacket(MakeTcp(1000, ppp), parsed));
         EXPECT_EQ(parsed.tuple.srcAddress, Ipv4Address("10.0.1.2").Get());
         EXPECT_EQ(parsed.tuple.dstAddress, Ipv4Address("10.3.0.4").Get());
         EXPECT_EQ(parsed.tuple.srcPort, 49153);
@@ -118,25 +118,25 @@ TEST(VclosPacketParser, ReadsTcpBehindPppAndBare)
 
 TEST(VclosPacketParser, FlagsTcpWithoutPayload)
 {
-    VclosParsedPacket parsed;
-    ASSERT_TRUE(VclosParsePacket(MakeTcp(0, true), parsed));
+    ClosParsedPacket parsed;
+    ASSERT_TRUE(ClosParsePacket(MakeTcp(0, true), parsed));
     EXPECT_TRUE(parsed.tcpNoPayload);
     EXPECT_EQ(parsed.ipBytes, 40u);
 }
 
 TEST(VclosPacketParser, LaterFragmentsHaveNoPorts)
 {
-    VclosParsedPacket parsed;
-    ASSERT_TRUE(VclosParsePacket(MakeTcp(100, true, 1480), parsed));
+    ClosParsedPacket parsed;
+    ASSERT_TRUE(ClosParsePacket(MakeTcp(100, true, 1480), parsed));
     EXPECT_EQ(parsed.tuple.srcPort, 0);
     EXPECT_EQ(parsed.tuple.dstPort, 0);
 }
 
 TEST(VclosPacketParser, RefusesWhatIsNotIpv4)
 {
-    VclosParsedPacket parsed;
-    EXPECT_FALSE(VclosParsePacket(Create<Packet>(64), parsed)); // zero bytes: version 0
-    EXPECT_FALSE(VclosParsePacket(Create<Packet>(3), parsed));
+    ClosParsedPacket parsed;
+    EXPECT_FALSE(ClosParsePacket(Create<Packet>(64), parsed)); // zero bytes: version 0
+    EXPECT_FALSE(ClosParsePacket(Create<Packet>(3), parsed));
 }
 
 TEST(VclosPacketParser, ExtractsTheTupleBehindARemovedHeader)
@@ -144,10 +144,10 @@ TEST(VclosPacketParser, ExtractsTheTupleBehindARemovedHeader)
     Ptr<Packet> p = MakeTcp(10, false);
     Ipv4Header ip;
     p->RemoveHeader(ip);
-    VclosFiveTuple t = VclosExtractFiveTuple(ip, p);
+    ClusterFiveTuple t = ClosExtractFiveTuple(ip, p);
     EXPECT_EQ(t.srcPort, 49153);
     EXPECT_EQ(t.dstPort, 5001);
     EXPECT_EQ(t.srcAddress, Ipv4Address("10.0.1.2").Get());
-    VclosFiveTuple noPayload = VclosExtractFiveTuple(ip, nullptr);
+    ClusterFiveTuple noPayload = ClosExtractFiveTuple(ip, nullptr);
     EXPECT_EQ(noPayload.srcPort, 0);
 }

@@ -4,6 +4,9 @@
 // The permutation scenario end to end: pinned flows reach line rate without conflicts,
 // ECMP shows collisions, every byte sent is received or traced as dropped, and a run is
 // reproducible from its seed.
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-link-load-tracker.h"
+#include "ns3/collective-permutation-helper.h"
 #include "ns3/config.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/queue-size.h"
@@ -11,9 +14,6 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-link-load-tracker.h"
-#include "ns3/vclos-permutation-helper.h"
 
 using namespace ns3;
 
@@ -23,34 +23,34 @@ namespace
 /// What a permutation run measured.
 struct Outcome
 {
-    std::vector<VclosPermutationHelper::FlowResult> flows; //!< per flow
-    Time completion;                                       //!< permutation completion
-    uint32_t maxFlowsPerLink = 0;                          //!< tracker
-    double conflictingShare = 0;                           //!< tracker
-    uint64_t drops = 0;                                    //!< packets dropped on links
-    uint64_t droppedBytes = 0;                             //!< their IP bytes
-    uint64_t ipSentBytes = 0;                              //!< IP bytes the GPUs sent
-    uint64_t ipReceivedBytes = 0;                          //!< IP bytes the GPUs received
-    uint64_t ipDroppedBytes = 0;                           //!< IP bytes dropped by IPv4 itself
-    uint64_t events = 0;                                   //!< simulator events
+    std::vector<CollectivePermutationHelper::FlowResult> flows; //!< per flow
+    Time completion;                                            //!< permutation completion
+    uint32_t maxFlowsPerLink = 0;                               //!< tracker
+    double conflictingShare = 0;                                //!< tracker
+    uint64_t drops = 0;                                         //!< packets dropped on links
+    uint64_t droppedBytes = 0;                                  //!< their IP bytes
+    uint64_t ipSentBytes = 0;                                   //!< IP bytes the GPUs sent
+    uint64_t ipReceivedBytes = 0;                               //!< IP bytes the GPUs received
+    uint64_t ipDroppedBytes = 0;                                //!< IP bytes dropped by IPv4 itself
+    uint64_t events = 0;                                        //!< simulator events
 };
 
 /// Run the leaf-shift permutation on a fabric made by `helper`. Like any ns-3 model run
 /// several times in one process, the salts need fixed streams to repeat.
 Outcome
-RunPermutation(Ptr<VclosFabricHelper> helper, bool pinned, uint64_t flowBytes)
+RunPermutation(Ptr<ClosFabricHelper> helper, bool pinned, uint64_t flowBytes)
 {
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, 0);
-    auto pairs = VclosPermutationHelper::LeafShift(fabric, 1);
+    auto pairs = CollectivePermutationHelper::LeafShift(fabric, 1);
     if (pinned)
     {
-        VclosPermutationHelper::PinBalanced(fabric, pairs);
+        CollectivePermutationHelper::PinBalanced(fabric, pairs);
     }
-    Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+    Ptr<CollectivePermutationHelper> traffic = CreateObject<CollectivePermutationHelper>();
     traffic->SetAttribute("FlowBytes", UintegerValue(flowBytes));
     traffic->Install(fabric, pairs);
-    Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
+    Ptr<ClosLinkLoadTracker> tracker = CreateObject<ClosLinkLoadTracker>();
     tracker->Install(fabric);
 
     Outcome o;
@@ -107,7 +107,7 @@ class VclosPinnedLineRateTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Outcome o = RunPermutation(CreateObject<VclosFabricHelper>(), true, 8000000);
+        Outcome o = RunPermutation(CreateObject<ClosFabricHelper>(), true, 8000000);
         NS_TEST_ASSERT_MSG_EQ(o.flows.size(), 32, "32 flows");
         for (const auto& f : o.flows)
         {
@@ -148,7 +148,7 @@ class VclosPinnedOversubscribedTestCase : public TestCase
                               Case{6, 4, 2, 4.0 / 6}, // [2 2 1 1]: 4 of 6 share
                               Case{1, 4, 1, 0.0}})
         {
-            auto load = VclosPermutationHelper::PinnedLinkLoad(c.k, c.n);
+            auto load = CollectivePermutationHelper::PinnedLinkLoad(c.k, c.n);
             NS_TEST_EXPECT_MSG_EQ(load.maxFlowsPerLink, c.most, "k=" << c.k << " n=" << c.n);
             NS_TEST_EXPECT_MSG_EQ_TOL(load.conflictingShare,
                                       c.share,
@@ -156,7 +156,7 @@ class VclosPinnedOversubscribedTestCase : public TestCase
                                       "k=" << c.k << " n=" << c.n);
         }
         // And a run: 4 leaves x 8 GPUs over 4 spines.
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
         helper->SetAttribute("Spines", UintegerValue(4));
         Outcome o = RunPermutation(helper, true, 500000);
         NS_TEST_EXPECT_MSG_EQ(o.maxFlowsPerLink, 2, "two flows per spine link");
@@ -177,8 +177,8 @@ class VclosEcmpCollisionTestCase : public TestCase
     void DoRun() override
     {
         RngSeedManager::SetRun(1);
-        Outcome pinned = RunPermutation(CreateObject<VclosFabricHelper>(), true, 2000000);
-        Outcome ecmp = RunPermutation(CreateObject<VclosFabricHelper>(), false, 2000000);
+        Outcome pinned = RunPermutation(CreateObject<ClosFabricHelper>(), true, 2000000);
+        Outcome ecmp = RunPermutation(CreateObject<ClosFabricHelper>(), false, 2000000);
         NS_TEST_EXPECT_MSG_GT(ecmp.conflictingShare, 0.0, "conflicts under ECMP");
         NS_TEST_EXPECT_MSG_GT(ecmp.maxFlowsPerLink, 1, "a link carries several flows");
         NS_TEST_EXPECT_MSG_GT(ecmp.completion, pinned.completion, "ECMP finishes later");
@@ -203,7 +203,7 @@ class VclosConservationTestCase : public TestCase
     void DoRun() override
     {
         RngSeedManager::SetRun(1);
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
         helper->SetAttribute("EcnThreshold", QueueSizeValue(QueueSize("0B")));
         helper->SetAttribute("QueueSize", QueueSizeValue(QueueSize("40KB")));
         Outcome o = RunPermutation(helper, false, 1000000);
@@ -231,8 +231,8 @@ class VclosDeterminismTestCase : public TestCase
     void DoRun() override
     {
         RngSeedManager::SetRun(5);
-        Outcome a = RunPermutation(CreateObject<VclosFabricHelper>(), false, 1000000);
-        Outcome b = RunPermutation(CreateObject<VclosFabricHelper>(), false, 1000000);
+        Outcome a = RunPermutation(CreateObject<ClosFabricHelper>(), false, 1000000);
+        Outcome b = RunPermutation(CreateObject<ClosFabricHelper>(), false, 1000000);
         NS_TEST_EXPECT_MSG_EQ(a.events, b.events, "same event count");
         NS_TEST_EXPECT_MSG_EQ(a.completion, b.completion, "same completion time");
         for (std::size_t i = 0; i < a.flows.size(); ++i)
@@ -240,7 +240,7 @@ class VclosDeterminismTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(a.flows[i].lastRx, b.flows[i].lastRx, "same flow " << i);
         }
         RngSeedManager::SetRun(6);
-        Outcome c = RunPermutation(CreateObject<VclosFabricHelper>(), false, 1000000);
+        Outcome c = RunPermutation(CreateObject<ClosFabricHelper>(), false, 1000000);
         NS_TEST_EXPECT_MSG_NE(a.events, c.events, "another run differs");
         RngSeedManager::SetRun(1);
     }

@@ -1,17 +1,22 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Lossless Ethernet (VclosPfcNetDevice, VclosPfcSwitchBuffer) under plain UDP: an incast
+// Lossless Ethernet (PfcNetDevice, PfcSwitchBuffer) under plain UDP: an incast
 // with PFC loses nothing and finishes at the closed-form time, without PFC it drops; pauses
 // propagate hop by hop and block a victim flow; ECN marks at p(q); a pcap holds a real PFC
 // frame; bad attributes are refused; the fabric builds pfc links and keeps its tracker.
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-link-load-tracker.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/pfc-helper.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-switch-buffer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/seq-ts-header.h"
 #include "ns3/simulator.h"
@@ -20,11 +25,6 @@
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-link-load-tracker.h"
-#include "ns3/vclos-pfc-helper.h"
-#include "ns3/vclos-pfc-net-device.h"
-#include "ns3/vclos-pfc-switch-buffer.h"
 
 #include <cmath>
 #include <cstdio>
@@ -124,7 +124,7 @@ Flow(Ptr<Node> src,
 struct Lab
 {
     NodeContainer nodes;
-    VclosPfcHelper pfc;
+    PfcHelper pfc;
     std::vector<NetDeviceContainer> links;
     Ipv4AddressHelper addresses;
 
@@ -138,7 +138,7 @@ struct Lab
         pfc.SetChannelAttribute("Delay", TimeValue(DELAY));
     }
 
-    Ptr<VclosPfcSwitchBuffer> Switch(uint32_t i)
+    Ptr<PfcSwitchBuffer> Switch(uint32_t i)
     {
         return pfc.InstallSwitchBuffer(nodes.Get(i));
     }
@@ -152,9 +152,9 @@ struct Lab
         return links.size() - 1;
     }
 
-    Ptr<VclosPfcNetDevice> Dev(uint32_t link, uint32_t end)
+    Ptr<PfcNetDevice> Dev(uint32_t link, uint32_t end)
     {
-        return DynamicCast<VclosPfcNetDevice>(links[link].Get(end));
+        return DynamicCast<PfcNetDevice>(links[link].Get(end));
     }
 
     /// \return a host's address (its only interface)
@@ -171,7 +171,7 @@ BufferDrops(Lab& lab)
     uint64_t drops = 0;
     for (uint32_t i = 0; i < lab.nodes.GetN(); ++i)
     {
-        if (auto b = lab.nodes.Get(i)->GetObject<VclosPfcSwitchBuffer>())
+        if (auto b = lab.nodes.Get(i)->GetObject<PfcSwitchBuffer>())
         {
             drops += b->GetDrops();
         }
@@ -224,7 +224,7 @@ class IncastTestCase : public TestCase
         {
             lab.pfc.SetDeviceAttribute("PauseSemantics", StringValue("XonXoff"));
         }
-        Ptr<VclosPfcSwitchBuffer> buffer = lab.Switch(n + 1);
+        Ptr<PfcSwitchBuffer> buffer = lab.Switch(n + 1);
         for (uint32_t i = 0; i <= n; ++i)
         {
             lab.Link(i, n + 1); // link i: host i (end 0) - switch (end 1)
@@ -375,7 +375,7 @@ class ThresholdTestCase : public TestCase
   private:
     struct FirstXoff
     {
-        Ptr<VclosPfcSwitchBuffer> buffer;
+        Ptr<PfcSwitchBuffer> buffer;
         bool seen = false;
         uint64_t used = 0;    //!< buffer bytes then
         uint64_t pgBytes = 0; //!< the PG's bytes then
@@ -485,7 +485,7 @@ class HeadroomTestCase : public TestCase
         lab.pfc.SetBufferAttribute("StaticXoff", UintegerValue(30000));
         lab.pfc.SetBufferAttribute("StaticXon", UintegerValue(15000));
         lab.pfc.SetBufferAttribute("Headroom", UintegerValue(m_headroom));
-        Ptr<VclosPfcSwitchBuffer> buffer = lab.Switch(n + 1);
+        Ptr<PfcSwitchBuffer> buffer = lab.Switch(n + 1);
         for (uint32_t i = 0; i <= n; ++i)
         {
             lab.Link(i, n + 1);
@@ -529,7 +529,7 @@ class HeadroomTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
-/// A NIC told to pause (VclosPfcNetDevice::SendPfc): the switch port stops for exactly the
+/// A NIC told to pause (PfcNetDevice::SendPfc): the switch port stops for exactly the
 /// XOFF-XON interval, the switch pauses the sender in turn, nothing is lost.
 class NicPauseTestCase : public TestCase
 {
@@ -550,11 +550,11 @@ class NicPauseTestCase : public TestCase
         const uint32_t in = lab.Link(0, 2);
         const uint32_t out = lab.Link(1, 2);
         Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-        Ptr<VclosPfcNetDevice> nic = lab.Dev(out, 0);
+        Ptr<PfcNetDevice> nic = lab.Dev(out, 0);
         if (m_pause)
         {
-            Simulator::Schedule(MicroSeconds(20), &VclosPfcNetDevice::SendPfc, nic, DATA, 0xFFFF);
-            Simulator::Schedule(MicroSeconds(70), &VclosPfcNetDevice::SendPfc, nic, DATA, 0);
+            Simulator::Schedule(MicroSeconds(20), &PfcNetDevice::SendPfc, nic, DATA, 0xFFFF);
+            Simulator::Schedule(MicroSeconds(70), &PfcNetDevice::SendPfc, nic, DATA, 0);
         }
         Sink sink;
         Listen(lab.nodes.Get(1), 9, &sink);
@@ -729,7 +729,7 @@ class EcnTestCase : public TestCase
         lab.Link(0, 3);
         lab.Link(1, 3);
         const uint32_t toR = lab.Link(2, 3);
-        Ptr<VclosPfcNetDevice> port = lab.Dev(toR, 1);
+        Ptr<PfcNetDevice> port = lab.Dev(toR, 1);
         port->SetAttribute("EcnEnabled", BooleanValue(true));
         port->SetAttribute("EcnKmin", UintegerValue(c.kmin));
         port->SetAttribute("EcnKmax", UintegerValue(c.kmax));
@@ -821,25 +821,25 @@ class BadAttributeTestCase : public TestCase
         NodeContainer nodes;
         nodes.Create(2);
         {
-            VclosPfcHelper h;
+            PfcHelper h;
             h.SetBufferAttribute("ThresholdMode", StringValue("Static"));
             h.SetBufferAttribute("StaticXoff", UintegerValue(10000));
             h.SetBufferAttribute("StaticXon", UintegerValue(20000));
             Expect(Refusal([&] { h.InstallSwitchBuffer(nodes.Get(0)); }), "StaticXon");
         }
         {
-            VclosPfcHelper h;
+            PfcHelper h;
             h.SetDeviceAttribute("EcnKmin", UintegerValue(500000));
             h.SetDeviceAttribute("EcnKmax", UintegerValue(100000));
             Expect(Refusal([&] { h.Install(nodes.Get(0), nodes.Get(1)); }), "EcnKmin");
         }
         {
-            VclosPfcHelper h;
+            PfcHelper h;
             h.SetDeviceAttribute("DscpMap", StringValue("48:9"));
             Expect(Refusal([&] { h.Install(nodes.Get(0), nodes.Get(1)); }), "DscpMap");
         }
         {
-            Ptr<VclosPfcNetDevice> d = CreateObject<VclosPfcNetDevice>();
+            Ptr<PfcNetDevice> d = CreateObject<PfcNetDevice>();
             NS_TEST_EXPECT_MSG_EQ(d->SetAttributeFailSafe("EcnPmax", DoubleValue(1.5)),
                                   false,
                                   "Pmax 1.5 refused");
@@ -853,13 +853,13 @@ class BadAttributeTestCase : public TestCase
         {
             NodeContainer sw;
             sw.Create(2);
-            VclosPfcHelper h;
+            PfcHelper h;
             h.SetBufferAttribute("BufferSize", UintegerValue(20000)); // < one port's headroom
             h.InstallSwitchBuffer(sw.Get(0));
             Expect(Refusal([&] { h.Install(sw.Get(0), sw.Get(1)); }), "BufferSize");
         }
         {
-            Ptr<VclosFabricHelper> f = CreateObject<VclosFabricHelper>();
+            Ptr<ClosFabricHelper> f = CreateObject<ClosFabricHelper>();
             NS_TEST_EXPECT_MSG_EQ(f->SetAttributeFailSafe("LinkLayer", StringValue("infiniband")),
                                   false,
                                   "unknown LinkLayer refused");
@@ -871,7 +871,7 @@ class BadAttributeTestCase : public TestCase
             // Control: consistent attributes pass.
             NodeContainer sw;
             sw.Create(2);
-            VclosPfcHelper h;
+            PfcHelper h;
             h.SetBufferAttribute("ThresholdMode", StringValue("Static"));
             h.SetBufferAttribute("StaticXoff", UintegerValue(20000));
             h.SetBufferAttribute("StaticXon", UintegerValue(10000));
@@ -900,7 +900,7 @@ class FabricTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
         helper->SetAttribute("LinkLayer", StringValue("pfc"));
         helper->SetAttribute("Leaves", UintegerValue(2));
         helper->SetAttribute("Spines", UintegerValue(2));
@@ -911,9 +911,9 @@ class FabricTestCase : public TestCase
         helper->SetPfcDeviceAttribute("EcnEnabled", BooleanValue(true));
         helper->SetPfcDeviceAttribute("EcnKmin", UintegerValue(10000));
         helper->SetPfcDeviceAttribute("EcnKmax", UintegerValue(20000));
-        Ptr<VclosFabric> fabric = helper->Install();
+        Ptr<ClosFabric> fabric = helper->Install();
         helper->AssignStreams(fabric, 1);
-        Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
+        Ptr<ClosLinkLoadTracker> tracker = CreateObject<ClosLinkLoadTracker>();
         tracker->Install(fabric);
         if (m_pfc)
         {
@@ -942,7 +942,7 @@ class FabricTestCase : public TestCase
         {
             for (uint32_t i = 0; i < set->GetN(); ++i)
             {
-                Ptr<VclosPfcSwitchBuffer> b = set->Get(i)->GetObject<VclosPfcSwitchBuffer>();
+                Ptr<PfcSwitchBuffer> b = set->Get(i)->GetObject<PfcSwitchBuffer>();
                 NS_TEST_ASSERT_MSG_NE(b, nullptr, "every switch has a buffer");
                 drops += b->GetDrops();
                 pauses += b->GetPausesSent();
@@ -959,10 +959,10 @@ class FabricTestCase : public TestCase
                     tracker->GetFlows().size());
         uint64_t nicMarks = 0;
         uint64_t switchMarks = 0;
-        for (const VclosLink& link : fabric->GetLinks())
+        for (const ClusterLink& link : fabric->GetLinks())
         {
-            const uint64_t marks = DynamicCast<VclosPfcNetDevice>(link.device)->GetEcnMarks();
-            (link.kind == VclosLink::GPU_TO_LEAF ? nicMarks : switchMarks) += marks;
+            const uint64_t marks = DynamicCast<PfcNetDevice>(link.device)->GetEcnMarks();
+            (link.kind == ClusterLink::GPU_TO_LEAF ? nicMarks : switchMarks) += marks;
         }
         std::printf("  ECN marks: switch ports %llu, NICs %llu\n",
                     static_cast<unsigned long long>(switchMarks),

@@ -6,8 +6,8 @@
 // vClos search against brute force on small clusters, determinism and bad input.
 #include "../suite-error-of.h"
 
-#include "ns3/vclos-cluster-state.h"
-#include "ns3/vclos-placement.h"
+#include "ns3/cluster-placement.h"
+#include "ns3/cluster-state.h"
 
 #include <algorithm>
 #include <bitset>
@@ -23,9 +23,9 @@ namespace
 
 /// Check one placement against the state it was made for (before Allocate).
 void
-CheckPlacement(const VclosClusterState& state,
-               const VclosPlacementPolicy& policy,
-               const VclosPlacement& p,
+CheckPlacement(const ClusterState& state,
+               const ClusterPlacementPolicy& policy,
+               const ClusterPlacement& p,
                uint32_t n)
 {
     ASSERT_EQ(p.gpus.size(), n);
@@ -34,7 +34,7 @@ CheckPlacement(const VclosClusterState& state,
     ASSERT_TRUE(std::adjacent_find(p.gpus.begin(), p.gpus.end()) == p.gpus.end());
     for (uint32_t g : p.gpus)
     {
-        ASSERT_EQ(state.GetGpuOwner(g), VclosClusterState::NO_JOB) << "GPU " << g << " is held";
+        ASSERT_EQ(state.GetGpuOwner(g), ClusterState::NO_JOB) << "GPU " << g << " is held";
     }
     const uint32_t perLeaf = state.GetGpusPerLeaf();
     std::map<uint32_t, std::vector<uint32_t>> byLeaf;
@@ -75,7 +75,7 @@ CheckPlacement(const VclosClusterState& state,
     std::set<std::pair<uint32_t, uint32_t>> links;
     for (const auto& l : p.links)
     {
-        EXPECT_EQ(state.GetLinkOwner(l.leaf, l.spine), VclosClusterState::NO_JOB);
+        EXPECT_EQ(state.GetLinkOwner(l.leaf, l.spine), ClusterState::NO_JOB);
         links.insert({l.leaf, l.spine});
     }
     EXPECT_EQ(links.size(), p.links.size());
@@ -98,7 +98,7 @@ CheckPlacement(const VclosClusterState& state,
 /// Balanced-routing property on the booked state: for every ordered pair of the job's
 /// leaves and every local index a, leaf -> spine_a and spine_a -> leaf' belong to the job.
 void
-CheckBalancedRouting(const VclosClusterState& state, const VclosPlacement& p)
+CheckBalancedRouting(const ClusterState& state, const ClusterPlacement& p)
 {
     if (p.m < 2 || p.spines.empty()) // single leaf, or a baseline without reserved links
     {
@@ -128,8 +128,8 @@ CheckBalancedRouting(const VclosClusterState& state, const VclosPlacement& p)
 
 /// Random allocate/release sequence; \return a digest of every placement made
 std::vector<std::vector<uint32_t>>
-RandomSequence(const VclosPlacementPolicy& policy,
-               VclosClusterState state,
+RandomSequence(const ClusterPlacementPolicy& policy,
+               ClusterState state,
                uint32_t seed,
                uint32_t steps,
                const std::vector<uint32_t>& sizes)
@@ -206,7 +206,7 @@ const char* POLICIES[] = {"ecmp",
 
 TEST(VclosPlacementClusterState, AllocateReleaseAndQueries)
 {
-    VclosClusterState s(2, 2, 2, 3);
+    ClusterState s(2, 2, 2, 3);
     EXPECT_EQ(s.GetGpus(), 8u);
     EXPECT_TRUE(s.IsIdle());
     s.Allocate(7, {5, 4, 0}, {{1, 2}, {0, 2}});
@@ -229,7 +229,7 @@ TEST(VclosPlacementClusterState, AllocateReleaseAndQueries)
 
 TEST(VclosPlacementClusterState, DoubleBookingThrowsAndChangesNothing)
 {
-    VclosClusterState s(2, 1, 2, 2);
+    ClusterState s(2, 1, 2, 2);
     s.Allocate(1, {0}, {{0, 0}});
     EXPECT_NE(ErrorOf<std::logic_error>([&] { s.Allocate(2, {0}, {}); }).find("held by job 1"),
               std::string::npos);
@@ -257,26 +257,25 @@ TEST(VclosPlacementClusterState, DoubleBookingThrowsAndChangesNothing)
 
 TEST(VclosPlacementBadInput, OneLineErrorsNamingTheField)
 {
-    auto zeroSpines = ErrorOf<std::invalid_argument>([] { VclosClusterState(4, 2, 4, 0); });
+    auto zeroSpines = ErrorOf<std::invalid_argument>([] { ClusterState(4, 2, 4, 0); });
     EXPECT_NE(zeroSpines.find("Spines"), std::string::npos) << zeroSpines;
     EXPECT_EQ(zeroSpines.find('\n'), std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosClusterState(0, 2, 4, 4); }).find("Leaves"),
-              std::string::npos);
-    EXPECT_NE(ErrorOf<std::invalid_argument>([] {
-                  VclosClusterState(2, 0, 4, 4);
-              }).find("ServersPerLeaf"),
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { ClusterState(0, 2, 4, 4); }).find("Leaves"),
               std::string::npos);
     EXPECT_NE(
-        ErrorOf<std::invalid_argument>([] { VclosClusterState(2, 2, 0, 4); }).find("GpusPerServer"),
+        ErrorOf<std::invalid_argument>([] { ClusterState(2, 0, 4, 4); }).find("ServersPerLeaf"),
+        std::string::npos);
+    EXPECT_NE(
+        ErrorOf<std::invalid_argument>([] { ClusterState(2, 2, 0, 4); }).find("GpusPerServer"),
         std::string::npos);
     EXPECT_NE(ErrorOf<std::invalid_argument>([] {
-                  VclosClusterState(2, 2, 4, VCLOS_MAX_SPINES + 1);
+                  ClusterState(2, 2, 4, CLUSTER_MAX_SPINES + 1);
               }).find("at most 256"),
               std::string::npos);
-    VclosClusterState s(2, 2, 4, 8);
+    ClusterState s(2, 2, 4, 8);
     for (const char* name : POLICIES)
     {
-        auto policy = VclosCreatePlacementPolicy(name);
+        auto policy = ClusterCreatePlacementPolicy(name);
         auto zero = ErrorOf<std::invalid_argument>([&] { policy->Place(s, 1, 0); });
         EXPECT_NE(zero.find("job GPUs"), std::string::npos) << name << ": " << zero;
         auto big = ErrorOf<std::invalid_argument>([&] { policy->Place(s, 1, 17); });
@@ -285,18 +284,17 @@ TEST(VclosPlacementBadInput, OneLineErrorsNamingTheField)
         EXPECT_EQ(big.find('\n'), std::string::npos);
     }
     EXPECT_NE(ErrorOf<std::invalid_argument>([] {
-                  VclosCreatePlacementPolicy("ilp");
+                  ClusterCreatePlacementPolicy("ilp");
               }).find("unknown policy 'ilp'"),
               std::string::npos);
-    EXPECT_NE(
-        ErrorOf<std::invalid_argument>([] { VclosVirtualClosPlacement(0); }).find("MaxSearchNodes"),
-        std::string::npos);
+    EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosPolicy(0); }).find("MaxSearchNodes"),
+              std::string::npos);
 }
 
 TEST(VclosPlacementVclos, SingleLeafBestFitAndWholeLeafClos)
 {
-    VclosClusterState s(4, 1, 4, 4);
-    VclosVirtualClosPlacement vclos;
+    ClusterState s(4, 1, 4, 4);
+    VclosPolicy vclos;
     auto a = vclos.Place(s, 1, 8);
     ASSERT_TRUE(a);
     EXPECT_EQ(a->m, 2u);
@@ -325,8 +323,8 @@ TEST(VclosPlacementVclos, LinksFragmentationMakesTheJobWait)
 {
     // 2 leaves of 2 GPUs, 2 spines. A job holding leaf0-spine0 and leaf1-spine0 leaves
     // spine 1 free on both leaves; holding leaf0-spine0 and leaf1-spine1 leaves no common one.
-    VclosVirtualClosPlacement vclos;
-    VclosClusterState s(2, 1, 2, 2);
+    VclosPolicy vclos;
+    ClusterState s(2, 1, 2, 2);
     s.Allocate(1, {0, 2}, {{0, 0}, {1, 0}});
     auto p = vclos.Place(s, 2, 2);
     ASSERT_TRUE(p);
@@ -334,21 +332,21 @@ TEST(VclosPlacementVclos, LinksFragmentationMakesTheJobWait)
     EXPECT_EQ(p->spines, (std::vector<uint32_t>{1}));
     EXPECT_EQ(p->uplinkSpine, (std::vector<int32_t>{1, 1}));
 
-    VclosClusterState t(2, 1, 2, 2);
+    ClusterState t(2, 1, 2, 2);
     t.Allocate(1, {0, 2}, {{0, 0}, {1, 1}});
     EXPECT_FALSE(vclos.Place(t, 2, 2)) << "GPUs are free but no spine is free on both leaves";
     // The packing baselines do not look at links.
-    EXPECT_TRUE(VclosCreatePlacementPolicy("ecmp-best-fit")->Place(t, 2, 1));
+    EXPECT_TRUE(ClusterCreatePlacementPolicy("ecmp-best-fit")->Place(t, 2, 1));
 }
 
 TEST(VclosPlacementPacking, FirstFitAndBestFit)
 {
-    VclosClusterState s(2, 2, 4, 4);
+    ClusterState s(2, 2, 4, 4);
     s.Allocate(1, {0, 1, 2}, {});  // server 0: 1 free
     s.Allocate(2, {4, 5}, {});     // server 1: 2 free
     s.Allocate(3, {8, 9, 10}, {}); // server 2 (leaf 1): 1 free
-    auto first = VclosCreatePlacementPolicy("ecmp-first-fit");
-    auto best = VclosCreatePlacementPolicy("source-routing-best-fit");
+    auto first = ClusterCreatePlacementPolicy("ecmp-first-fit");
+    auto best = ClusterCreatePlacementPolicy("source-routing-best-fit");
     EXPECT_EQ(first->Place(s, 4, 1)->gpus, (std::vector<uint32_t>{3}));
     EXPECT_EQ(first->Place(s, 4, 2)->gpus, (std::vector<uint32_t>{6, 7}));
     EXPECT_EQ(best->Place(s, 4, 2)->gpus, (std::vector<uint32_t>{6, 7}));
@@ -364,13 +362,13 @@ TEST(VclosPlacementRandom, InvariantsHoldForEveryPolicy)
     const std::vector<uint32_t> sizes{1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
     for (const char* name : POLICIES)
     {
-        auto policy = VclosCreatePlacementPolicy(name);
+        auto policy = ClusterCreatePlacementPolicy(name);
         for (uint32_t seed = 1; seed <= 10; ++seed)
         {
             SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
             // 1:1 (8 GPUs per leaf, 8 spines) and oversubscribed (4 spines).
-            RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), seed, 3000, sizes);
-            RandomSequence(*policy, VclosClusterState(12, 2, 4, 4), seed, 3000, sizes);
+            RandomSequence(*policy, ClusterState(8, 2, 4, 8), seed, 3000, sizes);
+            RandomSequence(*policy, ClusterState(12, 2, 4, 4), seed, 3000, sizes);
             if (HasFatalFailure())
             {
                 return;
@@ -384,11 +382,11 @@ TEST(VclosPlacementRandom, DeterministicForAFixedSeed)
     const std::vector<uint32_t> sizes{1, 2, 4, 8, 16, 24};
     for (const char* name : POLICIES)
     {
-        auto policy = VclosCreatePlacementPolicy(name);
-        auto a = RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), 42, 1000, sizes);
-        auto b = RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), 42, 1000, sizes);
+        auto policy = ClusterCreatePlacementPolicy(name);
+        auto a = RandomSequence(*policy, ClusterState(8, 2, 4, 8), 42, 1000, sizes);
+        auto b = RandomSequence(*policy, ClusterState(8, 2, 4, 8), 42, 1000, sizes);
         EXPECT_EQ(a, b) << name;
-        auto c = RandomSequence(*policy, VclosClusterState(8, 2, 4, 8), 43, 1000, sizes);
+        auto c = RandomSequence(*policy, ClusterState(8, 2, 4, 8), 43, 1000, sizes);
         EXPECT_NE(a, c) << name;
     }
 }
@@ -396,7 +394,7 @@ TEST(VclosPlacementRandom, DeterministicForAFixedSeed)
 /// Spec 4.2 shapes, written independently of the policy: m leaves (2 <= m <= L, fewest
 /// first) with n = N / m a power of two, n <= GPUs per leaf and n <= spines.
 std::vector<uint32_t>
-SpecShapes(const VclosClusterState& s, uint32_t gpus)
+SpecShapes(const ClusterState& s, uint32_t gpus)
 {
     std::vector<uint32_t> ns;
     for (uint32_t m = 2; m <= s.GetLeaves(); ++m)
@@ -414,7 +412,7 @@ SpecShapes(const VclosClusterState& s, uint32_t gpus)
 /// the least total free GPUs of m leaves holding a free m x n Clos; -1 when none. With whole
 /// servers: only n that are multiples of the server size (when N has any), on free servers.
 int64_t
-BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool wholeServers)
+BruteForceCost(const ClusterState& s, uint32_t gpus, uint32_t& nOut, bool wholeServers)
 {
     const uint32_t L = s.GetLeaves();
     const uint32_t g = s.GetGpusPerServer();
@@ -446,7 +444,7 @@ BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool w
             {
                 continue;
             }
-            VclosSpineSet common;
+            ClusterSpineSet common;
             common.set();
             int64_t cost = 0;
             bool ok = true;
@@ -477,8 +475,8 @@ BruteForceCost(const VclosClusterState& s, uint32_t gpus, uint32_t& nOut, bool w
 TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
 {
     std::mt19937 rng(5);
-    VclosVirtualClosPlacement wholeServers;
-    VclosVirtualClosPlacement anyServers(20000, false);
+    VclosPolicy wholeServers;
+    VclosPolicy anyServers(20000, false);
     uint32_t compared = 0;
     uint32_t feasible = 0;
     for (uint32_t trial = 0; trial < 900; ++trial)
@@ -488,13 +486,13 @@ TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
         const bool wide = trial % 2 == 1;
         const uint32_t perLeaf = wide ? 8 : 4;
         const uint32_t spines = wide ? 10 : 6;
-        VclosClusterState s(8, 2, perLeaf / 2, spines);
+        ClusterState s(8, 2, perLeaf / 2, spines);
         // Random occupation: GPUs and links held by filler jobs, regardless of shape.
         uint64_t job = 1;
         for (uint32_t l = 0; l < 8; ++l)
         {
             std::vector<uint32_t> gpus;
-            std::vector<VclosLeafSpineLink> links;
+            std::vector<ClusterLeafSpineLink> links;
             for (uint32_t k = 0; k < perLeaf; ++k)
             {
                 if (rng() % 100 < busy)
@@ -527,7 +525,7 @@ TEST(VclosPlacementVclos, SearchIsExactAgainstBruteForce)
             }
             for (bool whole : {true, false})
             {
-                const VclosVirtualClosPlacement& vclos = whole ? wholeServers : anyServers;
+                const VclosPolicy& vclos = whole ? wholeServers : anyServers;
                 uint32_t n = 0;
                 int64_t want = BruteForceCost(s, gpus, n, whole);
                 auto p = vclos.Place(s, 99, gpus);
@@ -579,8 +577,8 @@ TEST(VclosPlacementVclos, SearchBudgetFallbackStaysValid)
     for (uint64_t budget : {1u, 2u, 5u})
     {
         SCOPED_TRACE("budget " + std::to_string(budget));
-        VclosVirtualClosPlacement vclos(budget);
-        RandomSequence(vclos, VclosClusterState(8, 2, 4, 8), 11, 2000, sizes);
+        VclosPolicy vclos(budget);
+        RandomSequence(vclos, ClusterState(8, 2, 4, 8), 11, 2000, sizes);
     }
 }
 
@@ -588,8 +586,8 @@ TEST(VclosPlacementVclos, SpecShapesOnSixteenLeaves)
 {
     // Issue 10's cluster: 16 leaves x 8 GPUs (2 servers x 4), 8 spines. Spec 4.2: N = 18 is
     // 9 leaves x 2 GPUs (not 3 x 6: two flows on one leaf-spine link in halving-doubling).
-    VclosClusterState idle(16, 2, 4, 8);
-    VclosVirtualClosPlacement vclos;
+    ClusterState idle(16, 2, 4, 8);
+    VclosPolicy vclos;
     auto p = vclos.Place(idle, 1, 18);
     ASSERT_TRUE(p);
     EXPECT_EQ(p->m, 9u);
@@ -637,8 +635,8 @@ TEST(VclosPlacementVclos, MoreThanSixtyFourSpines)
 {
     // 3 leaves of 64 GPUs, 140 spines. A filler job holds the links of leaves 0 and 1 to
     // spines 0..69: a 2 x 64 job must use 64 of the spines 70..139 (beyond one 64-bit word).
-    VclosClusterState s(3, 1, 64, 140);
-    std::vector<VclosLeafSpineLink> held;
+    ClusterState s(3, 1, 64, 140);
+    std::vector<ClusterLeafSpineLink> held;
     for (uint32_t sp = 0; sp < 70; ++sp)
     {
         held.push_back({0, sp});
@@ -646,7 +644,7 @@ TEST(VclosPlacementVclos, MoreThanSixtyFourSpines)
     }
     s.Allocate(1, {128}, held); // one GPU of leaf 2, so leaves 0 and 1 are the best fit
     EXPECT_EQ(s.GetFreeLinksOfLeaf(0), 70u);
-    VclosVirtualClosPlacement vclos;
+    VclosPolicy vclos;
     auto p = vclos.Place(s, 2, 128);
     ASSERT_TRUE(p);
     EXPECT_EQ(p->m, 2u);
@@ -664,38 +662,38 @@ TEST(VclosPlacementVclos, MoreThanSixtyFourSpines)
 
 TEST(VclosPlacementVclos, FailureCauses)
 {
-    VclosVirtualClosPlacement vclos;
+    VclosPolicy vclos;
     // GPUs suffice, links do not: 2 leaves x 2 GPUs, 2 spines; one free GPU per leaf, but
     // leaf0-spine0 and leaf1-spine1 are held, so no spine is free on both leaves.
-    VclosClusterState net(2, 1, 2, 2);
+    ClusterState net(2, 1, 2, 2);
     net.Allocate(1, {0, 2}, {{0, 0}, {1, 1}});
     EXPECT_FALSE(vclos.Place(net, 2, 2));
-    EXPECT_EQ(vclos.Diagnose(net, 2), VclosPlacementFailure::NETWORK_FRAGMENTATION);
+    EXPECT_EQ(vclos.Diagnose(net, 2), ClusterPlacementFailure::NETWORK_FRAGMENTATION);
     // Negative control: the same links held, but only one GPU free.
-    VclosClusterState shortGpus(2, 1, 2, 2);
+    ClusterState shortGpus(2, 1, 2, 2);
     shortGpus.Allocate(1, {0, 2, 3}, {{0, 0}, {1, 1}});
     EXPECT_FALSE(vclos.Place(shortGpus, 2, 2));
-    EXPECT_EQ(vclos.Diagnose(shortGpus, 2), VclosPlacementFailure::GPUS);
+    EXPECT_EQ(vclos.Diagnose(shortGpus, 2), ClusterPlacementFailure::GPUS);
     // Every link free, 5 GPUs free, but no two leaves with a whole free server of 2 GPUs.
-    VclosClusterState servers(2, 2, 2, 2);
+    ClusterState servers(2, 2, 2, 2);
     servers.Allocate(1, {0, 2, 4}, {});
     EXPECT_FALSE(vclos.Place(servers, 2, 4));
-    EXPECT_EQ(vclos.Diagnose(servers, 4), VclosPlacementFailure::GPU_FRAGMENTATION);
-    EXPECT_EQ(VclosPlacementFailureName(VclosPlacementFailure::NETWORK_FRAGMENTATION),
+    EXPECT_EQ(vclos.Diagnose(servers, 4), ClusterPlacementFailure::GPU_FRAGMENTATION);
+    EXPECT_EQ(ClusterPlacementFailureName(ClusterPlacementFailure::NETWORK_FRAGMENTATION),
               "network-fragmentation");
     // Baselines reserve no link: the free-GPU layout is the cause.
-    auto ecmp = VclosCreatePlacementPolicy("ecmp");
-    EXPECT_EQ(ecmp->Diagnose(shortGpus, 2), VclosPlacementFailure::GPUS);
-    EXPECT_EQ(ecmp->Diagnose(servers, 4), VclosPlacementFailure::GPU_FRAGMENTATION);
+    auto ecmp = ClusterCreatePlacementPolicy("ecmp");
+    EXPECT_EQ(ecmp->Diagnose(shortGpus, 2), ClusterPlacementFailure::GPUS);
+    EXPECT_EQ(ecmp->Diagnose(servers, 4), ClusterPlacementFailure::GPU_FRAGMENTATION);
 }
 
 TEST(VclosPlacementMultiCluster, HandWorkedPlacements)
 {
     // 4 leaves x 2 servers x 4 GPUs, 4 spines: 4 sub-clusters of 2 servers (one leaf each).
-    VclosClusterState s(4, 2, 4, 4);
-    auto ecmp = VclosCreatePlacementPolicy("ecmp");
-    auto sr = VclosCreatePlacementPolicy("source-routing");
-    auto firstFit = VclosCreatePlacementPolicy("ecmp-first-fit");
+    ClusterState s(4, 2, 4, 4);
+    auto ecmp = ClusterCreatePlacementPolicy("ecmp");
+    auto sr = ClusterCreatePlacementPolicy("source-routing");
+    auto firstFit = ClusterCreatePlacementPolicy("ecmp-first-fit");
     EXPECT_EQ(ecmp->GetName(), "ecmp");
     EXPECT_EQ(sr->GetName(), "source-routing");
     s.Allocate(1, {0}, {});    // server 0: 3 free
@@ -716,9 +714,9 @@ TEST(VclosPlacementMultiCluster, HandWorkedPlacements)
     s.Allocate(6, {24, 28}, {});
     EXPECT_TRUE(firstFit->Place(s, 7, 8)) << "first fit spans sub-clusters";
     EXPECT_FALSE(ecmp->Place(s, 7, 8));
-    EXPECT_EQ(ecmp->Diagnose(s, 8), VclosPlacementFailure::GPU_FRAGMENTATION);
+    EXPECT_EQ(ecmp->Diagnose(s, 8), ClusterPlacementFailure::GPU_FRAGMENTATION);
     // A job larger than a sub-cluster (8 GPUs) never runs under the spec's baselines.
-    VclosClusterState idle(4, 2, 4, 4);
+    ClusterState idle(4, 2, 4, 4);
     EXPECT_TRUE(ecmp->CanEverPlace(idle, 8));
     EXPECT_FALSE(ecmp->CanEverPlace(idle, 9));
     EXPECT_FALSE(sr->CanEverPlace(idle, 32));
@@ -730,9 +728,9 @@ TEST(VclosPlacementVclos, SingleLeafJobsUseAsFewServersAsPacking)
     // 2 leaves x 2 servers x 4 GPUs, 4 spines. Leaf 0: 2 + 2 free GPUs (4, the best fit);
     // leaf 1: a wholly free server and 1 free GPU. A 4-GPU job takes leaf 1's free server
     // rather than 2 GPUs on each of leaf 0's servers, as packing would; 3 GPUs likewise.
-    VclosClusterState s(2, 2, 4, 4);
+    ClusterState s(2, 2, 4, 4);
     s.Allocate(1, {0, 1, 4, 5, 12, 13, 14}, {});
-    VclosVirtualClosPlacement vclos;
+    VclosPolicy vclos;
     auto four = vclos.Place(s, 2, 4);
     ASSERT_TRUE(four);
     EXPECT_EQ(four->gpus, (std::vector<uint32_t>{8, 9, 10, 11}));
@@ -743,6 +741,6 @@ TEST(VclosPlacementVclos, SingleLeafJobsUseAsFewServersAsPacking)
     // 2 GPUs fit one server of leaf 0 (the best fit): unchanged.
     EXPECT_EQ(vclos.Place(s, 2, 2)->gpus, (std::vector<uint32_t>{2, 3}));
     // Without whole servers the old rule: best-fit leaf 0, split over its two servers.
-    VclosVirtualClosPlacement split(20000, false);
+    VclosPolicy split(20000, false);
     EXPECT_EQ(split.Place(s, 2, 4)->gpus, (std::vector<uint32_t>{2, 3, 6, 7}));
 }

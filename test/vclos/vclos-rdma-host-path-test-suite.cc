@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The NIC's host fast path (VclosRdmaHostPath, VclosRdmaNic::HostFastPath) against ns-3's
+// The NIC's host fast path (RoceHostPath, RoceNic::HostFastPath) against ns-3's
 // UDP/IPv4 path at the hosts, with the harness of vclos-fabric-fast-path: the same seed puts
 // byte-identical frames (IPv4 identification, TTL, TOS/ECN, checksums, UDP ports) on every
 // link at the same times, with RDMA + DCQCN over RED, on PFC links, with checksums on, with
@@ -16,28 +16,28 @@
 #include "vclos-wire-digest.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-fabric.h"
+#include "ns3/collective-permutation-helper.h"
 #include "ns3/global-value.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4-routing-table-entry.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-switch-buffer.h"
 #include "ns3/ppp-header.h"
 #include "ns3/queue-disc.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-host-path.h"
+#include "ns3/roce-nic.h"
+#include "ns3/roce-qp.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-permutation-helper.h"
-#include "ns3/vclos-pfc-net-device.h"
-#include "ns3/vclos-pfc-switch-buffer.h"
-#include "ns3/vclos-rdma-helper.h"
-#include "ns3/vclos-rdma-host-path.h"
-#include "ns3/vclos-rdma-nic.h"
-#include "ns3/vclos-rdma-qp.h"
 
 #include <cstdio>
 #include <string>
@@ -51,12 +51,12 @@ namespace
 /// How a run differs from the base case (RDMA 7:1 incast, DCQCN, p2p links with RED).
 struct Options
 {
-    bool hostFastPath = true;  //!< VclosRdmaNic::HostFastPath
+    bool hostFastPath = true;  //!< RoceNic::HostFastPath
     int64_t stream = 1;        //!< first random stream
     bool pfc = false;          //!< LinkLayer=pfc
     bool checksums = false;    //!< ChecksumEnabled
     uint8_t ttl = 64;          //!< Ipv4L3Protocol::DefaultTtl
-    uint8_t dataDscp = 26;     //!< VclosRdmaNic::DataDscp
+    uint8_t dataDscp = 26;     //!< RoceNic::DataDscp
     bool flapReceiver = false; //!< GPU 0's interface down at 30 us, up at 60 us
     uint32_t tcpFlowBytes = 0; //!< > 0: also a TCP flow per GPU (leaf shift) of this size
     uint32_t qpsPerSender = 1; //!< QPs each sender opens to GPU 0 (300000 bytes in all)
@@ -90,7 +90,7 @@ WireRecord
 RunScenario(const Options& o)
 {
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(o.checksums));
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(2));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(4));
     helper->SetAttribute("GpusPerServer", UintegerValue(1));
@@ -104,7 +104,7 @@ RunScenario(const Options& o)
         helper->SetPfcDeviceAttribute("EcnKmin", UintegerValue(20000));
         helper->SetPfcDeviceAttribute("EcnKmax", UintegerValue(80000));
     }
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, o.stream);
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
     {
@@ -118,7 +118,7 @@ RunScenario(const Options& o)
     {
         links[id].device->TraceConnectWithoutContext("PhyTxBegin",
                                                      MakeBoundCallback(&RecordFrame, &record, id));
-        if (auto pfc = DynamicCast<VclosPfcNetDevice>(links[id].device))
+        if (auto pfc = DynamicCast<PfcNetDevice>(links[id].device))
         {
             pfc->TraceConnectWithoutContext("EcnMark",
                                             Callback<void, Ptr<const Packet>>(
@@ -126,25 +126,25 @@ RunScenario(const Options& o)
         }
     }
 
-    Ptr<VclosPermutationHelper> tcp;
+    Ptr<CollectivePermutationHelper> tcp;
     if (o.tcpFlowBytes > 0)
     {
         // One TCP flow per GPU to the GPU of the same index under the other leaf, on the
         // same hosts and links as the RDMA incast.
-        tcp = CreateObject<VclosPermutationHelper>();
+        tcp = CreateObject<CollectivePermutationHelper>();
         tcp->SetAttribute("FlowBytes", UintegerValue(o.tcpFlowBytes));
-        tcp->Install(fabric, VclosPermutationHelper::LeafShift(fabric, 1));
+        tcp->Install(fabric, CollectivePermutationHelper::LeafShift(fabric, 1));
     }
-    VclosRdmaHelper rdma;
+    RoceHelper rdma;
     rdma.SetNicAttribute("AckTimeout", StringValue("1ms"));
-    rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
+    rdma.SetNicAttribute("RateControl", StringValue("ns3::Dcqcn"));
     rdma.SetNicAttribute("HostFastPath", BooleanValue(o.hostFastPath));
     rdma.SetNicAttribute("DataDscp", UintegerValue(o.dataDscp));
-    std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
+    std::vector<Ptr<RoceNic>> nics = rdma.Install(fabric->GetGpus());
     nics[0]->SetAcceptCallback(
-        Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>([&record](Ptr<VclosRdmaQp> qp, Ipv4Address) {
-            qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
-                [&record](Ptr<VclosRdmaQp>, uint32_t bytes) { record.rdmaDelivered += bytes; }));
+        Callback<void, Ptr<RoceQp>, Ipv4Address>([&record](Ptr<RoceQp> qp, Ipv4Address) {
+            qp->SetDataCallback(Callback<void, Ptr<RoceQp>, uint32_t>(
+                [&record](Ptr<RoceQp>, uint32_t bytes) { record.rdmaDelivered += bytes; }));
         }));
     for (uint32_t g = 1; g < fabric->GetGpuCount(); ++g)
     {
@@ -160,9 +160,9 @@ RunScenario(const Options& o)
         // route put back; go-back-N recovers the lost packets.
         Ptr<Ipv4> ipv4 = fabric->GetGpus().Get(0)->GetObject<Ipv4>();
         uint32_t itf = 0;
-        for (const VclosLink& l : links)
+        for (const ClusterLink& l : links)
         {
-            if (l.kind == VclosLink::GPU_TO_LEAF && l.from == 0)
+            if (l.kind == ClusterLink::GPU_TO_LEAF && l.from == 0)
             {
                 itf = ipv4->GetInterfaceForDevice(l.device);
             }
@@ -185,9 +185,9 @@ RunScenario(const Options& o)
             record.tcpDelivered += r.bytes;
         }
     }
-    for (const Ptr<VclosRdmaNic>& nic : nics)
+    for (const Ptr<RoceNic>& nic : nics)
     {
-        if (Ptr<VclosRdmaHostPath> path = nic->GetHostPath())
+        if (Ptr<RoceHostPath> path = nic->GetHostPath())
         {
             ++record.hostPaths;
             record.fastSent += path->GetFastSent();
@@ -246,32 +246,32 @@ RecordDatagram(std::vector<SentDatagram>* sent, Ptr<const Packet> frame)
 /**
  * GPU 1 of a 4-GPU fabric (2 leaves, 2 servers each) opens two QPs and sends 40000 bytes on
  * each: both to GPU 0, or (control) one to GPU 0 and one to GPU 2.
- * \param hostFastPath VclosRdmaNic::HostFastPath
+ * \param hostFastPath RoceNic::HostFastPath
  * \param samePeer both QPs to GPU 0
  * \return the datagrams GPU 1 put on its link, in order
  */
 std::vector<SentDatagram>
 RunTwoQps(bool hostFastPath, bool samePeer)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(2));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(2));
     helper->SetAttribute("GpusPerServer", UintegerValue(1));
     helper->SetAttribute("Spines", UintegerValue(2));
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, 1);
     std::vector<SentDatagram> sent;
-    for (const VclosLink& l : fabric->GetLinks())
+    for (const ClusterLink& l : fabric->GetLinks())
     {
-        if (l.kind == VclosLink::GPU_TO_LEAF && l.from == 1)
+        if (l.kind == ClusterLink::GPU_TO_LEAF && l.from == 1)
         {
             l.device->TraceConnectWithoutContext("PhyTxBegin",
                                                  MakeBoundCallback(&RecordDatagram, &sent));
         }
     }
-    VclosRdmaHelper rdma;
+    RoceHelper rdma;
     rdma.SetNicAttribute("HostFastPath", BooleanValue(hostFastPath));
-    std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
+    std::vector<Ptr<RoceNic>> nics = rdma.Install(fabric->GetGpus());
     nics[1]->Connect(fabric->GetGpuAddress(0))->Send(40000);
     nics[1]->Connect(fabric->GetGpuAddress(samePeer ? 0 : 2))->Send(40000);
     Simulator::Stop(MilliSeconds(5));

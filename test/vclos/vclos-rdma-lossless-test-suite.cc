@@ -7,17 +7,17 @@
 // code: no drop with PFC, drops and retransmissions without, every posted byte delivered.
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-fabric.h"
 #include "ns3/data-rate.h"
+#include "ns3/pfc-switch-buffer.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-nic.h"
+#include "ns3/roce-qp.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-pfc-switch-buffer.h"
-#include "ns3/vclos-rdma-helper.h"
-#include "ns3/vclos-rdma-nic.h"
-#include "ns3/vclos-rdma-qp.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -32,13 +32,13 @@ namespace
 /// What one incast run gave.
 struct IncastResult
 {
-    uint64_t posted = 0;        //!< bytes the senders posted
-    uint64_t delivered = 0;     //!< bytes the receiver's QPs delivered in order
-    uint64_t retransmitted = 0; //!< bytes the senders sent again
-    uint64_t cnps = 0;          //!< CNPs the senders received
-    uint64_t drops = 0;         //!< packets the switch buffers dropped
-    uint64_t pauses = 0;        //!< PFC pause frames the switches sent
-    Time done;                  //!< when the last byte was delivered
+    uint64_t posted = 0;            //!< bytes the senders posted
+    uint64_t delivered = 0;         //!< bytes the receiver's QPs delivered in order
+    uint64_t retransmitted = 0;     //!< bytes the senders sent again
+    uint64_t cnps = 0;              //!< CNPs the senders received
+    uint64_t drops = 0;             //!< packets the switch buffers dropped
+    uint64_t pauses = 0;            //!< PFC pause frames the switches sent
+    Time done;                      //!< when the last byte was delivered
     DataRate leastRate{UINT64_MAX}; //!< lowest rate a sender's rate control ended at
 };
 
@@ -50,7 +50,7 @@ struct IncastResult
 IncastResult
 RunIncast(bool pfc, bool dcqcn)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("LinkLayer", StringValue("pfc"));
     helper->SetAttribute("Leaves", UintegerValue(2));
     helper->SetAttribute("Spines", UintegerValue(4));
@@ -61,33 +61,33 @@ RunIncast(bool pfc, bool dcqcn)
     helper->SetPfcDeviceAttribute("EcnEnabled", BooleanValue(true));
     helper->SetPfcDeviceAttribute("EcnKmin", UintegerValue(20000));
     helper->SetPfcDeviceAttribute("EcnKmax", UintegerValue(80000));
-    Ptr<VclosFabric> fabric = helper->Install();
+    Ptr<ClosFabric> fabric = helper->Install();
     helper->AssignStreams(fabric, 1);
 
-    VclosRdmaHelper rdma;
+    RoceHelper rdma;
     rdma.SetNicAttribute("WireOverhead", UintegerValue(38)); // Ethernet, FCS, preamble, IFG
     rdma.SetNicAttribute("AckTimeout", StringValue("1ms"));
     if (dcqcn)
     {
-        rdma.SetNicAttribute("RateControl", StringValue("ns3::VclosDcqcn"));
+        rdma.SetNicAttribute("RateControl", StringValue("ns3::Dcqcn"));
     }
-    std::vector<Ptr<VclosRdmaNic>> nics = rdma.Install(fabric->GetGpus());
+    std::vector<Ptr<RoceNic>> nics = rdma.Install(fabric->GetGpus());
     IncastResult result;
-    std::vector<Ptr<VclosRdmaQp>> responders;
+    std::vector<Ptr<RoceQp>> responders;
     nics[0]->SetAcceptCallback(
-        Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>([&](Ptr<VclosRdmaQp> qp, Ipv4Address) {
+        Callback<void, Ptr<RoceQp>, Ipv4Address>([&](Ptr<RoceQp> qp, Ipv4Address) {
             responders.push_back(qp);
-            qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
-                [&result](Ptr<VclosRdmaQp>, uint32_t bytes) {
+            qp->SetDataCallback(
+                Callback<void, Ptr<RoceQp>, uint32_t>([&result](Ptr<RoceQp>, uint32_t bytes) {
                     result.delivered += bytes;
                     result.done = Simulator::Now();
                 }));
         }));
     const uint64_t bytes = 1000000;
-    std::vector<Ptr<VclosRdmaQp>> senders;
+    std::vector<Ptr<RoceQp>> senders;
     for (uint32_t g = 1; g < fabric->GetGpuCount(); ++g)
     {
-        Ptr<VclosRdmaQp> qp = nics[g]->Connect(fabric->GetGpuAddress(0));
+        Ptr<RoceQp> qp = nics[g]->Connect(fabric->GetGpuAddress(0));
         qp->Send(bytes);
         result.posted += bytes;
         senders.push_back(qp);
@@ -107,7 +107,7 @@ RunIncast(bool pfc, bool dcqcn)
     {
         for (uint32_t i = 0; i < set->GetN(); ++i)
         {
-            Ptr<VclosPfcSwitchBuffer> b = set->Get(i)->GetObject<VclosPfcSwitchBuffer>();
+            Ptr<PfcSwitchBuffer> b = set->Get(i)->GetObject<PfcSwitchBuffer>();
             result.drops += b->GetDrops();
             result.pauses += b->GetPausesSent();
         }

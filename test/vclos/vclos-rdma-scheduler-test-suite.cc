@@ -1,23 +1,23 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The scheduler's jobs over RoCEv2 queue pairs (VclosPacketExecutor Transport=rdma): every
+// The scheduler's jobs over RoCEv2 queue pairs (CollectivePacketExecutor Transport=rdma): every
 // job finishes with the TCP run's byte counts (and the ring family's 2(N-1)M per iteration),
 // per-flow ECMP, source pins and the link-load tracker work unchanged on QPs, and the same
 // seed gives the same run. See doc/vclos/rdma.rst, "RDMA in scenarios and the scheduler".
 #include "vclos-test-run.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-link-load-tracker.h"
+#include "ns3/cluster-job-scheduler.h"
+#include "ns3/cluster-scheduler-tracker.h"
+#include "ns3/collective-packet-executor.h"
 #include "ns3/enum.h"
+#include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
+#include "ns3/suite-run-status.h"
 #include "ns3/test.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-job-scheduler.h"
-#include "ns3/vclos-link-load-tracker.h"
-#include "ns3/vclos-packet-executor.h"
-#include "ns3/vclos-rdma-nic.h"
-#include "ns3/vclos-run-status.h"
-#include "ns3/vclos-scheduler-tracker.h"
 
 #include <map>
 #include <sstream>
@@ -53,16 +53,16 @@ struct Outcome
 
 /// Run the jobs under a policy over a transport, on a fresh default fabric.
 Outcome
-RunJobs(const std::string& policy, VclosPacketExecutor::Transport transport)
+RunJobs(const std::string& policy, CollectivePacketExecutor::Transport transport)
 {
-    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
+    Ptr<ClosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 0);
-    Ptr<VclosPacketExecutor> executor = CreateObject<VclosPacketExecutor>();
+    Ptr<CollectivePacketExecutor> executor = CreateObject<CollectivePacketExecutor>();
     executor->SetAttribute("Transport", EnumValue(transport));
     executor->SetFabric(fabric);
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-    scheduler->Setup(Ptr<VclosJobExecutor>(executor), policy);
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
+    scheduler->Setup(Ptr<ClusterJobExecutor>(executor), policy);
     Outcome out;
     executor->TraceConnectWithoutContext(
         "JobBytes",
@@ -70,30 +70,30 @@ RunJobs(const std::string& policy, VclosPacketExecutor::Transport transport)
             [&out](uint32_t job, uint64_t sent, uint64_t received) {
                 out.bytes[job] = {sent, received};
             }));
-    std::vector<VclosJobRequest> jobs;
+    std::vector<ClusterJobRequest> jobs;
     for (uint32_t i = 0; i < SIZES.size(); ++i)
     {
-        VclosJobRequest r;
+        ClusterJobRequest r;
         r.id = i;
         r.gpus = SIZES[i];
         r.submit = MicroSeconds(5 * i);
         r.messageBytes = MESSAGE_BYTES;
         r.computeTime = MicroSeconds(10);
         r.iterations = ITERATIONS;
-        r.algorithm = VCLOS_RING; // hierarchical over each job's equal servers
+        r.algorithm = CLUSTER_RING; // hierarchical over each job's equal servers
         jobs.push_back(r);
     }
-    Ptr<VclosSchedulerTracker> tracker = CreateObject<VclosSchedulerTracker>();
+    Ptr<ClusterSchedulerTracker> tracker = CreateObject<ClusterSchedulerTracker>();
     tracker->Install(scheduler);
-    Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+    Ptr<ClosLinkLoadTracker> links = CreateObject<ClosLinkLoadTracker>();
     links->Install(fabric);
     // The tracker's own control: the same run with ACKs (RoCE ACKs/CNPs) counted as flows.
-    Ptr<VclosLinkLoadTracker> withControl = CreateObject<VclosLinkLoadTracker>();
+    Ptr<ClosLinkLoadTracker> withControl = CreateObject<ClosLinkLoadTracker>();
     withControl->SetAttribute("IgnorePureAcks", BooleanValue(false));
     withControl->Install(fabric);
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
-        Callback<void, const VclosJobRequest&>([&out, scheduler](const VclosJobRequest& job) {
+        Callback<void, const ClusterJobRequest&>([&out, scheduler](const ClusterJobRequest& job) {
             out.finish[job.id] = Simulator::Now().GetNanoSeconds();
             if (scheduler->GetFinishedJobs() == SIZES.size())
             {
@@ -107,7 +107,7 @@ RunJobs(const std::string& policy, VclosPacketExecutor::Transport transport)
     out.spineConflicts = links->GetSpineConflictingFlowShare();
     out.flowsWithControl = static_cast<uint32_t>(withControl->GetFlows().size());
     std::ostringstream digest;
-    const uint8_t protocol = transport == VclosPacketExecutor::RDMA ? 17 : 6;
+    const uint8_t protocol = transport == CollectivePacketExecutor::RDMA ? 17 : 6;
     for (const auto& flow : links->GetFlows())
     {
         ++out.dataFlows;
@@ -124,7 +124,7 @@ RunJobs(const std::string& policy, VclosPacketExecutor::Transport transport)
     out.digest = digest.str();
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
     {
-        Ptr<VclosRdmaNic> nic = fabric->GetGpus().Get(g)->GetObject<VclosRdmaNic>();
+        Ptr<RoceNic> nic = fabric->GetGpus().Get(g)->GetObject<RoceNic>();
         out.qps += nic ? nic->GetNQps() : 0;
     }
     Simulator::Destroy();
@@ -145,8 +145,8 @@ class VclosRdmaSchedulerPolicyTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Outcome tcp = RunJobs(m_policy, VclosPacketExecutor::TCP);
-        Outcome rdma = RunJobs(m_policy, VclosPacketExecutor::RDMA);
+        Outcome tcp = RunJobs(m_policy, CollectivePacketExecutor::TCP);
+        Outcome rdma = RunJobs(m_policy, CollectivePacketExecutor::RDMA);
         for (const Outcome* o : {&tcp, &rdma})
         {
             const char* name = o == &tcp ? "tcp" : "rdma";
@@ -211,13 +211,13 @@ class VclosRdmaSchedulerDeterminismTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Outcome a = RunJobs("ecmp-first-fit", VclosPacketExecutor::RDMA);
-        Outcome b = RunJobs("ecmp-first-fit", VclosPacketExecutor::RDMA);
+        Outcome a = RunJobs("ecmp-first-fit", CollectivePacketExecutor::RDMA);
+        Outcome b = RunJobs("ecmp-first-fit", CollectivePacketExecutor::RDMA);
         NS_TEST_EXPECT_MSG_EQ(a.finished, SIZES.size(), "every job finished");
         NS_TEST_EXPECT_MSG_EQ(a.digest.empty(), false, "something to compare");
         NS_TEST_EXPECT_MSG_EQ((a.digest == b.digest), true, "same flows and finish times");
         // The control: another transport on the same seed gives another digest.
-        Outcome tcp = RunJobs("ecmp-first-fit", VclosPacketExecutor::TCP);
+        Outcome tcp = RunJobs("ecmp-first-fit", CollectivePacketExecutor::TCP);
         NS_TEST_EXPECT_MSG_EQ((a.digest == tcp.digest), false, "tcp's run differs");
     }
 };

@@ -7,6 +7,12 @@
 // pcap holds UDP port 4791 and the BTH bytes where the spec puts them; a rate controller
 // paces the QP and hears the CNPs a CE-marking queue causes; runs repeat themselves.
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-fabric.h"
+#include "ns3/cluster-flow-hash.h"
+#include "ns3/collective-app.h"
+#include "ns3/collective-helper.h"
+#include "ns3/collective-tracker.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -20,21 +26,15 @@
 #include "ns3/queue-disc-container.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-helper.h"
+#include "ns3/roce-rate-control.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/suite-run-status.h"
 #include "ns3/test.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-collective-app.h"
-#include "ns3/vclos-collective-helper.h"
-#include "ns3/vclos-collective-tracker.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-flow-hash.h"
-#include "ns3/vclos-rdma-helper.h"
-#include "ns3/vclos-rdma-rate-control.h"
-#include "ns3/vclos-run-status.h"
 
 #include <cmath>
 #include <cstdio>
@@ -66,9 +66,9 @@ struct Rig
 {
     NodeContainer nodes;                             //!< a, b (and the router, last)
     NetDeviceContainer ab;                           //!< the first link's devices
-    std::vector<Ptr<VclosRdmaNic>> nics;             //!< on a and b
-    Ptr<VclosRdmaQp> qp;                             //!< requester on a
-    Ptr<VclosRdmaQp> responder;                      //!< on b (accept callback)
+    std::vector<Ptr<RoceNic>> nics;                  //!< on a and b
+    Ptr<RoceQp> qp;                                  //!< requester on a
+    Ptr<RoceQp> responder;                           //!< on b (accept callback)
     uint64_t delivered = 0;                          //!< data callback bytes
     uint64_t acked = 0;                              //!< send-complete callback bytes
     uint32_t accepts = 0;                            //!< accept callbacks
@@ -95,7 +95,7 @@ BuildPair(Rig& rig, const std::string& rate, const Time& delay, const Attributes
 void
 ConnectRig(Rig& rig, const Attributes& attributes, Ipv4Address to)
 {
-    VclosRdmaHelper rdma;
+    RoceHelper rdma;
     for (const auto& [name, value] : attributes)
     {
         rdma.SetNicAttribute(name, StringValue(value));
@@ -104,15 +104,15 @@ ConnectRig(Rig& rig, const Attributes& attributes, Ipv4Address to)
     rig.nics = rdma.Install(hosts);
     Rig* r = &rig;
     rig.nics[1]->SetAcceptCallback(
-        Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>([r](Ptr<VclosRdmaQp> qp, Ipv4Address) {
+        Callback<void, Ptr<RoceQp>, Ipv4Address>([r](Ptr<RoceQp> qp, Ipv4Address) {
             ++r->accepts;
             r->responder = qp;
-            qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
-                [r](Ptr<VclosRdmaQp>, uint32_t bytes) { r->delivered += bytes; }));
+            qp->SetDataCallback(Callback<void, Ptr<RoceQp>, uint32_t>(
+                [r](Ptr<RoceQp>, uint32_t bytes) { r->delivered += bytes; }));
         }));
     rig.qp = rig.nics[0]->Connect(to);
     rig.qp->SetSendCompleteCallback(
-        Callback<void, Ptr<VclosRdmaQp>, uint64_t>([r](Ptr<VclosRdmaQp> qp, uint64_t bytes) {
+        Callback<void, Ptr<RoceQp>, uint64_t>([r](Ptr<RoceQp> qp, uint64_t bytes) {
             r->acked += bytes;
             if (r->acked == qp->GetBytesPosted())
             {
@@ -402,8 +402,8 @@ class VclosRdmaLazyTimerTest : public TestCase
             DropReceived(rig, {24});
             Time lastProgress = Seconds(-1);
             Time timeoutAt = Seconds(-1);
-            rig.qp->SetSendCompleteCallback(Callback<void, Ptr<VclosRdmaQp>, uint64_t>(
-                [&lastProgress, &timeoutAt](Ptr<VclosRdmaQp>, uint64_t) {
+            rig.qp->SetSendCompleteCallback(Callback<void, Ptr<RoceQp>, uint64_t>(
+                [&lastProgress, &timeoutAt](Ptr<RoceQp>, uint64_t) {
                     if (timeoutAt.IsNegative())
                     {
                         lastProgress = Simulator::Now();
@@ -569,14 +569,14 @@ class VclosRdmaPcapTest : public TestCase
 };
 
 /// A test rate controller: a fixed rate, halved on each CNP; counts what it is told.
-class VclosRdmaTestRateControl : public VclosRdmaRateControl
+class VclosRdmaTestRateControl : public RoceRateControl
 {
   public:
     static TypeId GetTypeId()
     {
         static TypeId tid =
             TypeId("ns3::VclosRdmaTestRateControl")
-                .SetParent<VclosRdmaRateControl>()
+                .SetParent<RoceRateControl>()
                 .SetGroupName("Vclos")
                 .AddConstructor<VclosRdmaTestRateControl>()
                 .AddAttribute("Rate",
@@ -694,7 +694,7 @@ class VclosRdmaControlBytesTest : public TestCase
         Rig rig;
         BuildPair(rig, "100Gbps", MicroSeconds(1), {});
         ConnectRig(rig, attributes, Ipv4Address("10.0.0.2"));
-        Ptr<VclosRdmaQp> back = rig.nics[1]->Connect(Ipv4Address("10.0.0.1"));
+        Ptr<RoceQp> back = rig.nics[1]->Connect(Ipv4Address("10.0.0.1"));
         Ptr<NetDevice> device = rig.ab.Get(1);
         Ptr<QueueDisc> disc =
             rig.nodes.Get(1)->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(device);
@@ -905,7 +905,7 @@ class VclosRdmaBadAttributeTest : public TestCase
             NodeContainer nodes;
             nodes.Create(1);
             InternetStackHelper().Install(nodes);
-            VclosRdmaHelper rdma;
+            RoceHelper rdma;
             for (const auto& [name, value] : attributes)
             {
                 rdma.SetNicAttribute(name, StringValue(value));
@@ -921,9 +921,7 @@ class VclosRdmaBadAttributeTest : public TestCase
             }
             NS_TEST_EXPECT_MSG_NE(what.find(expected), std::string::npos, what);
             NS_TEST_EXPECT_MSG_EQ(what.find('\n'), std::string::npos, "one line");
-            NS_TEST_EXPECT_MSG_EQ(nodes.Get(0)->GetObject<VclosRdmaNic>(),
-                                  nullptr,
-                                  "nothing installed");
+            NS_TEST_EXPECT_MSG_EQ(nodes.Get(0)->GetObject<RoceNic>(), nullptr, "nothing installed");
             Simulator::Destroy();
         }
         // A device MTU too small for the payload is refused, not fragmented.
@@ -936,7 +934,7 @@ class VclosRdmaBadAttributeTest : public TestCase
         std::string what;
         try
         {
-            VclosRdmaHelper().Install(rig.nodes);
+            RoceHelper().Install(rig.nodes);
         }
         catch (const std::invalid_argument& e)
         {
@@ -1059,24 +1057,24 @@ class VclosRdmaFabricTest : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>(); // 4 leaves, 8 spines
-        Ptr<VclosFabric> fabric = helper->Install();
-        VclosRdmaHelper rdma;
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>(); // 4 leaves, 8 spines
+        Ptr<ClosFabric> fabric = helper->Install();
+        RoceHelper rdma;
         auto nics = rdma.Install(fabric->GetGpus());
         const uint32_t src = 0;
         const uint32_t dst = fabric->GetGpuAt(2, 3); // another leaf
         uint64_t delivered = 0;
-        nics[dst]->SetAcceptCallback(Callback<void, Ptr<VclosRdmaQp>, Ipv4Address>(
-            [&delivered](Ptr<VclosRdmaQp> qp, Ipv4Address) {
-                qp->SetDataCallback(Callback<void, Ptr<VclosRdmaQp>, uint32_t>(
-                    [&delivered](Ptr<VclosRdmaQp>, uint32_t bytes) { delivered += bytes; }));
+        nics[dst]->SetAcceptCallback(
+            Callback<void, Ptr<RoceQp>, Ipv4Address>([&delivered](Ptr<RoceQp> qp, Ipv4Address) {
+                qp->SetDataCallback(Callback<void, Ptr<RoceQp>, uint32_t>(
+                    [&delivered](Ptr<RoceQp>, uint32_t bytes) { delivered += bytes; }));
             }));
         // Which spine each UDP source port's data crossed, from the bytes on leaf uplinks.
         std::map<uint16_t, std::set<uint32_t>> spinesBySport;
         for (uint32_t id = 0; id < fabric->GetLinks().size(); ++id)
         {
-            const VclosLink& link = fabric->GetLinks()[id];
-            if (link.kind != VclosLink::LEAF_TO_SPINE)
+            const ClusterLink& link = fabric->GetLinks()[id];
+            if (link.kind != ClusterLink::LEAF_TO_SPINE)
             {
                 continue;
             }
@@ -1093,7 +1091,7 @@ class VclosRdmaFabricTest : public TestCase
                 }));
         }
         const uint32_t qps = 8;
-        std::vector<Ptr<VclosRdmaQp>> requesters;
+        std::vector<Ptr<RoceQp>> requesters;
         for (uint32_t k = 0; k < qps; ++k)
         {
             requesters.push_back(nics[src]->Connect(fabric->GetGpuAddress(dst)));
@@ -1107,7 +1105,7 @@ class VclosRdmaFabricTest : public TestCase
         for (const auto& qp : requesters)
         {
             ports.insert(qp->GetSourcePort());
-            VclosFiveTuple tuple;
+            ClusterFiveTuple tuple;
             tuple.srcAddress = fabric->GetGpuAddress(src).Get();
             tuple.dstAddress = fabric->GetGpuAddress(dst).Get();
             tuple.srcPort = qp->GetSourcePort();
@@ -1116,7 +1114,7 @@ class VclosRdmaFabricTest : public TestCase
             uint32_t predicted = UINT32_MAX;
             for (uint32_t id : fabric->TraceFlowPath(tuple))
             {
-                if (fabric->GetLinks()[id].kind == VclosLink::LEAF_TO_SPINE)
+                if (fabric->GetLinks()[id].kind == ClusterLink::LEAF_TO_SPINE)
                 {
                     predicted = fabric->GetLinks()[id].to;
                 }
@@ -1155,27 +1153,27 @@ class VclosRdmaCollectiveTest : public TestCase
 
     Outcome Run(const std::string& transport, bool nics)
     {
-        Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
+        Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
         fabricHelper->SetAttribute("Leaves", UintegerValue(4));
         fabricHelper->SetAttribute("Spines", UintegerValue(1));
         fabricHelper->SetAttribute("ServersPerLeaf", UintegerValue(1));
         fabricHelper->SetAttribute("GpusPerServer", UintegerValue(1));
-        Ptr<VclosFabric> fabric = fabricHelper->Install();
+        Ptr<ClosFabric> fabric = fabricHelper->Install();
         if (nics)
         {
-            VclosRdmaHelper().Install(fabric->GetGpus());
+            RoceHelper().Install(fabric->GetGpus());
         }
-        Ptr<VclosCollectiveHelper> helper = CreateObject<VclosCollectiveHelper>();
-        helper->SetAttribute("Algorithm", EnumValue(VCLOS_RING));
+        Ptr<CollectiveHelper> helper = CreateObject<CollectiveHelper>();
+        helper->SetAttribute("Algorithm", EnumValue(CLUSTER_RING));
         helper->SetAttribute("MessageBytes", UintegerValue(4000000));
         helper->SetAttribute("Iterations", UintegerValue(2));
         helper->SetAttribute("Transport", StringValue(transport));
         ApplicationContainer apps = helper->Install(fabric, {0, 1, 2, 3});
-        Ptr<VclosCollectiveTracker> tracker = CreateObject<VclosCollectiveTracker>();
+        Ptr<CollectiveTracker> tracker = CreateObject<CollectiveTracker>();
         tracker->Track("job", apps);
         Simulator::Run();
         Outcome outcome;
-        outcome.failure = VclosTakeRunFailure().value_or("");
+        outcome.failure = SuiteTakeRunFailure().value_or("");
         outcome.complete = tracker->IsComplete(0) && tracker->GetIterations(0).size() == 2;
         if (!tracker->GetIterations(0).empty())
         {
@@ -1184,7 +1182,7 @@ class VclosRdmaCollectiveTest : public TestCase
         }
         for (uint32_t r = 0; r < apps.GetN(); ++r)
         {
-            auto app = DynamicCast<VclosCollectiveApp>(apps.Get(r));
+            auto app = DynamicCast<CollectiveApp>(apps.Get(r));
             outcome.sent.push_back(app->GetBytesSent());
             outcome.recv.push_back(app->GetBytesReceived());
         }
@@ -1212,7 +1210,7 @@ class VclosRdmaCollectiveTest : public TestCase
         // Negative control: Transport=rdma without NICs stops the run with one line.
         const Outcome bare = Run("rdma", false);
         NS_TEST_ASSERT_MSG_EQ(bare.complete, false, "no NIC, no collective");
-        NS_TEST_EXPECT_MSG_NE(bare.failure.find("needs a VclosRdmaNic"),
+        NS_TEST_EXPECT_MSG_NE(bare.failure.find("needs a RoceNic"),
                               std::string::npos,
                               bare.failure);
     }
@@ -1280,8 +1278,8 @@ class VclosRdmaWireFormatTest : public TestCase
 
     void DoRun() override
     {
-        VclosRoceBth bth;
-        bth.opcode = VclosRoceBth::RC_WRITE_ONLY;
+        RoceBth bth;
+        bth.opcode = RoceBth::RC_WRITE_ONLY;
         bth.solicited = true;
         bth.padCnt = 3;
         bth.becn = true;
@@ -1294,15 +1292,15 @@ class VclosRdmaWireFormatTest : public TestCase
         const std::vector<uint8_t>
             expected{0x0A, 0xB0, 0xFF, 0xFF, 0x40, 0xAB, 0xCD, 0xEF, 0x80, 0x12, 0x34, 0x56};
         NS_TEST_ASSERT_MSG_EQ((Bytes(p) == expected), true, "BTH bytes");
-        VclosRoceBth back;
+        RoceBth back;
         p->RemoveHeader(back);
         NS_TEST_ASSERT_MSG_EQ((back.destQp == 0xABCDEF && back.psn == 0x123456 && back.ackReq &&
                                back.becn && !back.fecn && back.solicited && back.padCnt == 3 &&
                                back.opcode == 0x0A && back.pKey == 0xFFFF),
                               true,
                               "BTH round trip");
-        VclosRoceAeth aeth;
-        aeth.syndrome = VclosRoceAeth::SYNDROME_NAK_SEQ;
+        RoceAeth aeth;
+        aeth.syndrome = RoceAeth::SYNDROME_NAK_SEQ;
         aeth.msn = 0x010203;
         Ptr<Packet> a = Create<Packet>();
         a->AddHeader(aeth);
@@ -1310,31 +1308,31 @@ class VclosRdmaWireFormatTest : public TestCase
                               true,
                               "AETH: NAK sequence error 011 00000, MSN");
         Ptr<Packet> c = Create<Packet>();
-        c->AddHeader(VclosRoceCnpPadding());
+        c->AddHeader(RoceCnpPadding());
         NS_TEST_ASSERT_MSG_EQ((Bytes(c) == std::vector<uint8_t>(16, 0)), true, "16 zero bytes");
         // Unwrap: the counter nearest the reference.
         const uint64_t wrap = uint64_t{1} << 24;
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(0, wrap + 0xFFFFFF), 2 * wrap, "forward wrap");
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(0xFFFFFF, 2 * wrap), 2 * wrap - 1, "behind");
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(5, wrap + 5), wrap + 5, "same");
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaQp::Unwrap(100, wrap + 10), wrap + 100, "ahead");
+        NS_TEST_ASSERT_MSG_EQ(RoceQp::Unwrap(0, wrap + 0xFFFFFF), 2 * wrap, "forward wrap");
+        NS_TEST_ASSERT_MSG_EQ(RoceQp::Unwrap(0xFFFFFF, 2 * wrap), 2 * wrap - 1, "behind");
+        NS_TEST_ASSERT_MSG_EQ(RoceQp::Unwrap(5, wrap + 5), wrap + 5, "same");
+        NS_TEST_ASSERT_MSG_EQ(RoceQp::Unwrap(100, wrap + 10), wrap + 100, "ahead");
         // Linux flow label -> UDP source port (rdma-spec.md 1.4), by hand:
         // 17 x 4096 = 0x11000 (no bits above 20); low 14 bits 0x1000, high 6 bits 0x04:
         // 0x1000 ^ 0x04 = 0x1004, | 0xC000 = 0xD004.
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(17, 4096), 0xD004, "17 x 4096");
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(4096, 17), 0xD004, "symmetric");
+        NS_TEST_ASSERT_MSG_EQ(RoceNic::SourcePort(17, 4096), 0xD004, "17 x 4096");
+        NS_TEST_ASSERT_MSG_EQ(RoceNic::SourcePort(4096, 17), 0xD004, "symmetric");
         // Values from a separate implementation of the kernel's two functions (Python).
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(0x12345, 0x6789A), 0xFA58, "folds");
-        NS_TEST_ASSERT_MSG_EQ(VclosRdmaNic::SourcePort(0xFFFFFF, 0xFFFFFE), 0xFF12, "largest");
+        NS_TEST_ASSERT_MSG_EQ(RoceNic::SourcePort(0x12345, 0x6789A), 0xFA58, "folds");
+        NS_TEST_ASSERT_MSG_EQ(RoceNic::SourcePort(0xFFFFFF, 0xFFFFFE), 0xFF12, "largest");
     }
 };
 
-/// With DCQCN (the project's VclosDcqcn) as the rate controller, CNPs slow the QP down.
+/// With DCQCN (the project's Dcqcn) as the rate controller, CNPs slow the QP down.
 class VclosRdmaDcqcnTest : public TestCase
 {
   public:
     VclosRdmaDcqcnTest()
-        : TestCase("VclosDcqcn as RateControl: CNPs cut the rate and the bottleneck queue")
+        : TestCase("Dcqcn as RateControl: CNPs cut the rate and the bottleneck queue")
     {
     }
 
@@ -1343,7 +1341,7 @@ class VclosRdmaDcqcnTest : public TestCase
     {
         const uint64_t bytes = 20000000;
         Rig dcqcn;
-        const uint32_t withDcqcn = RunDumbbell(dcqcn, {{"RateControl", "ns3::VclosDcqcn"}}, bytes);
+        const uint32_t withDcqcn = RunDumbbell(dcqcn, {{"RateControl", "ns3::Dcqcn"}}, bytes);
         const uint64_t cnps = dcqcn.qp->GetCnps();
         const Time doneDcqcn = dcqcn.done;
         const uint64_t delivered = dcqcn.delivered;

@@ -3,6 +3,10 @@
  */
 // Switch routing: pins are honoured, a TCP connection never splits across paths, the
 // switches' own view of a flow's path matches what the links saw, spraying is what it says.
+#include "ns3/clos-ecmp-routing.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-link-load-tracker.h"
+#include "ns3/collective-permutation-helper.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/rng-seed-manager.h"
@@ -11,10 +15,6 @@
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-ecmp-routing.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-link-load-tracker.h"
-#include "ns3/vclos-permutation-helper.h"
 
 #include <set>
 
@@ -31,17 +31,17 @@ struct FabricHops
 };
 
 FabricHops
-HopsOf(Ptr<VclosFabric> fabric, const VclosLinkLoadTracker::FlowLoad& flow)
+HopsOf(Ptr<ClosFabric> fabric, const ClosLinkLoadTracker::FlowLoad& flow)
 {
     FabricHops hops;
     for (uint32_t id : flow.links)
     {
-        const VclosLink& l = fabric->GetLinks()[id];
-        if (l.kind == VclosLink::LEAF_TO_SPINE)
+        const ClusterLink& l = fabric->GetLinks()[id];
+        if (l.kind == ClusterLink::LEAF_TO_SPINE)
         {
             hops.spinesUp.insert(l.to);
         }
-        if (l.kind == VclosLink::SPINE_TO_LEAF)
+        if (l.kind == ClusterLink::SPINE_TO_LEAF)
         {
             hops.spinesDown.insert(l.from);
         }
@@ -52,21 +52,21 @@ HopsOf(Ptr<VclosFabric> fabric, const VclosLinkLoadTracker::FlowLoad& flow)
 /// A fabric with small TCP flows over a leaf-shift permutation, tracked.
 struct TrackedRun
 {
-    Ptr<VclosFabric> fabric;
-    Ptr<VclosLinkLoadTracker> tracker;
-    std::vector<VclosPermutationHelper::Pair> pairs;
+    Ptr<ClosFabric> fabric;
+    Ptr<ClosLinkLoadTracker> tracker;
+    std::vector<CollectivePermutationHelper::Pair> pairs;
 };
 
 TrackedRun
-Prepare(Ptr<VclosFabricHelper> helper, bool countAcks)
+Prepare(Ptr<ClosFabricHelper> helper, bool countAcks)
 {
     TrackedRun run;
     run.fabric = helper->Install();
-    run.pairs = VclosPermutationHelper::LeafShift(run.fabric, 1);
-    Ptr<VclosPermutationHelper> traffic = CreateObject<VclosPermutationHelper>();
+    run.pairs = CollectivePermutationHelper::LeafShift(run.fabric, 1);
+    Ptr<CollectivePermutationHelper> traffic = CreateObject<CollectivePermutationHelper>();
     traffic->SetAttribute("FlowBytes", UintegerValue(300000));
     traffic->Install(run.fabric, run.pairs);
-    run.tracker = CreateObject<VclosLinkLoadTracker>();
+    run.tracker = CreateObject<ClosLinkLoadTracker>();
     run.tracker->SetAttribute("IgnorePureAcks", BooleanValue(!countAcks));
     run.tracker->Install(run.fabric);
     return run;
@@ -86,7 +86,7 @@ class VclosPinnedPathsTestCase : public TestCase
   private:
     void DoRun() override
     {
-        TrackedRun run = Prepare(CreateObject<VclosFabricHelper>(), false);
+        TrackedRun run = Prepare(CreateObject<ClosFabricHelper>(), false);
         // Force a collision the hash would rarely make: every flow of leaf 0 through
         // spine 5 (pair pins), and every other GPU pinned by source to spine (index % 3).
         std::map<uint32_t, uint32_t> expectedSpine;
@@ -139,7 +139,7 @@ class VclosTcpNeverSplitTestCase : public TestCase
   private:
     void DoRun() override
     {
-        TrackedRun run = Prepare(CreateObject<VclosFabricHelper>(), true);
+        TrackedRun run = Prepare(CreateObject<ClosFabricHelper>(), true);
         Simulator::Run();
         std::set<uint32_t> spinesUsed;
         uint32_t flows = 0;
@@ -179,8 +179,8 @@ class VclosSprayTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
-        helper->SetRoutingAttribute("Mode", EnumValue(VclosEcmpRouting::PER_PACKET_SPRAY));
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
+        helper->SetRoutingAttribute("Mode", EnumValue(ClosEcmpRouting::PER_PACKET_SPRAY));
         TrackedRun run = Prepare(helper, false);
         Simulator::Run();
         for (const auto& flow : run.tracker->GetFlows())
@@ -203,8 +203,8 @@ class VclosSaltTestCase : public TestCase
   private:
     std::vector<uint32_t> Salts(int64_t stream)
     {
-        Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
-        Ptr<VclosFabric> f = helper->Install();
+        Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
+        Ptr<ClosFabric> f = helper->Install();
         helper->AssignStreams(f, stream);
         std::vector<uint32_t> salts;
         for (uint32_t l = 0; l < f->GetLeafCount(); ++l)
@@ -249,7 +249,7 @@ class VclosNoRouteTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> f = CreateObject<VclosFabricHelper>()->Install();
+        Ptr<ClosFabric> f = CreateObject<ClosFabricHelper>()->Install();
         uint32_t noRoute = 0;
         for (uint32_t s = 0; s < f->GetSpineCount(); ++s)
         {
@@ -281,10 +281,10 @@ class VclosTrackerIdleGapTestCase : public TestCase
     /// \param idleGap the tracker's IdleGap \return the conflicting share it reports
     double ConflictsWith(Time idleGap)
     {
-        Ptr<VclosFabric> f = CreateObject<VclosFabricHelper>()->Install();
+        Ptr<ClosFabric> f = CreateObject<ClosFabricHelper>()->Install();
         f->PinSourceToSpine(0, 2);
         f->PinSourceToSpine(1, 2);
-        Ptr<VclosLinkLoadTracker> tracker = CreateObject<VclosLinkLoadTracker>();
+        Ptr<ClosLinkLoadTracker> tracker = CreateObject<ClosLinkLoadTracker>();
         tracker->SetAttribute("IdleGap", TimeValue(idleGap));
         tracker->Install(f);
         // Flow A (GPU 0 -> 8) at 10 us and 500 us; flow B (GPU 1 -> 9) at 200 us, through

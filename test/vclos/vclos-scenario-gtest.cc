@@ -5,16 +5,16 @@
 // resolved JSON reading back to the same scenario, and the jobs a scenario builds.
 #include "../suite-error-of.h"
 
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/cluster-scheduler-tracker.h"
+#include "ns3/collective-packet-executor.h"
 #include "ns3/config.h"
 #include "ns3/nstime.h"
+#include "ns3/roce-dcqcn.h"
+#include "ns3/roce-nic.h"
+#include "ns3/scenario-config.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-dcqcn.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-packet-executor.h"
-#include "ns3/vclos-rdma-nic.h"
-#include "ns3/vclos-scenario.h"
-#include "ns3/vclos-scheduler-tracker.h"
 
 #include <cstdio>
 #include <fstream>
@@ -65,23 +65,23 @@ std::string
 ReadError(const std::string& json)
 {
     ScenarioFile file(json);
-    return ErrorOf([&] { VclosReadScenario(file.Path()); });
+    return ErrorOf([&] { ScenarioRead(file.Path()); });
 }
 
 } // namespace
 
-TEST(VclosScenario, EmptyObjectGivesDefaults)
+TEST(ScenarioConfig, EmptyObjectGivesDefaults)
 {
     ScenarioFile file("{}");
-    VclosScenario s = VclosReadScenario(file.Path());
-    VclosScenario d;
+    ScenarioConfig s = ScenarioRead(file.Path());
+    ScenarioConfig d;
     EXPECT_EQ(s.workload.jobs, d.workload.jobs);
     EXPECT_EQ(s.scheduler.policies, d.scheduler.policies);
     EXPECT_EQ(s.output.prefix, d.output.prefix);
     EXPECT_TRUE(s.fabric.empty());
 }
 
-TEST(VclosScenario, ReadsEveryField)
+TEST(ScenarioConfig, ReadsEveryField)
 {
     ScenarioFile file(R"({
       // comments are allowed
@@ -98,7 +98,7 @@ TEST(VclosScenario, ReadsEveryField)
       "metrics": {"slowdown": false, "waitThresholdMs": 2, "idleGapUs": 50},
       "output": {"prefix": "p", "plots": false, "flowMonitor": true, "pcap": true,
                  "progress": false}})");
-    VclosScenario s = VclosReadScenario(file.Path());
+    ScenarioConfig s = ScenarioRead(file.Path());
     EXPECT_EQ(s.name, "n");
     EXPECT_EQ(s.fabric.at("Leaves"), "4");
     EXPECT_EQ(s.fabric.at("FabricDataRate"), "40Gbps");
@@ -118,7 +118,7 @@ TEST(VclosScenario, ReadsEveryField)
     EXPECT_EQ(s.directory, file.Path().substr(0, file.Path().rfind('/')));
 }
 
-TEST(VclosScenario, BadFilesNameFileAndField)
+TEST(ScenarioConfig, BadFilesNameFileAndField)
 {
     EXPECT_NE(ReadError(R"({"workload": {"jbos": 1}})").find("workload.jbos: unknown field"),
               std::string::npos);
@@ -137,7 +137,7 @@ TEST(VclosScenario, BadFilesNameFileAndField)
     std::string malformed = ReadError("{\n\"workload\": {\"jobs\": 1,}\n");
     EXPECT_NE(malformed.find("malformed JSON"), std::string::npos) << malformed;
     EXPECT_NE(malformed.find("line 2"), std::string::npos) << malformed;
-    EXPECT_NE(ErrorOf([] { VclosReadScenario("/no/such.json"); }).find("cannot open"),
+    EXPECT_NE(ErrorOf([] { ScenarioRead("/no/such.json"); }).find("cannot open"),
               std::string::npos);
     for (const auto& message : {ReadError(R"({"x": 1})"), malformed})
     {
@@ -145,101 +145,102 @@ TEST(VclosScenario, BadFilesNameFileAndField)
     }
 }
 
-TEST(VclosScenario, ValidationNamesTheField)
+TEST(ScenarioConfig, ValidationNamesTheField)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     auto error = [&zoo](auto change) {
-        VclosScenario s;
+        ScenarioConfig s;
         change(s);
-        return ErrorOf([&] { VclosValidateScenario(s, zoo); });
+        return ErrorOf([&] { ScenarioValidate(s, zoo); });
     };
-    EXPECT_EQ(error([](VclosScenario&) {}), "");
-    EXPECT_NE(error([](VclosScenario& s) { s.workload.source = "philly"; }).find("workload.source"),
+    EXPECT_EQ(error([](ScenarioConfig&) {}), "");
+    EXPECT_NE(
+        error([](ScenarioConfig& s) { s.workload.source = "philly"; }).find("workload.source"),
+        std::string::npos);
+    EXPECT_NE(error([](ScenarioConfig& s) { s.workload.source = "helios"; }).find("workload.trace"),
               std::string::npos);
-    EXPECT_NE(error([](VclosScenario& s) { s.workload.source = "helios"; }).find("workload.trace"),
+    EXPECT_NE(error([](ScenarioConfig& s) { s.workload.jobs = 0; }).find("workload.jobs"),
               std::string::npos);
-    EXPECT_NE(error([](VclosScenario& s) { s.workload.jobs = 0; }).find("workload.jobs"),
+    EXPECT_NE(error([](ScenarioConfig& s) { s.workload.models = {"gpt5"}; }).find("gpt5"),
               std::string::npos);
-    EXPECT_NE(error([](VclosScenario& s) { s.workload.models = {"gpt5"}; }).find("gpt5"),
-              std::string::npos);
-    EXPECT_NE(error([](VclosScenario& s) {
+    EXPECT_NE(error([](ScenarioConfig& s) {
                   s.workload.algorithms = {"butterfly"};
               }).find("workload.algorithms"),
               std::string::npos);
     EXPECT_NE(
-        error([](VclosScenario& s) { s.scaling.gradientBytes = 2; }).find("scaling.gradientBytes"),
+        error([](ScenarioConfig& s) { s.scaling.gradientBytes = 2; }).find("scaling.gradientBytes"),
         std::string::npos);
     EXPECT_NE(
-        error([](VclosScenario& s) { s.scaling.maxIterations = 0; }).find("scaling.maxIterations"),
+        error([](ScenarioConfig& s) { s.scaling.maxIterations = 0; }).find("scaling.maxIterations"),
         std::string::npos);
-    EXPECT_NE(error([](VclosScenario& s) {
+    EXPECT_NE(error([](ScenarioConfig& s) {
                   s.scheduler.policies = {"vclos", "tetris"};
               }).find("tetris"),
               std::string::npos);
-    EXPECT_NE(error([](VclosScenario& s) { s.metrics.idleGapUs = 0.0005; }).find("1 ns"),
+    EXPECT_NE(error([](ScenarioConfig& s) { s.metrics.idleGapUs = 0.0005; }).find("1 ns"),
               std::string::npos);
-    EXPECT_NE(error([](VclosScenario& s) { s.metrics.idleGapUs = 0; }).find("metrics.idleGapUs"),
+    EXPECT_NE(error([](ScenarioConfig& s) { s.metrics.idleGapUs = 0; }).find("metrics.idleGapUs"),
               std::string::npos);
 }
 
-TEST(VclosScenario, AttributesAreAppliedOrRefusedByName)
+TEST(ScenarioConfig, AttributesAreAppliedOrRefusedByName)
 {
-    VclosScenario s;
+    ScenarioConfig s;
     s.fabric["Spines"] = "6";
-    VclosApplyScenarioAttributes(s);
+    ScenarioApplyAttributes(s);
     UintegerValue spines;
-    CreateObject<VclosFabricHelper>()->GetAttribute("Spines", spines);
+    CreateObject<ClosFabricHelper>()->GetAttribute("Spines", spines);
     EXPECT_EQ(spines.Get(), 6u);
     // The resolved JSON lists every fabric attribute with its current value.
-    std::string json = VclosScenarioToJson(s);
+    std::string json = ScenarioToJson(s);
     EXPECT_NE(json.find("\"Spines\": \"6\""), std::string::npos);
     EXPECT_NE(json.find("\"FabricDataRate\""), std::string::npos);
     Config::Reset();
 
     s.fabric = {{"Leafs", "4"}};
     EXPECT_NE(ErrorOf([&] {
-                  VclosApplyScenarioAttributes(s);
-              }).find("fabric.Leafs: not an attribute of ns3::VclosFabricHelper"),
+                  ScenarioApplyAttributes(s);
+              }).find("fabric.Leafs: not an attribute of ns3::ClosFabricHelper"),
               std::string::npos);
     s.fabric = {{"Spines", "many"}};
-    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioAttributes(s); }).find("fabric.Spines: invalid"),
+    EXPECT_NE(ErrorOf([&] { ScenarioApplyAttributes(s); }).find("fabric.Spines: invalid"),
               std::string::npos);
     s.fabric = {{"FabricDataRate", "fast"}};
-    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioAttributes(s); }).find("fabric.FabricDataRate"),
+    EXPECT_NE(ErrorOf([&] { ScenarioApplyAttributes(s); }).find("fabric.FabricDataRate"),
               std::string::npos);
     s.fabric.clear();
     s.defaults = {{"ns3::TcpSocket::SegmentSize", "1.5"}};
     EXPECT_NE(ErrorOf([&] {
-                  VclosApplyScenarioAttributes(s);
+                  ScenarioApplyAttributes(s);
               }).find("defaults.ns3::TcpSocket::SegmentSize: invalid value '1.5'"),
               std::string::npos);
     s.defaults = {{"ns3::NoSuch::Thing", "1"}};
-    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioAttributes(s); }).find("defaults.ns3::NoSuch::Thing"),
+    EXPECT_NE(ErrorOf([&] { ScenarioApplyAttributes(s); }).find("defaults.ns3::NoSuch::Thing"),
               std::string::npos);
     Config::Reset();
 }
 
-TEST(VclosScenario, ResolvedJsonReadsBackTheSame)
+TEST(ScenarioConfig, ResolvedJsonReadsBackTheSame)
 {
-    VclosScenario s;
+    ScenarioConfig s;
     s.name = "round-trip";
     s.workload.models = {"vgg16", "gpt2"};
     s.scaling.computeTime = 0.125;
     s.seeds.workload = 42;
     s.scheduler.policies = {"ecmp-best-fit"};
     s.output.flowMonitor = true;
-    ScenarioFile file(VclosScenarioToJson(s));
-    VclosScenario back = VclosReadScenario(file.Path());
+    ScenarioFile file(ScenarioToJson(s));
+    ScenarioConfig back = ScenarioRead(file.Path());
     back.directory = s.directory;
     back.fabric.clear(); // the resolved file lists every attribute
-    EXPECT_EQ(VclosScenarioToJson(back), VclosScenarioToJson(s));
+    EXPECT_EQ(ScenarioToJson(back), ScenarioToJson(s));
     Config::Reset();
 }
 
-TEST(VclosScenario, SyntheticJobsAreScaledAndRepeatable)
+TEST(ScenarioConfig, SyntheticJobsAreScaledAndRepeatable)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
-    VclosScenario s;
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
+    ScenarioConfig s;
     s.workload.jobs = 50;
     s.workload.maxGpus = 16;
     s.workload.algorithms = {"ring", "halving-doubling"};
@@ -247,9 +248,9 @@ TEST(VclosScenario, SyntheticJobsAreScaledAndRepeatable)
     s.scaling.computeTime = 0.01;
     s.scaling.arrivalTime = 2;
     s.scaling.maxIterations = 3;
-    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    auto jobs = ScenarioBuildJobs(s, zoo);
     ASSERT_EQ(jobs.size(), 50u);
-    std::set<VclosCollectiveAlgorithm> algorithms;
+    std::set<ClusterCollectiveAlgorithm> algorithms;
     for (const auto& j : jobs)
     {
         EXPECT_LE(j.gpus, 16u);
@@ -257,7 +258,7 @@ TEST(VclosScenario, SyntheticJobsAreScaledAndRepeatable)
         bool fromZoo = false;
         for (const auto& name : s.workload.models)
         {
-            const VclosModel& m = zoo.Get(name);
+            const ClusterModel& m = zoo.Get(name);
             fromZoo = fromZoo || (j.messageBytes == static_cast<uint64_t>(m.gradientBytes * 0.1) &&
                                   j.computeTime == m.computeTime * 0.01);
         }
@@ -266,17 +267,17 @@ TEST(VclosScenario, SyntheticJobsAreScaledAndRepeatable)
     }
     EXPECT_EQ(algorithms.size(), 2u);
     // Arrival times scale; the same seed gives the same jobs, another seed others.
-    VclosScenario unscaled = s;
+    ScenarioConfig unscaled = s;
     unscaled.scaling.arrivalTime = 1;
-    EXPECT_EQ(VclosBuildScenarioJobs(unscaled, zoo).back().submit * 2, jobs.back().submit);
-    EXPECT_EQ(VclosBuildScenarioJobs(s, zoo).back().submit, jobs.back().submit);
+    EXPECT_EQ(ScenarioBuildJobs(unscaled, zoo).back().submit * 2, jobs.back().submit);
+    EXPECT_EQ(ScenarioBuildJobs(s, zoo).back().submit, jobs.back().submit);
     s.seeds.workload = 2;
-    EXPECT_NE(VclosBuildScenarioJobs(s, zoo).back().submit, jobs.back().submit);
+    EXPECT_NE(ScenarioBuildJobs(s, zoo).back().submit, jobs.back().submit);
 }
 
-TEST(VclosScenario, TraceJobsAreSelectedAndCapped)
+TEST(ScenarioConfig, TraceJobsAreSelectedAndCapped)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     ScenarioFile file(R"({"workload": {"source": "tiresias", "trace": "trace.csv",
                           "firstJob": 1, "jobs": 2, "maxGpus": 4},
                           "scaling": {"arrivalTime": 0.001, "maxIterations": 5}})");
@@ -285,9 +286,9 @@ TEST(VclosScenario, TraceJobsAreSelectedAndCapped)
                     "11,8,160,100,resnet50,60,1\n"
                     "12,4,400,2,vgg16,60,1\n"
                     "13,1,500,2,vgg16,60,1\n");
-    VclosScenario s = VclosReadScenario(file.Path());
-    VclosValidateScenario(s, zoo);
-    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    ScenarioConfig s = ScenarioRead(file.Path());
+    ScenarioValidate(s, zoo);
+    auto jobs = ScenarioBuildJobs(s, zoo);
     ASSERT_EQ(jobs.size(), 2u);
     EXPECT_EQ(jobs[0].id, 11u);
     EXPECT_EQ(jobs[0].gpus, 4u);                  // capped at maxGpus
@@ -296,22 +297,22 @@ TEST(VclosScenario, TraceJobsAreSelectedAndCapped)
     EXPECT_EQ(jobs[1].submit, MilliSeconds(240)); // 240 s x 0.001
     EXPECT_EQ(jobs[1].iterations, 2u);
     s.workload.firstJob = 4;
-    EXPECT_NE(ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); }).find("workload.firstJob"),
+    EXPECT_NE(ErrorOf([&] { ScenarioBuildJobs(s, zoo); }).find("workload.firstJob"),
               std::string::npos);
 }
 
-TEST(VclosSchedulerTracker, TimeAverageOfAStepSeries)
+TEST(ClusterSchedulerTracker, TimeAverageOfAStepSeries)
 {
-    std::vector<VclosSchedulerTracker::Sample> series{{Seconds(0), 0},
-                                                      {Seconds(1), 4},
-                                                      {Seconds(3), 2}};
-    EXPECT_DOUBLE_EQ(VclosSchedulerTracker::TimeAverage(series, Seconds(4)), (8.0 + 2) / 4);
-    EXPECT_DOUBLE_EQ(VclosSchedulerTracker::TimeAverage(series, Seconds(2)), 4.0 / 2);
-    EXPECT_DOUBLE_EQ(VclosSchedulerTracker::TimeAverage({}, Seconds(2)), 0);
-    EXPECT_THROW(VclosSchedulerTracker::TimeAverage(series, Seconds(0)), std::invalid_argument);
+    std::vector<ClusterSchedulerTracker::Sample> series{{Seconds(0), 0},
+                                                        {Seconds(1), 4},
+                                                        {Seconds(3), 2}};
+    EXPECT_DOUBLE_EQ(ClusterSchedulerTracker::TimeAverage(series, Seconds(4)), (8.0 + 2) / 4);
+    EXPECT_DOUBLE_EQ(ClusterSchedulerTracker::TimeAverage(series, Seconds(2)), 4.0 / 2);
+    EXPECT_DOUBLE_EQ(ClusterSchedulerTracker::TimeAverage({}, Seconds(2)), 0);
+    EXPECT_THROW(ClusterSchedulerTracker::TimeAverage(series, Seconds(0)), std::invalid_argument);
 }
 
-TEST(VclosScenario, IntegersBeyondTheirFieldAreRefusedNotCut)
+TEST(ScenarioConfig, IntegersBeyondTheirFieldAreRefusedNotCut)
 {
     std::string e = ReadError(R"({"workload": {"jobs": 4294967297}})");
     EXPECT_NE(e.find("workload.jobs: expected a non-negative integer up to 4294967295, got "
@@ -323,10 +324,10 @@ TEST(VclosScenario, IntegersBeyondTheirFieldAreRefusedNotCut)
               std::string::npos)
         << e;
     ScenarioFile file(R"({"seeds": {"workload": 18446744073709551615}})");
-    EXPECT_EQ(VclosReadScenario(file.Path()).seeds.workload, UINT64_MAX);
+    EXPECT_EQ(ScenarioRead(file.Path()).seeds.workload, UINT64_MAX);
 }
 
-TEST(VclosScenario, DeepNestingIsRefusedWithLineAndColumn)
+TEST(ScenarioConfig, DeepNestingIsRefusedWithLineAndColumn)
 {
     std::string e = ReadError("{\"workload\": {\"models\": " + std::string(100000, '[') +
                               std::string(100000, ']') + "}}");
@@ -339,66 +340,67 @@ TEST(VclosScenario, DeepNestingIsRefusedWithLineAndColumn)
     EXPECT_NE(e.find(": x: unknown field"), std::string::npos) << e;
 }
 
-TEST(VclosScenario, SizesAndTimesHaveLimits)
+TEST(ScenarioConfig, SizesAndTimesHaveLimits)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     auto error = [&zoo](auto change) {
-        VclosScenario s;
+        ScenarioConfig s;
         change(s);
-        return ErrorOf([&] { VclosValidateScenario(s, zoo); });
+        return ErrorOf([&] { ScenarioValidate(s, zoo); });
     };
     auto names = [](const std::string& message, const std::string& field) {
         return message.find("scenario: " + field + ": ") != std::string::npos;
     };
     // 4294967295 jobs or iterations would run for ever.
     EXPECT_TRUE(
-        names(error([](VclosScenario& s) { s.workload.jobs = 4294967295u; }), "workload.jobs"));
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.jobs = 1000001; }), "workload.jobs"));
-    EXPECT_EQ(error([](VclosScenario& s) { s.workload.jobs = 1000000; }), "");
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.scaling.maxIterations = 4294967295u; }),
+        names(error([](ScenarioConfig& s) { s.workload.jobs = 4294967295u; }), "workload.jobs"));
+    EXPECT_TRUE(
+        names(error([](ScenarioConfig& s) { s.workload.jobs = 1000001; }), "workload.jobs"));
+    EXPECT_EQ(error([](ScenarioConfig& s) { s.workload.jobs = 1000000; }), "");
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) { s.scaling.maxIterations = 4294967295u; }),
                       "scaling.maxIterations"));
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.maxGpus = 4294967295u; }),
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) { s.workload.maxGpus = 4294967295u; }),
                       "workload.maxGpus"));
     // Times that would overflow ns-3's Time.
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.scaling.arrivalTime = 1e300; }),
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) { s.scaling.arrivalTime = 1e300; }),
                       "scaling.arrivalTime"));
     EXPECT_TRUE(
-        names(error([](VclosScenario& s) { s.metrics.idleGapUs = 1e300; }), "metrics.idleGapUs"));
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.meanInterArrivalMs = 1e300; }),
+        names(error([](ScenarioConfig& s) { s.metrics.idleGapUs = 1e300; }), "metrics.idleGapUs"));
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) { s.workload.meanInterArrivalMs = 1e300; }),
                       "workload.meanInterArrivalMs"));
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.metrics.waitThresholdMs = 1e300; }),
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) { s.metrics.waitThresholdMs = 1e300; }),
                       "metrics.waitThresholdMs"));
     // The trace time unit.
-    EXPECT_TRUE(names(error([](VclosScenario& s) {
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) {
                           s.workload.source = "tiresias";
                           s.workload.trace = "t.csv";
                           s.workload.traceTimeUnit = "h";
                       }),
                       "workload.traceTimeUnit"));
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.traceTimeUnit = "ms"; }),
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) { s.workload.traceTimeUnit = "ms"; }),
                       "workload.traceTimeUnit"));
     // Aliases must name zoo models.
-    EXPECT_TRUE(names(error([](VclosScenario& s) { s.workload.modelAliases["mine"] = "gpt5"; }),
+    EXPECT_TRUE(names(error([](ScenarioConfig& s) { s.workload.modelAliases["mine"] = "gpt5"; }),
                       "workload.modelAliases.mine"));
-    EXPECT_EQ(error([](VclosScenario& s) {
+    EXPECT_EQ(error([](ScenarioConfig& s) {
                   s.workload.modelAliases["mine"] = "vgg16";
                   s.workload.models = {"mine", "dqn"};
               }),
               "");
 }
 
-TEST(VclosScenario, TraceModelsResolveThroughAliasesOrNameTheRow)
+TEST(ScenarioConfig, TraceModelsResolveThroughAliasesOrNameTheRow)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     ScenarioFile file(R"({"workload": {"source": "tiresias", "trace": "trace.csv",
                                        "modelAliases": {"mine": "vgg16"}}})");
     file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
                     "10,2,100,3,dqn,60,1\n"
                     "11,2,160,3,mine,60,1\n");
-    VclosScenario s = VclosReadScenario(file.Path());
+    ScenarioConfig s = ScenarioRead(file.Path());
     EXPECT_EQ(s.workload.modelAliases.at("mine"), "vgg16");
-    VclosValidateScenario(s, zoo);
-    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    ScenarioValidate(s, zoo);
+    auto jobs = ScenarioBuildJobs(s, zoo);
     ASSERT_EQ(jobs.size(), 2u);
     EXPECT_EQ(jobs[0].messageBytes,
               static_cast<uint64_t>(zoo.Get("googlenet").gradientBytes * 0.05)); // dqn
@@ -407,7 +409,7 @@ TEST(VclosScenario, TraceModelsResolveThroughAliasesOrNameTheRow)
     file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
                     "10,2,100,3,vgg16,60,1\n"
                     "11,2,160,3,gpt5,60,1\n");
-    std::string e = ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); });
+    std::string e = ErrorOf([&] { ScenarioBuildJobs(s, zoo); });
     EXPECT_NE(e.find("trace.csv:3: field 'model_name': job 11 names unknown model 'gpt5' "
                      "(known: alexnet, bert-base"),
               std::string::npos)
@@ -415,65 +417,67 @@ TEST(VclosScenario, TraceModelsResolveThroughAliasesOrNameTheRow)
     EXPECT_NE(e.find("mine -> vgg16"), std::string::npos) << e;
 }
 
-TEST(VclosScenario, TraceTimesAreReadInTheirUnitAndMustFitOnceScaled)
+TEST(ScenarioConfig, TraceTimesAreReadInTheirUnitAndMustFitOnceScaled)
 {
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
     ScenarioFile file(R"({"workload": {"source": "tiresias", "trace": "trace.csv",
                                        "traceTimeUnit": "ms"},
                           "scaling": {"arrivalTime": 0.001}})");
     file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
                     "10,2,9300000000,3,vgg16,60000,1\n"
                     "11,2,9300240000,3,vgg16,60000,1\n");
-    VclosScenario s = VclosReadScenario(file.Path());
-    VclosValidateScenario(s, zoo);
-    auto jobs = VclosBuildScenarioJobs(s, zoo);
+    ScenarioConfig s = ScenarioRead(file.Path());
+    ScenarioValidate(s, zoo);
+    auto jobs = ScenarioBuildJobs(s, zoo);
     ASSERT_EQ(jobs.size(), 2u);
     EXPECT_EQ(jobs[1].submit, MilliSeconds(240)); // 240,000 ms = 240 s, x 0.001
     // Read as seconds, the same trace does not fit.
     s.workload.traceTimeUnit = "s";
-    EXPECT_NE(ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); }).find(":2: field 'submit_time'"),
+    EXPECT_NE(ErrorOf([&] { ScenarioBuildJobs(s, zoo); }).find(":2: field 'submit_time'"),
               std::string::npos);
     // A time that fits, scaled beyond what a Time holds.
     file.WriteTrace("job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n"
                     "10,2,0,3,vgg16,60,1\n"
                     "11,2,9000000000,3,vgg16,60,1\n");
     s.scaling.arrivalTime = 2;
-    std::string e = ErrorOf([&] { VclosBuildScenarioJobs(s, zoo); });
+    std::string e = ErrorOf([&] { ScenarioBuildJobs(s, zoo); });
     EXPECT_NE(e.find("scaling.arrivalTime: job 11 ("), std::string::npos) << e;
     EXPECT_NE(e.find("trace.csv:3) would arrive at 1.8e+10 s"), std::string::npos) << e;
 }
 
 // The transport section (doc/vclos/rdma.rst, "RDMA in scenarios and the scheduler"): read,
 // written back, applied as Config defaults; bad values named with file, line and field.
-TEST(VclosScenario, TransportIsReadAppliedOrRefusedWithLine)
+TEST(ScenarioConfig, TransportIsReadAppliedOrRefusedWithLine)
 {
     ScenarioFile file(R"({
       "name": "t",
       "transport": {"type": "rdma", "congestionControl": "dcqcn", "profile": "simai"}})");
-    VclosScenario s = VclosReadScenario(file.Path());
+    ScenarioConfig s = ScenarioRead(file.Path());
     EXPECT_EQ(s.transport.type, "rdma");
     EXPECT_EQ(s.transport.congestionControl, "dcqcn");
     EXPECT_EQ(s.transport.profile, "simai");
-    VclosScenario d;
+    ScenarioConfig d;
     EXPECT_EQ(d.transport.type, "tcp"); // the default keeps the TCP behaviour
     EXPECT_EQ(d.transport.congestionControl, "none");
-    EXPECT_NE(VclosScenarioToJson(s).find("\"congestionControl\": \"dcqcn\""), std::string::npos);
-    VclosModelZoo zoo = VclosModelZoo::LoadDefault();
-    EXPECT_EQ(ErrorOf([&] { VclosValidateScenario(s, zoo); }), "");
+    EXPECT_NE(ScenarioToJson(s).find("\"congestionControl\": \"dcqcn\""), std::string::npos);
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
+    EXPECT_EQ(ErrorOf([&] { ScenarioValidate(s, zoo); }), "");
     // Applied: the executor's Transport, the NIC's controller and the profile's parameters
     // (simai's IncreaseTimer is 900 us, the attribute's default is not).
-    VclosApplyScenarioTransport(s);
+    ScenarioApplyTransport(s);
     StringValue rateControl;
     TimeValue increaseTimer;
-    EXPECT_EQ(CreateObject<VclosPacketExecutor>()->GetTransport(), VclosPacketExecutor::RDMA);
-    CreateObject<VclosRdmaNic>()->GetAttribute("RateControl", rateControl);
-    CreateObject<VclosDcqcn>()->GetAttribute("IncreaseTimer", increaseTimer);
-    EXPECT_EQ(rateControl.Get(), "ns3::VclosDcqcn");
+    EXPECT_EQ(CreateObject<CollectivePacketExecutor>()->GetTransport(),
+              CollectivePacketExecutor::RDMA);
+    CreateObject<RoceNic>()->GetAttribute("RateControl", rateControl);
+    CreateObject<Dcqcn>()->GetAttribute("IncreaseTimer", increaseTimer);
+    EXPECT_EQ(rateControl.Get(), "ns3::Dcqcn");
     EXPECT_EQ(increaseTimer.Get(), MicroSeconds(900));
     Config::Reset();
     // The control: defaults back, TCP and the attribute's own timer.
-    EXPECT_EQ(CreateObject<VclosPacketExecutor>()->GetTransport(), VclosPacketExecutor::TCP);
-    CreateObject<VclosDcqcn>()->GetAttribute("IncreaseTimer", increaseTimer);
+    EXPECT_EQ(CreateObject<CollectivePacketExecutor>()->GetTransport(),
+              CollectivePacketExecutor::TCP);
+    CreateObject<Dcqcn>()->GetAttribute("IncreaseTimer", increaseTimer);
     EXPECT_NE(increaseTimer.Get(), MicroSeconds(900));
 
     std::string type = ReadError("{\n  \"transport\": {\n    \"type\": \"roce\"}}");
@@ -501,10 +505,10 @@ TEST(VclosScenario, TransportIsReadAppliedOrRefusedWithLine)
         EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
     // Command-line values (no line) are refused by validation, naming the field.
-    VclosScenario flag;
+    ScenarioConfig flag;
     flag.transport.type = "udp";
-    EXPECT_NE(ErrorOf([&] { VclosValidateScenario(flag, zoo); }).find("transport.type"),
+    EXPECT_NE(ErrorOf([&] { ScenarioValidate(flag, zoo); }).find("transport.type"),
               std::string::npos);
-    EXPECT_NE(ErrorOf([&] { VclosApplyScenarioTransport(flag); }).find("transport.type"),
+    EXPECT_NE(ErrorOf([&] { ScenarioApplyTransport(flag); }).find("transport.type"),
               std::string::npos);
 }

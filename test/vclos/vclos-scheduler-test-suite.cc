@@ -6,17 +6,18 @@
 #include "vclos-test-run.h"
 
 #include "ns3/boolean.h"
+#include "ns3/clos-fabric-helper.h"
+#include "ns3/clos-link-load-tracker.h"
+#include "ns3/cluster-job-scheduler.h"
+#include "ns3/cluster-placement.h"
+#include "ns3/cluster-scheduler-tracker.h"
+#include "ns3/collective-packet-executor.h"
 #include "ns3/object-vector.h"
 #include "ns3/simulator.h"
+#include "ns3/suite-run-status.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
-#include "ns3/vclos-fabric-helper.h"
-#include "ns3/vclos-job-scheduler.h"
-#include "ns3/vclos-link-load-tracker.h"
-#include "ns3/vclos-placement.h"
-#include "ns3/vclos-run-status.h"
-#include "ns3/vclos-scheduler-tracker.h"
 
 #include <iostream>
 #include <map>
@@ -37,9 +38,9 @@ struct FirstFit
     {
     }
 
-    std::optional<VclosJobAllocation> Place(const VclosJobRequest& job)
+    std::optional<ClusterJobAllocation> Place(const ClusterJobRequest& job)
     {
-        VclosJobAllocation a;
+        ClusterJobAllocation a;
         for (uint32_t g = 0; g < owner.size() && a.gpus.size() < job.gpus; ++g)
         {
             if (owner[g] < 0)
@@ -59,7 +60,7 @@ struct FirstFit
         return a;
     }
 
-    void Release(const VclosJobRequest& job)
+    void Release(const ClusterJobRequest& job)
     {
         for (auto& o : owner)
         {
@@ -85,33 +86,33 @@ struct Timeline
 Timeline
 RunWorkload(bool backfill)
 {
-    Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-    Ptr<VclosFabric> fabric = fabricHelper->Install();
+    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
+    Ptr<ClosFabric> fabric = fabricHelper->Install();
     fabricHelper->AssignStreams(fabric, 0); // repeatable inside one process
     auto policy = std::make_shared<FirstFit>(fabric->GetGpuCount());
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
     scheduler->SetAttribute("Backfill", BooleanValue(backfill));
     scheduler->Setup(
-        fabric,
-        [policy](const VclosJobRequest& j) { return policy->Place(j); },
-        [policy](const VclosJobRequest& j) { policy->Release(j); });
+        CollectivePacketExecutorOn(fabric),
+        [policy](const ClusterJobRequest& j) { return policy->Place(j); },
+        [policy](const ClusterJobRequest& j) { policy->Release(j); });
     Timeline t;
     scheduler->TraceConnectWithoutContext(
         "JobStarted",
-        Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-            [&t](const VclosJobRequest& j, const VclosJobAllocation&) {
+        Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
+            [&t](const ClusterJobRequest& j, const ClusterJobAllocation&) {
                 t.start[j.id] = Simulator::Now();
             }));
     scheduler->TraceConnectWithoutContext(
         "JobFinished",
-        Callback<void, const VclosJobRequest&>(
-            [&t](const VclosJobRequest& j) { t.finish[j.id] = Simulator::Now(); }));
+        Callback<void, const ClusterJobRequest&>(
+            [&t](const ClusterJobRequest& j) { t.finish[j.id] = Simulator::Now(); }));
     scheduler->TraceConnectWithoutContext(
         "QueueLength",
         Callback<void, uint32_t, uint32_t>(
             [&t](uint32_t, uint32_t now) { t.maxQueue = std::max(t.maxQueue, now); }));
     auto job = [](uint32_t id, uint32_t gpus, Time submit) {
-        VclosJobRequest r;
+        ClusterJobRequest r;
         r.id = id;
         r.gpus = gpus;
         r.submit = submit;
@@ -184,16 +185,16 @@ class VclosSchedulerPolicyTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabricHelper> fabricHelper = CreateObject<VclosFabricHelper>();
-        Ptr<VclosFabric> fabric = fabricHelper->Install();
+        Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
+        Ptr<ClosFabric> fabric = fabricHelper->Install();
         fabricHelper->AssignStreams(fabric, 0);
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-        scheduler->Setup(fabric, m_policy);
-        std::vector<VclosJobRequest> jobs;
+        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
+        scheduler->Setup(CollectivePacketExecutorOn(fabric), m_policy);
+        std::vector<ClusterJobRequest> jobs;
         uint32_t sizes[] = {16, 8, 4, 16, 8, 2};
         for (uint32_t i = 0; i < 6; ++i)
         {
-            VclosJobRequest r;
+            ClusterJobRequest r;
             r.id = i;
             r.gpus = sizes[i];
             r.submit = MicroSeconds(5 * i);
@@ -202,9 +203,9 @@ class VclosSchedulerPolicyTestCase : public TestCase
             r.iterations = 2;
             jobs.push_back(r);
         }
-        Ptr<VclosSchedulerTracker> tracker = CreateObject<VclosSchedulerTracker>();
+        Ptr<ClusterSchedulerTracker> tracker = CreateObject<ClusterSchedulerTracker>();
         tracker->Install(scheduler);
-        Ptr<VclosLinkLoadTracker> links = CreateObject<VclosLinkLoadTracker>();
+        Ptr<ClosLinkLoadTracker> links = CreateObject<ClosLinkLoadTracker>();
         links->Install(fabric);
         scheduler->Submit(jobs);
         Simulator::Run();
@@ -263,8 +264,8 @@ class VclosSchedulerBadInputTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-        VclosJobRequest j;
+        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
+        ClusterJobRequest j;
         j.id = 7;
         j.gpus = 4;
         auto throws = [&](const std::string& what) {
@@ -279,11 +280,11 @@ class VclosSchedulerBadInputTestCase : public TestCase
             return false;
         };
         NS_TEST_EXPECT_MSG_EQ(throws("Setup() before Submit()"), true, "no fabric yet");
-        Ptr<VclosFabric> fabric = CreateObject<VclosFabricHelper>()->Install();
+        Ptr<ClosFabric> fabric = CreateObject<ClosFabricHelper>()->Install();
         scheduler->Setup(
-            fabric,
-            [](const VclosJobRequest&) { return std::optional<VclosJobAllocation>(); },
-            [](const VclosJobRequest&) {});
+            CollectivePacketExecutorOn(fabric),
+            [](const ClusterJobRequest&) { return std::optional<ClusterJobAllocation>(); },
+            [](const ClusterJobRequest&) {});
         j.gpus = 33;
         NS_TEST_EXPECT_MSG_EQ(throws("job 7 asks for 33 GPUs; the fabric has 32"), true, "too big");
         j.gpus = 4;
@@ -297,10 +298,10 @@ namespace
 {
 
 /// A 2-GPU job of one tiny iteration.
-VclosJobRequest
+ClusterJobRequest
 TinyJob(uint32_t id, Time submit)
 {
-    VclosJobRequest r;
+    ClusterJobRequest r;
     r.id = id;
     r.gpus = 2;
     r.submit = submit;
@@ -311,7 +312,7 @@ TinyJob(uint32_t id, Time submit)
 
 /// \return the most sockets TcpL4Protocol holds (its SocketList) on any GPU of the fabric
 uint32_t
-MostSockets(Ptr<VclosFabric> fabric)
+MostSockets(Ptr<ClosFabric> fabric)
 {
     uint32_t most = 0;
     for (uint32_t g = 0; g < fabric->GetGpuCount(); ++g)
@@ -324,10 +325,10 @@ MostSockets(Ptr<VclosFabric> fabric)
 }
 
 /// A fabric of 4 GPUs: 2 leaves of 1 server of 2 GPUs, 1 spine.
-Ptr<VclosFabric>
+Ptr<ClosFabric>
 SmallFabric()
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(2));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(1));
     helper->SetAttribute("GpusPerServer", UintegerValue(2));
@@ -336,23 +337,23 @@ SmallFabric()
 }
 
 /// A scheduler with first-fit placement on a fabric.
-Ptr<VclosJobScheduler>
-FirstFitScheduler(Ptr<VclosFabric> fabric)
+Ptr<ClusterJobScheduler>
+FirstFitScheduler(Ptr<ClosFabric> fabric)
 {
     auto policy = std::make_shared<FirstFit>(fabric->GetGpuCount());
-    Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
     scheduler->Setup(
-        fabric,
-        [policy](const VclosJobRequest& j) { return policy->Place(j); },
-        [policy](const VclosJobRequest& j) { policy->Release(j); });
+        CollectivePacketExecutorOn(fabric),
+        [policy](const ClusterJobRequest& j) { return policy->Place(j); },
+        [policy](const ClusterJobRequest& j) { policy->Release(j); });
     return scheduler;
 }
 
 /// A fabric of 2 GPUs per leaf (1 server), `leaves` leaves, `spines` spines.
-Ptr<VclosFabric>
+Ptr<ClosFabric>
 NarrowFabric(uint32_t leaves, uint32_t spines)
 {
-    Ptr<VclosFabricHelper> helper = CreateObject<VclosFabricHelper>();
+    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
     helper->SetAttribute("Leaves", UintegerValue(leaves));
     helper->SetAttribute("ServersPerLeaf", UintegerValue(1));
     helper->SetAttribute("GpusPerServer", UintegerValue(2));
@@ -361,10 +362,10 @@ NarrowFabric(uint32_t leaves, uint32_t spines)
 }
 
 /// A job of `gpus` GPUs submitted at `submit`, one short iteration.
-VclosJobRequest
+ClusterJobRequest
 ShortJob(uint32_t id, uint32_t gpus, Time submit)
 {
-    VclosJobRequest r;
+    ClusterJobRequest r;
     r.id = id;
     r.gpus = gpus;
     r.submit = submit;
@@ -397,9 +398,9 @@ class VclosSchedulerNeverPlaceableTestCase : public TestCase
         // the spec's baselines: 3 sub-clusters of one 2-GPU server hold no 3-GPU job.
         for (const char* policy : {"vclos", "ecmp"})
         {
-            Ptr<VclosFabric> fabric = NarrowFabric(3, 2);
-            Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
-            scheduler->Setup(fabric, policy);
+            Ptr<ClosFabric> fabric = NarrowFabric(3, 2);
+            Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
+            scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
             const uint32_t bad = std::string(policy) == "vclos" ? 5 : 3;
             std::string error;
             try
@@ -415,9 +416,9 @@ class VclosSchedulerNeverPlaceableTestCase : public TestCase
             NS_TEST_EXPECT_MSG_NE(error.find(want), std::string::npos, policy << ": " << error);
             NS_TEST_EXPECT_MSG_EQ(error.find('\n'), std::string::npos, "one line");
             // Sizes that fit the idle cluster all run to the end under FIFO.
-            std::vector<VclosJobRequest> jobs{ShortJob(1, 2, Seconds(0)),
-                                              ShortJob(2, 6, MicroSeconds(1)),
-                                              ShortJob(3, 1, MicroSeconds(2))};
+            std::vector<ClusterJobRequest> jobs{ShortJob(1, 2, Seconds(0)),
+                                                ShortJob(2, 6, MicroSeconds(1)),
+                                                ShortJob(3, 1, MicroSeconds(2))};
             if (std::string(policy) == "ecmp")
             {
                 jobs[1].gpus = 2; // a sub-cluster is one server
@@ -453,51 +454,51 @@ class VclosSchedulerFragmentationTestCase : public TestCase
         {
             // 2 leaves x 2 GPUs, 2 spines; a phantom job 99 holds GPU 0 and GPU 2 (and, as
             // the negative control, GPU 3 too) and the links leaf0-spine0, leaf1-spine1.
-            Ptr<VclosFabric> fabric = NarrowFabric(2, 2);
-            auto state = std::make_shared<VclosClusterState>(2, 1, 2, 2);
+            Ptr<ClosFabric> fabric = NarrowFabric(2, 2);
+            auto state = std::make_shared<ClusterState>(2, 1, 2, 2);
             std::vector<uint32_t> held{0, 2};
             if (!linksShort)
             {
                 held.push_back(3);
             }
             state->Allocate(99, held, {{0, 0}, {1, 1}});
-            auto policy = std::make_shared<VclosVirtualClosPlacement>();
-            Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+            auto policy = std::make_shared<VclosPolicy>();
+            Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
             scheduler->Setup(
-                fabric,
-                [policy, state](const VclosJobRequest& j) -> std::optional<VclosJobAllocation> {
+                CollectivePacketExecutorOn(fabric),
+                [policy, state](const ClusterJobRequest& j) -> std::optional<ClusterJobAllocation> {
                     auto p = policy->Place(*state, j.id, j.gpus);
                     if (!p)
                     {
                         return std::nullopt;
                     }
                     state->Allocate(j.id, p->gpus, p->links);
-                    return VclosJobAllocation{p->gpus, p->uplinkSpine, {}, {}, 0};
+                    return ClusterJobAllocation{p->gpus, p->uplinkSpine, {}, {}, 0};
                 },
-                [state](const VclosJobRequest& j) { state->Release(j.id); },
-                [policy, state](const VclosJobRequest& j) {
+                [state](const ClusterJobRequest& j) { state->Release(j.id); },
+                [policy, state](const ClusterJobRequest& j) {
                     return policy->Diagnose(*state, j.gpus);
                 });
-            Ptr<VclosSchedulerTracker> tracker = CreateObject<VclosSchedulerTracker>();
+            Ptr<ClusterSchedulerTracker> tracker = CreateObject<ClusterSchedulerTracker>();
             tracker->Install(scheduler);
-            std::vector<VclosPlacementFailure> causes;
+            std::vector<ClusterPlacementFailure> causes;
             scheduler->TraceConnectWithoutContext(
                 "PlacementFailed",
-                Callback<void, const VclosJobRequest&, VclosPlacementFailure>(
-                    [&causes](const VclosJobRequest&, VclosPlacementFailure c) {
+                Callback<void, const ClusterJobRequest&, ClusterPlacementFailure>(
+                    [&causes](const ClusterJobRequest&, ClusterPlacementFailure c) {
                         causes.push_back(c);
                     }));
             // Job 1 (2 GPUs) waits at the head; job 2's arrival 5 us later retries it.
             scheduler->Submit({ShortJob(1, 2, Seconds(0)), ShortJob(2, 1, MicroSeconds(5))});
             Simulator::Run();
-            const auto want = linksShort ? VclosPlacementFailure::NETWORK_FRAGMENTATION
-                                         : VclosPlacementFailure::GPUS;
-            const auto other = linksShort ? VclosPlacementFailure::GPUS
-                                          : VclosPlacementFailure::NETWORK_FRAGMENTATION;
+            const auto want = linksShort ? ClusterPlacementFailure::NETWORK_FRAGMENTATION
+                                         : ClusterPlacementFailure::GPUS;
+            const auto other = linksShort ? ClusterPlacementFailure::GPUS
+                                          : ClusterPlacementFailure::NETWORK_FRAGMENTATION;
             NS_TEST_EXPECT_MSG_EQ(causes.size(), 2, "job 1 was tried twice, declined twice");
             for (auto c : causes)
             {
-                NS_TEST_EXPECT_MSG_EQ((c == want), true, VclosPlacementFailureName(c));
+                NS_TEST_EXPECT_MSG_EQ((c == want), true, ClusterPlacementFailureName(c));
             }
             const auto& r = tracker->GetJobs().at(1);
             NS_TEST_EXPECT_MSG_EQ(r.failures[static_cast<std::size_t>(want)], 2, "counted");
@@ -529,11 +530,11 @@ class VclosSchedulerManyJobsTestCase : public TestCase
     void DoRun() override
     {
         const uint32_t jobs = 2000;
-        Ptr<VclosFabric> fabric = SmallFabric();
-        Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
+        Ptr<ClosFabric> fabric = SmallFabric();
+        Ptr<ClusterJobScheduler> scheduler = FirstFitScheduler(fabric);
         scheduler->GetExecutor()->SetAttribute("BasePort",
                                                UintegerValue(64500)); // wraps after 1036 jobs
-        std::vector<VclosJobRequest> requests;
+        std::vector<ClusterJobRequest> requests;
         for (uint32_t i = 0; i < jobs; ++i)
         {
             requests.push_back(TinyJob(i, MicroSeconds(300 * i)));
@@ -542,7 +543,7 @@ class VclosSchedulerManyJobsTestCase : public TestCase
         uint32_t finished = 0;
         scheduler->TraceConnectWithoutContext(
             "JobFinished",
-            Callback<void, const VclosJobRequest&>([&](const VclosJobRequest&) {
+            Callback<void, const ClusterJobRequest&>([&](const ClusterJobRequest&) {
                 most = std::max(most, MostSockets(fabric));
                 if (++finished == jobs)
                 {
@@ -573,21 +574,21 @@ class VclosSchedulerPortsTestCase : public TestCase
   private:
     void DoRun() override
     {
-        Ptr<VclosFabric> fabric = SmallFabric();
-        Ptr<VclosJobScheduler> scheduler = FirstFitScheduler(fabric);
+        Ptr<ClosFabric> fabric = SmallFabric();
+        Ptr<ClusterJobScheduler> scheduler = FirstFitScheduler(fabric);
         scheduler->GetExecutor()->SetAttribute("BasePort", UintegerValue(65535)); // one port
         std::map<uint32_t, Time> start;
         std::map<uint32_t, Time> finish;
         scheduler->TraceConnectWithoutContext(
             "JobStarted",
-            Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-                [&](const VclosJobRequest& j, const VclosJobAllocation&) {
+            Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
+                [&](const ClusterJobRequest& j, const ClusterJobAllocation&) {
                     start[j.id] = Simulator::Now();
                 }));
         scheduler->TraceConnectWithoutContext(
             "JobFinished",
-            Callback<void, const VclosJobRequest&>(
-                [&](const VclosJobRequest& j) { finish[j.id] = Simulator::Now(); }));
+            Callback<void, const ClusterJobRequest&>(
+                [&](const ClusterJobRequest& j) { finish[j.id] = Simulator::Now(); }));
         scheduler->Submit({TinyJob(0, Seconds(0)), TinyJob(1, Seconds(0))}); // room for both
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(finish.size(), 2, "both jobs finished");
@@ -615,14 +616,15 @@ class VclosSchedulerInRunErrorsTestCase : public TestCase
     void DoRun() override
     {
         // A placement that gives 1 GPU to a job of 2.
-        Ptr<VclosFabric> fabric = SmallFabric();
-        Ptr<VclosJobScheduler> scheduler = CreateObject<VclosJobScheduler>();
+        Ptr<ClosFabric> fabric = SmallFabric();
+        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
         scheduler->Setup(
-            fabric,
-            [](const VclosJobRequest&) {
-                return std::optional<VclosJobAllocation>(VclosJobAllocation{{0}, {-1}, {}, {}, 0});
+            CollectivePacketExecutorOn(fabric),
+            [](const ClusterJobRequest&) {
+                return std::optional<ClusterJobAllocation>(
+                    ClusterJobAllocation{{0}, {-1}, {}, {}, 0});
             },
-            [](const VclosJobRequest&) {});
+            [](const ClusterJobRequest&) {});
         scheduler->Submit({TinyJob(5, MicroSeconds(10))});
         auto [threw, failure] = VclosRunUntilStopped();
         NS_TEST_EXPECT_MSG_EQ(threw, false, "no exception out of Simulator::Run");
@@ -634,23 +636,25 @@ class VclosSchedulerInRunErrorsTestCase : public TestCase
         Simulator::Destroy();
 
         // A hierarchical ring on 3 + 1 GPUs (servers of 4).
-        Ptr<VclosFabric> big = CreateObject<VclosFabricHelper>()->Install();
-        scheduler = CreateObject<VclosJobScheduler>();
+        Ptr<ClosFabric> big = CreateObject<ClosFabricHelper>()->Install();
+        scheduler = CreateObject<ClusterJobScheduler>();
         scheduler->Setup(
-            big,
-            [](const VclosJobRequest&) {
-                return std::optional<VclosJobAllocation>(
-                    VclosJobAllocation{{0, 1, 2, 4}, {-1, -1, -1, -1}, {}, {}, 0});
+            CollectivePacketExecutorOn(big),
+            [](const ClusterJobRequest&) {
+                return std::optional<ClusterJobAllocation>(
+                    ClusterJobAllocation{{0, 1, 2, 4}, {-1, -1, -1, -1}, {}, {}, 0});
             },
-            [](const VclosJobRequest&) {});
-        VclosJobRequest job = TinyJob(6, Seconds(0));
+            [](const ClusterJobRequest&) {});
+        ClusterJobRequest job = TinyJob(6, Seconds(0));
         job.gpus = 4;
-        job.algorithm = VCLOS_HIERARCHICAL_RING;
-        std::optional<VclosCollectiveAlgorithm> ran;
+        job.algorithm = CLUSTER_HIERARCHICAL_RING;
+        std::optional<ClusterCollectiveAlgorithm> ran;
         scheduler->TraceConnectWithoutContext(
             "JobStarted",
-            Callback<void, const VclosJobRequest&, const VclosJobAllocation&>(
-                [&](const VclosJobRequest& j, const VclosJobAllocation&) { ran = j.algorithm; }));
+            Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
+                [&](const ClusterJobRequest& j, const ClusterJobAllocation&) {
+                    ran = j.algorithm;
+                }));
         scheduler->Submit({job});
         threw = false;
         try
@@ -662,9 +666,9 @@ class VclosSchedulerInRunErrorsTestCase : public TestCase
             threw = true;
         }
         NS_TEST_EXPECT_MSG_EQ(threw, false, "no exception out of Simulator::Run");
-        NS_TEST_EXPECT_MSG_EQ(VclosTakeRunFailure().has_value(), false, "no failure");
+        NS_TEST_EXPECT_MSG_EQ(SuiteTakeRunFailure().has_value(), false, "no failure");
         NS_TEST_EXPECT_MSG_EQ(scheduler->GetFinishedJobs(), 1, "the job finished");
-        NS_TEST_EXPECT_MSG_EQ((ran == VCLOS_RING), true, "it ran the flat ring");
+        NS_TEST_EXPECT_MSG_EQ((ran == CLUSTER_RING), true, "it ran the flat ring");
         Simulator::Destroy();
     }
 };

@@ -5,7 +5,7 @@
 #define VCLOS_TEST_RUN_H
 
 #include "ns3/simulator.h"
-#include "ns3/vclos-run-status.h"
+#include "ns3/suite-run-status.h"
 
 #include <exception>
 #include <optional>
@@ -18,7 +18,7 @@ namespace ns3
 struct VclosStoppedRun
 {
     bool threw = false;                 //!< an exception left Simulator::Run (it must not)
-    std::optional<std::string> failure; //!< the cause VclosStopRun recorded, if any
+    std::optional<std::string> failure; //!< the cause SuiteStopRun recorded, if any
 };
 
 /// \return the outcome of Simulator::Run, catching what would leave it, with the failure taken
@@ -34,7 +34,7 @@ VclosRunUntilStopped()
     {
         run.threw = true;
     }
-    run.failure = VclosTakeRunFailure();
+    run.failure = SuiteTakeRunFailure();
     return run;
 }
 

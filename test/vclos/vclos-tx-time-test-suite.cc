@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// VclosTxTime (the serialization-time memo of the packet path) against serialization times
+// LeanLinkTxTime (the serialization-time memo of the packet path) against serialization times
 // worked out by hand (bits / rate, rounded to the nearest nanosecond as ns-3's Time does)
 // and against DataRate::CalculateBytesTxTime over a random sequence of sizes and rates,
 // with rate changes between calls (a device's DataRate attribute, a QP's DCQCN rate). The
@@ -9,9 +9,9 @@
 // them: it returns the time at the old rate after a rate change.
 
 #include "ns3/data-rate.h"
+#include "ns3/lean-link-tx-time.h"
 #include "ns3/nstime.h"
 #include "ns3/test.h"
-#include "ns3/vclos-tx-time.h"
 
 #include <cstdint>
 #include <functional>
@@ -154,7 +154,7 @@ class VclosTxTimeHandTestCase : public TestCase
                                   "Seconds(double): " << c.bytes << " B at " << c.bitRate);
         }
 
-        VclosTxTime memo;
+        LeanLinkTxTime memo;
         const auto get = [&memo](const DataRate& r, uint32_t b) { return memo.Get(r, b); };
         NS_TEST_EXPECT_MSG_EQ(HandMismatches(get, HAND_SEQUENCE), 0, "memo against hand values");
 
@@ -185,7 +185,7 @@ class VclosTxTimeRandomTestCase : public TestCase
   private:
     void DoRun() override
     {
-        VclosTxTime memo;
+        LeanLinkTxTime memo;
         NS_TEST_EXPECT_MSG_EQ(
             RandomMismatches([&memo](const DataRate& r, uint32_t b) { return memo.Get(r, b); },
                              100000),

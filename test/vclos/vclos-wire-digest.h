@@ -9,12 +9,12 @@
 // at the same times on the same links (vclos-fabric-fast-path, vclos-rdma-host-path), and the
 // fabric's ECN marks and PFC pauses they compare too.
 
+#include "ns3/clos-fabric.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-switch-buffer.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/traffic-control-layer.h"
-#include "ns3/vclos-fabric.h"
-#include "ns3/vclos-pfc-switch-buffer.h"
 
 #include <cstdint>
 #include <vector>
@@ -63,10 +63,10 @@ struct VclosWireDigest
 
 /// \return the ECN marks of the root queue discs on every fabric link's device
 inline uint64_t
-VclosFabricQueueDiscMarks(Ptr<VclosFabric> fabric)
+VclosFabricQueueDiscMarks(Ptr<ClosFabric> fabric)
 {
     uint64_t marks = 0;
-    for (const VclosLink& l : fabric->GetLinks())
+    for (const ClusterLink& l : fabric->GetLinks())
     {
         Ptr<TrafficControlLayer> tc = l.device->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(l.device) : nullptr;
@@ -80,14 +80,14 @@ VclosFabricQueueDiscMarks(Ptr<VclosFabric> fabric)
 
 /// \return the PFC pause frames the leaves' and spines' switch buffers sent
 inline uint64_t
-VclosFabricPausesSent(Ptr<VclosFabric> fabric)
+VclosFabricPausesSent(Ptr<ClosFabric> fabric)
 {
     uint64_t pauses = 0;
     for (const NodeContainer* set : {&fabric->GetLeaves(), &fabric->GetSpines()})
     {
         for (uint32_t i = 0; i < set->GetN(); ++i)
         {
-            if (Ptr<VclosPfcSwitchBuffer> b = set->Get(i)->GetObject<VclosPfcSwitchBuffer>())
+            if (Ptr<PfcSwitchBuffer> b = set->Get(i)->GetObject<PfcSwitchBuffer>())
             {
                 pauses += b->GetPausesSent();
             }

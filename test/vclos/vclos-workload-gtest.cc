@@ -3,7 +3,7 @@
  */
 // The spec section 7 workload: TPU-v4 sizes, durations, patterns, offered load, job lists.
 // Expected values come from the spec's tables or are computed by hand in the comments.
-#include "ns3/vclos-workload.h"
+#include "ns3/cluster-workload.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +25,7 @@ const std::string HELIOS_FIXTURE = std::string(VCLOS_TEST_DIR) + "/vclos-workloa
 
 /// A contention-free collective time of 1 ns per byte, whatever the job.
 double
-OneNsPerByte(const VclosWorkloadJob&)
+OneNsPerByte(const ClusterWorkloadJob&)
 {
     return 1e-9;
 }
@@ -45,7 +45,7 @@ JobListError(const std::string& text, uint32_t maxGpus = UINT32_MAX)
 {
     try
     {
-        VclosReadJobList(TempFile(text), maxGpus);
+        ClusterReadJobList(TempFile(text), maxGpus);
     }
     catch (const std::runtime_error& e)
     {
@@ -57,22 +57,22 @@ JobListError(const std::string& text, uint32_t maxGpus = UINT32_MAX)
 const char* HEADER = "arrival_s,gpus,algorithm,bytes,compute_s,iterations\n";
 
 std::string
-AsCsv(const std::vector<VclosWorkloadJob>& jobs)
+AsCsv(const std::vector<ClusterWorkloadJob>& jobs)
 {
     std::ostringstream out;
-    VclosWriteJobList(out, jobs);
+    ClusterWriteJobList(out, jobs);
     return out.str();
 }
 } // namespace
 
 TEST(VclosWorkload, RoundsUpToPowersOfTwo)
 {
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(1), 1U);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(2), 2U);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(3), 4U);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(17), 32U);
-    EXPECT_EQ(VclosRoundUpToPowerOfTwo(4294967295U), 4294967296U); // no 32-bit wrap
-    EXPECT_THROW(VclosRoundUpToPowerOfTwo(0), std::invalid_argument);
+    EXPECT_EQ(ClusterRoundUpToPowerOfTwo(1), 1U);
+    EXPECT_EQ(ClusterRoundUpToPowerOfTwo(2), 2U);
+    EXPECT_EQ(ClusterRoundUpToPowerOfTwo(3), 4U);
+    EXPECT_EQ(ClusterRoundUpToPowerOfTwo(17), 32U);
+    EXPECT_EQ(ClusterRoundUpToPowerOfTwo(4294967295U), 4294967296U); // no 32-bit wrap
+    EXPECT_THROW(ClusterRoundUpToPowerOfTwo(0), std::invalid_argument);
 }
 
 // Running maximum of the spec's cumulative list: 4 .05, 8 .1, 16 .1, 32 .1, 64 .43, 128 .605,
@@ -87,24 +87,24 @@ TEST(VclosWorkload, TpuV4QuantileMapFollowsTheSpecList)
         {0.8929, 1024}, {0.893, 1536}, {0.895, 2048}, {0.9999, 2048}};
     for (const auto& [q, size] : cases)
     {
-        EXPECT_EQ(VclosTpuV4SizeForQuantile(q), size) << "q = " << q;
+        EXPECT_EQ(ClusterTpuV4SizeForQuantile(q), size) << "q = " << q;
     }
     // 16 and 32 never come out: their cumulative values (0.05, 0.09) do not rise above 0.1.
     for (int i = 0; i < 10000; ++i)
     {
-        uint32_t n = VclosTpuV4SizeForQuantile(i / 10000.0);
+        uint32_t n = ClusterTpuV4SizeForQuantile(i / 10000.0);
         EXPECT_NE(n, 16U);
         EXPECT_NE(n, 32U);
     }
-    EXPECT_THROW(VclosTpuV4SizeForQuantile(1.0), std::invalid_argument);
-    EXPECT_THROW(VclosTpuV4SizeForQuantile(-0.1), std::invalid_argument);
-    EXPECT_THROW(VclosTpuV4SizeForQuantile(std::nan("")), std::invalid_argument);
+    EXPECT_THROW(ClusterTpuV4SizeForQuantile(1.0), std::invalid_argument);
+    EXPECT_THROW(ClusterTpuV4SizeForQuantile(-0.1), std::invalid_argument);
+    EXPECT_THROW(ClusterTpuV4SizeForQuantile(std::nan("")), std::invalid_argument);
 }
 
 // Sizes 1, 1, 3, 8 round to 1, 1, 4, 8: F(<1) = 0, F(<=1) = 0.5, F(<=4) = 0.75, F(<=8) = 1.
 TEST(VclosWorkload, TraceQuantilesSpreadEachSizeOverItsRange)
 {
-    VclosSizeQuantiles quantiles({1, 1, 3, 8});
+    ClusterSizeQuantiles quantiles({1, 1, 3, 8});
     EXPECT_DOUBLE_EQ(quantiles.Quantile(1, 0.0), 0.0);
     EXPECT_DOUBLE_EQ(quantiles.Quantile(1, 0.5), 0.25);
     EXPECT_DOUBLE_EQ(quantiles.Quantile(4, 0.0), 0.5);
@@ -112,92 +112,92 @@ TEST(VclosWorkload, TraceQuantilesSpreadEachSizeOverItsRange)
     EXPECT_DOUBLE_EQ(quantiles.Quantile(5, 0.5), 0.875); // 5 rounds to 8
     EXPECT_LT(quantiles.Quantile(8, 0.9999999999999999), 1.0);
     EXPECT_THROW(quantiles.Quantile(2, 0.5), std::invalid_argument); // no job of size 2
-    EXPECT_THROW(VclosSizeQuantiles({}), std::invalid_argument);
+    EXPECT_THROW(ClusterSizeQuantiles({}), std::invalid_argument);
 }
 
 TEST(VclosWorkload, DurationsAreClippedAndFlooredToHundreds)
 {
-    EXPECT_EQ(VclosSpec7Duration(0), 1000);
-    EXPECT_EQ(VclosSpec7Duration(999.9), 1000);
-    EXPECT_EQ(VclosSpec7Duration(1099.99), 1000);
-    EXPECT_EQ(VclosSpec7Duration(1100), 1100);
-    EXPECT_EQ(VclosSpec7Duration(5993), 5900);
-    EXPECT_EQ(VclosSpec7Duration(99999), 99900);
-    EXPECT_EQ(VclosSpec7Duration(100000), 100000);
-    EXPECT_EQ(VclosSpec7Duration(1e9), 100000);
-    EXPECT_THROW(VclosSpec7Duration(-1), std::invalid_argument);
-    EXPECT_THROW(VclosSpec7Duration(std::nan("")), std::invalid_argument);
+    EXPECT_EQ(ClusterSpec7Duration(0), 1000);
+    EXPECT_EQ(ClusterSpec7Duration(999.9), 1000);
+    EXPECT_EQ(ClusterSpec7Duration(1099.99), 1000);
+    EXPECT_EQ(ClusterSpec7Duration(1100), 1100);
+    EXPECT_EQ(ClusterSpec7Duration(5993), 5900);
+    EXPECT_EQ(ClusterSpec7Duration(99999), 99900);
+    EXPECT_EQ(ClusterSpec7Duration(100000), 100000);
+    EXPECT_EQ(ClusterSpec7Duration(1e9), 100000);
+    EXPECT_THROW(ClusterSpec7Duration(-1), std::invalid_argument);
+    EXPECT_THROW(ClusterSpec7Duration(std::nan("")), std::invalid_argument);
 }
 
 // Spec section 1.1; the column is the largest one <= N that the model's row has.
 TEST(VclosWorkload, CommunicationRatiosFromTheSpecTable)
 {
-    EXPECT_DOUBLE_EQ(VclosCommRatio("vgg16", 4), 0.25);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("vgg16", 8), 0.23);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("vgg16", 64), 0.07);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("vgg16", 512), 0.04); // row ends at 96
-    EXPECT_DOUBLE_EQ(VclosCommRatio("resnet50", 100), 0.03);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("resnet50", 192), 0.02);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("resnet101", 63), 0.05);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("resnet101", 128), 0.02);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("bert", 2), 0.12);  // below every column: the first
-    EXPECT_DOUBLE_EQ(VclosCommRatio("bert", 64), 0.08); // row ends at 32
-    EXPECT_DOUBLE_EQ(VclosCommRatio("pangu", 8), 0.258);
-    EXPECT_DOUBLE_EQ(VclosCommRatio("pangu", 512), 0.258);
-    EXPECT_THROW(VclosCommRatio("gpt5", 8), std::invalid_argument);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("vgg16", 4), 0.25);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("vgg16", 8), 0.23);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("vgg16", 64), 0.07);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("vgg16", 512), 0.04); // row ends at 96
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("resnet50", 100), 0.03);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("resnet50", 192), 0.02);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("resnet101", 63), 0.05);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("resnet101", 128), 0.02);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("bert", 2), 0.12);  // below every column: the first
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("bert", 64), 0.08); // row ends at 32
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("pangu", 8), 0.258);
+    EXPECT_DOUBLE_EQ(ClusterCommRatio("pangu", 512), 0.258);
+    EXPECT_THROW(ClusterCommRatio("gpt5", 8), std::invalid_argument);
 }
 
 TEST(VclosWorkload, PatternRulesOfTheSpec)
 {
     // u < 0.5 and N a power of two: halving-doubling with a small model.
-    auto p = VclosSpec7PatternFor(0.49, 0.0, 8);
-    EXPECT_EQ(p.algorithm, VCLOS_HALVING_DOUBLING);
+    auto p = ClusterSpec7PatternFor(0.49, 0.0, 8);
+    EXPECT_EQ(p.algorithm, CLUSTER_HALVING_DOUBLING);
     EXPECT_EQ(p.model, "vgg16");
     EXPECT_DOUBLE_EQ(p.commRatio, 0.23);
     // u < 0.5 but N not a power of two: ring.
-    p = VclosSpec7PatternFor(0.1, 0.3, 192);
-    EXPECT_EQ(p.algorithm, VCLOS_RING);
+    p = ClusterSpec7PatternFor(0.1, 0.3, 192);
+    EXPECT_EQ(p.algorithm, CLUSTER_RING);
     EXPECT_EQ(p.model, "resnet50"); // modelU 0.3: second of four
     EXPECT_DOUBLE_EQ(p.commRatio, 0.02);
     // 0.5 <= u < 0.7: ring.
-    p = VclosSpec7PatternFor(0.5, 0.6, 64);
-    EXPECT_EQ(p.algorithm, VCLOS_RING);
+    p = ClusterSpec7PatternFor(0.5, 0.6, 64);
+    EXPECT_EQ(p.algorithm, CLUSTER_RING);
     EXPECT_EQ(p.model, "resnet101");
-    p = VclosSpec7PatternFor(0.6999, 0.99, 4);
-    EXPECT_EQ(p.algorithm, VCLOS_RING);
+    p = ClusterSpec7PatternFor(0.6999, 0.99, 4);
+    EXPECT_EQ(p.algorithm, CLUSTER_RING);
     EXPECT_EQ(p.model, "bert");
     // u >= 0.7, N a power of two: all-to-all with Pangu.
-    p = VclosSpec7PatternFor(0.7, 0.0, 512);
-    EXPECT_EQ(p.algorithm, VCLOS_ALL_TO_ALL);
+    p = ClusterSpec7PatternFor(0.7, 0.0, 512);
+    EXPECT_EQ(p.algorithm, CLUSTER_ALL_TO_ALL);
     EXPECT_EQ(p.model, "pangu");
     EXPECT_DOUBLE_EQ(p.commRatio, 0.258);
     // u >= 0.7, N not a power of two: ring.
-    p = VclosSpec7PatternFor(0.9, 0.0, 384);
-    EXPECT_EQ(p.algorithm, VCLOS_RING);
+    p = ClusterSpec7PatternFor(0.9, 0.0, 384);
+    EXPECT_EQ(p.algorithm, CLUSTER_RING);
     EXPECT_EQ(p.model, "vgg16");
-    EXPECT_THROW(VclosSpec7PatternFor(1.0, 0.0, 8), std::invalid_argument);
+    EXPECT_THROW(ClusterSpec7PatternFor(1.0, 0.0, 8), std::invalid_argument);
 }
 
 // Over many job ids the rule gives halving-doubling to about half the power-of-two jobs,
 // ring to a fifth, all-to-all to three tenths; a job's pattern depends on its id only.
 TEST(VclosWorkload, PatternSharesOverJobIds)
 {
-    std::map<VclosCollectiveAlgorithm, int> count;
+    std::map<ClusterCollectiveAlgorithm, int> count;
     std::set<std::string> models;
     const int n = 20000;
     for (uint32_t id = 0; id < n; ++id)
     {
-        auto p = VclosSpec7PatternOfJob(id, 64);
+        auto p = ClusterSpec7PatternOfJob(id, 64);
         ++count[p.algorithm];
         models.insert(p.model);
-        auto again = VclosSpec7PatternOfJob(id, 64);
+        auto again = ClusterSpec7PatternOfJob(id, 64);
         EXPECT_EQ(again.algorithm, p.algorithm);
         EXPECT_EQ(again.model, p.model);
-        EXPECT_EQ(VclosSpec7PatternOfJob(id, 96).algorithm, VCLOS_RING);
+        EXPECT_EQ(ClusterSpec7PatternOfJob(id, 96).algorithm, CLUSTER_RING);
     }
-    EXPECT_NEAR(count[VCLOS_HALVING_DOUBLING] / double(n), 0.5, 0.02);
-    EXPECT_NEAR(count[VCLOS_RING] / double(n), 0.2, 0.02);
-    EXPECT_NEAR(count[VCLOS_ALL_TO_ALL] / double(n), 0.3, 0.02);
+    EXPECT_NEAR(count[CLUSTER_HALVING_DOUBLING] / double(n), 0.5, 0.02);
+    EXPECT_NEAR(count[CLUSTER_RING] / double(n), 0.2, 0.02);
+    EXPECT_NEAR(count[CLUSTER_ALL_TO_ALL] / double(n), 0.3, 0.02);
     EXPECT_EQ(models, (std::set<std::string>{"vgg16", "resnet50", "resnet101", "bert", "pangu"}));
 }
 
@@ -206,9 +206,9 @@ TEST(VclosWorkload, PatternSharesOverJobIds)
 // 768..2048 as well (.151 + .119 = .27).
 TEST(VclosWorkload, SyntheticSizesFollowTpuV4CappedAt512)
 {
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 40000;
-    auto jobs = VclosGenerateSpec7Workload(config, OneNsPerByte);
+    auto jobs = ClusterGenerateSpec7Workload(config, OneNsPerByte);
     std::map<uint32_t, int> count;
     for (const auto& job : jobs)
     {
@@ -238,10 +238,10 @@ TEST(VclosWorkload, SyntheticSizesFollowTpuV4CappedAt512)
 
 TEST(VclosWorkload, SizesAreCappedAtTheCluster)
 {
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 2000;
     config.clusterGpus = 96;
-    auto jobs = VclosGenerateSpec7Workload(config, OneNsPerByte);
+    auto jobs = ClusterGenerateSpec7Workload(config, OneNsPerByte);
     int capped = 0;
     for (const auto& job : jobs)
     {
@@ -249,7 +249,7 @@ TEST(VclosWorkload, SizesAreCappedAtTheCluster)
         if (job.gpus == 96)
         {
             ++capped;
-            EXPECT_EQ(job.algorithm, VCLOS_RING) << "96 is not a power of two";
+            EXPECT_EQ(job.algorithm, CLUSTER_RING) << "96 is not a power of two";
         }
     }
     EXPECT_GT(capped, 1000); // sizes >= 128: 1 - 0.43 = 57 %
@@ -258,10 +258,10 @@ TEST(VclosWorkload, SizesAreCappedAtTheCluster)
 // Spec section 11: mean 5,993 s, median 1,000 s after clipping to [1000, 100000] and flooring.
 TEST(VclosWorkload, SyntheticDurationsMatchTheSpecFacts)
 {
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 60000;
     config.seed = 3;
-    auto jobs = VclosGenerateSpec7Workload(config, OneNsPerByte);
+    auto jobs = ClusterGenerateSpec7Workload(config, OneNsPerByte);
     std::vector<double> d;
     double sum = 0;
     for (const auto& job : jobs)
@@ -280,16 +280,16 @@ TEST(VclosWorkload, SyntheticDurationsMatchTheSpecFacts)
 // Each job: compute D (1 - r); its collective takes bytes x 1 ns, i.e. D r x U(0.5, 1.5).
 TEST(VclosWorkload, ComputeAndMessageSizeSplitTheDuration)
 {
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 3000;
-    auto jobs = VclosGenerateSpec7Workload(config, OneNsPerByte);
+    auto jobs = ClusterGenerateSpec7Workload(config, OneNsPerByte);
     double minJitter = 2;
     double maxJitter = 0;
     for (const auto& job : jobs)
     {
         EXPECT_EQ(job.iterations, 1U);
         EXPECT_DOUBLE_EQ(job.computeS, job.durationS * (1 - job.commRatio));
-        EXPECT_DOUBLE_EQ(job.commRatio, VclosCommRatio(job.model, job.gpus));
+        EXPECT_DOUBLE_EQ(job.commRatio, ClusterCommRatio(job.model, job.gpus));
         EXPECT_EQ(job.bytes, std::floor(job.bytes)) << "whole bytes";
         double jitter = job.bytes * 1e-9 / (job.durationS * job.commRatio);
         minJitter = std::min(minJitter, jitter);
@@ -303,10 +303,10 @@ TEST(VclosWorkload, ComputeAndMessageSizeSplitTheDuration)
 
 TEST(VclosWorkload, ArrivalsAreExponentialWithTheGivenMean)
 {
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 20001;
     config.meanInterArrivalS = 241;
-    auto jobs = VclosGenerateSpec7Workload(config, OneNsPerByte);
+    auto jobs = ClusterGenerateSpec7Workload(config, OneNsPerByte);
     EXPECT_EQ(jobs.front().arrivalS, 0);
     int belowMean = 0;
     for (std::size_t i = 1; i < jobs.size(); ++i)
@@ -321,13 +321,13 @@ TEST(VclosWorkload, ArrivalsAreExponentialWithTheGivenMean)
 
 TEST(VclosWorkload, SameSeedSameListOtherSeedOtherList)
 {
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 500;
-    std::string a = AsCsv(VclosGenerateSpec7Workload(config, OneNsPerByte));
-    std::string b = AsCsv(VclosGenerateSpec7Workload(config, OneNsPerByte));
+    std::string a = AsCsv(ClusterGenerateSpec7Workload(config, OneNsPerByte));
+    std::string b = AsCsv(ClusterGenerateSpec7Workload(config, OneNsPerByte));
     EXPECT_EQ(a, b);
     config.seed = 1;
-    std::string c = AsCsv(VclosGenerateSpec7Workload(config, OneNsPerByte));
+    std::string c = AsCsv(ClusterGenerateSpec7Workload(config, OneNsPerByte));
     EXPECT_NE(a, c);
 }
 
@@ -335,7 +335,7 @@ TEST(VclosWorkload, SameSeedSameListOtherSeedOtherList)
 // j4 has no GPU, j9 is PENDING). Runtimes by hand: 600, 7200, 122400, 1234, 100050, 1150 s.
 TEST(VclosWorkload, HeliosReaderFiltersAsTheSpec)
 {
-    auto trace = VclosReadHeliosSpec7Trace(HELIOS_FIXTURE);
+    auto trace = ClusterReadHeliosSpec7Trace(HELIOS_FIXTURE);
     ASSERT_EQ(trace.size(), 6U);
     const std::vector<uint32_t> gpus = {1, 3, 16, 2, 64, 1};
     const std::vector<double> runtime = {600, 7200, 122400, 1234, 100050, 1150};
@@ -346,7 +346,7 @@ TEST(VclosWorkload, HeliosReaderFiltersAsTheSpec)
     }
     EXPECT_EQ(trace[0].where, HELIOS_FIXTURE + ":3");
     // Without the date filter, j1 (2020-06-02 23:59:59) is kept too.
-    EXPECT_EQ(VclosReadHeliosTrace(HELIOS_FIXTURE).size(), 7U);
+    EXPECT_EQ(ClusterReadHeliosTrace(HELIOS_FIXTURE).size(), 7U);
 }
 
 // Trace sizes round to 1, 4, 16, 2, 64, 1 (quantile ranges: 1 [0, 1/3), 2 [1/3, 1/2),
@@ -355,13 +355,13 @@ TEST(VclosWorkload, HeliosReaderFiltersAsTheSpec)
 // Durations: 1000, 7200, 100000, 1200, 100000, 1100 s.
 TEST(VclosWorkload, TraceDrivenSizesAndDurations)
 {
-    auto trace = VclosReadHeliosSpec7Trace(HELIOS_FIXTURE);
+    auto trace = ClusterReadHeliosSpec7Trace(HELIOS_FIXTURE);
     const std::vector<std::set<uint32_t>> sizes =
         {{4, 8, 64}, {128, 192, 256}, {256, 384, 512}, {64, 128}, {512}, {4, 8, 64}};
     const std::vector<double> durations = {1000, 7200, 100000, 1200, 100000, 1100};
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 600;
-    auto jobs = VclosGenerateSpec7Workload(config, OneNsPerByte, trace);
+    auto jobs = ClusterGenerateSpec7Workload(config, OneNsPerByte, trace);
     std::set<uint32_t> seen;
     for (const auto& job : jobs)
     {
@@ -382,32 +382,32 @@ TEST(VclosWorkload, TraceDrivenSizesAndDurations)
 // 4 x 110 + 8 x 2 x 50 = 1240 GPU-s over 16 GPUs x 100 s = 0.775.
 TEST(VclosWorkload, OfferedLoadByHand)
 {
-    VclosWorkloadJob a;
+    ClusterWorkloadJob a;
     a.gpus = 4;
     a.computeS = 100;
     a.bytes = 1000;
-    VclosWorkloadJob b;
+    ClusterWorkloadJob b;
     b.id = 1;
     b.arrivalS = 100;
     b.gpus = 8;
     b.computeS = 50;
     b.iterations = 2;
-    auto spb = [](const VclosWorkloadJob& job) { return job.gpus == 4 ? 0.01 : 1e9; };
-    EXPECT_DOUBLE_EQ(VclosOfferedLoad({a, b}, 16, spb), 0.775);
-    EXPECT_THROW(VclosOfferedLoad({a}, 16, spb), std::invalid_argument);   // no span
-    EXPECT_THROW(VclosOfferedLoad({a, b}, 0, spb), std::invalid_argument); // no GPUs
-    auto bad = [](const VclosWorkloadJob&) { return std::nan(""); };
-    EXPECT_THROW(VclosOfferedLoad({a, b}, 16, bad), std::invalid_argument); // bad engine
+    auto spb = [](const ClusterWorkloadJob& job) { return job.gpus == 4 ? 0.01 : 1e9; };
+    EXPECT_DOUBLE_EQ(ClusterOfferedLoad({a, b}, 16, spb), 0.775);
+    EXPECT_THROW(ClusterOfferedLoad({a}, 16, spb), std::invalid_argument);   // no span
+    EXPECT_THROW(ClusterOfferedLoad({a, b}, 0, spb), std::invalid_argument); // no GPUs
+    auto bad = [](const ClusterWorkloadJob&) { return std::nan(""); };
+    EXPECT_THROW(ClusterOfferedLoad({a, b}, 16, bad), std::invalid_argument); // bad engine
 }
 
 TEST(VclosWorkload, JobListRoundTrip)
 {
-    VclosSpec7Config config;
+    ClusterSpec7Config config;
     config.jobs = 200;
-    auto jobs = VclosGenerateSpec7Workload(config, OneNsPerByte);
+    auto jobs = ClusterGenerateSpec7Workload(config, OneNsPerByte);
     std::string path = TempFile("");
-    VclosWriteJobList(path, jobs);
-    auto back = VclosReadJobList(path, 512);
+    ClusterWriteJobList(path, jobs);
+    auto back = ClusterReadJobList(path, 512);
     ASSERT_EQ(back.size(), jobs.size());
     for (std::size_t i = 0; i < jobs.size(); ++i)
     {
@@ -427,19 +427,19 @@ TEST(VclosWorkload, JobListRoundTrip)
 TEST(VclosWorkload, MinimalJobListReads)
 {
     auto jobs =
-        VclosReadJobList(TempFile(std::string(HEADER) + "0,8,halving-doubling,1000000,12.5,3\n"
-                                                        "# a comment\n"
-                                                        "12.5,2,flat-ring,0,0,1\n"));
+        ClusterReadJobList(TempFile(std::string(HEADER) + "0,8,halving-doubling,1000000,12.5,3\n"
+                                                          "# a comment\n"
+                                                          "12.5,2,flat-ring,0,0,1\n"));
     ASSERT_EQ(jobs.size(), 2U);
     EXPECT_EQ(jobs[0].gpus, 8U);
-    EXPECT_EQ(jobs[0].algorithm, VCLOS_HALVING_DOUBLING);
+    EXPECT_EQ(jobs[0].algorithm, CLUSTER_HALVING_DOUBLING);
     EXPECT_EQ(jobs[0].bytes, 1e6);
     EXPECT_EQ(jobs[0].computeS, 12.5);
     EXPECT_EQ(jobs[0].iterations, 3U);
     EXPECT_EQ(jobs[0].model, "");
     EXPECT_EQ(jobs[1].id, 1U);
     EXPECT_EQ(jobs[1].arrivalS, 12.5);
-    EXPECT_EQ(jobs[1].algorithm, VCLOS_FLAT_RING);
+    EXPECT_EQ(jobs[1].algorithm, CLUSTER_FLAT_RING);
 }
 
 TEST(VclosWorkload, BadJobListsNameFileLineAndField)
@@ -487,10 +487,10 @@ TEST(VclosWorkload, BadJobListsNameFileLineAndField)
 
 TEST(VclosWorkload, BadGeneratorSettingsNameTheSetting)
 {
-    auto error = [](const VclosSpec7Config& c, const VclosSecondsPerByte& spb = OneNsPerByte) {
+    auto error = [](const ClusterSpec7Config& c, const ClusterSecondsPerByte& spb = OneNsPerByte) {
         try
         {
-            VclosGenerateSpec7Workload(c, spb);
+            ClusterGenerateSpec7Workload(c, spb);
         }
         catch (const std::invalid_argument& e)
         {
@@ -498,7 +498,7 @@ TEST(VclosWorkload, BadGeneratorSettingsNameTheSetting)
         }
         return std::string();
     };
-    VclosSpec7Config c;
+    ClusterSpec7Config c;
     c.jobs = 0;
     EXPECT_NE(error(c).find("jobs"), std::string::npos);
     c = {};
@@ -518,9 +518,9 @@ TEST(VclosWorkload, BadGeneratorSettingsNameTheSetting)
     c.durationLogSigma = -1;
     EXPECT_NE(error(c).find("durationLogSigma"), std::string::npos);
     c = {};
-    EXPECT_NE(error(c, [](const VclosWorkloadJob&) { return 0.0; }).find("secondsPerByte"),
+    EXPECT_NE(error(c, [](const ClusterWorkloadJob&) { return 0.0; }).find("secondsPerByte"),
               std::string::npos);
     // A message size beyond 2^53 bytes is refused, not wrapped.
-    EXPECT_NE(error(c, [](const VclosWorkloadJob&) { return 1e-300; }).find("beyond 2^53"),
+    EXPECT_NE(error(c, [](const ClusterWorkloadJob&) { return 1e-300; }).find("beyond 2^53"),
               std::string::npos);
 }

@@ -1,0 +1,936 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cluster-placement.h"
+
+#include "cluster-ocs-placement.h"
+#include "cluster-topology.h"
+
+#include "ns3/suite-check.h"
+
+#include <algorithm>
+#include <bitset>
+#include <limits>
+#include <tuple>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Number of set bits of a 64-bit word.
+uint32_t
+PopCount(uint64_t x)
+{
+    return static_cast<uint32_t>(std::bitset<64>(x).count());
+}
+
+/// The free GPUs of one server, ascending, at most `count` of them.
+std::vector<uint32_t>
+FreeGpusOfServer(const ClusterState& state, uint32_t leaf, uint32_t server, uint32_t count)
+{
+    std::vector<uint32_t> out;
+    for (uint32_t k = 0; k < state.GetGpusPerServer() && out.size() < count; ++k)
+    {
+        uint32_t gpu = state.GetGpuId(leaf, server, k);
+        if (state.GetGpuOwner(gpu) == ClusterState::NO_JOB)
+        {
+            out.push_back(gpu);
+        }
+    }
+    return out;
+}
+
+/**
+ * A packing placement from (global server, GPUs) pairs: the GPUs ascending, m and n, and
+ * the uplinks (ECMP: -1; source routing: GPU index in its leaf mod S).
+ */
+ClusterPlacement
+MakePackedPlacement(const ClusterState& state,
+                    uint64_t jobId,
+                    const std::vector<std::pair<uint32_t, uint32_t>>& take,
+                    ClusterPackingPolicy::Routing routing)
+{
+    const uint32_t spl = state.GetServersPerLeaf();
+    ClusterPlacement p;
+    p.jobId = jobId;
+    for (const auto& [s, count] : take)
+    {
+        auto part = FreeGpusOfServer(state, s / spl, s % spl, count);
+        p.gpus.insert(p.gpus.end(), part.begin(), part.end());
+    }
+    std::sort(p.gpus.begin(), p.gpus.end());
+    const uint32_t perLeaf = state.GetGpusPerLeaf();
+    std::vector<uint32_t> onLeaf(state.GetLeaves(), 0);
+    for (uint32_t gpu : p.gpus)
+    {
+        uint32_t leaf = gpu / perLeaf;
+        p.m += onLeaf[leaf] == 0 ? 1 : 0;
+        p.n = std::max(p.n, ++onLeaf[leaf]);
+        p.uplinkSpine.push_back(routing == ClusterPackingPolicy::ECMP_ROUTING
+                                    ? -1
+                                    : static_cast<int32_t>((gpu % perLeaf) % state.GetSpines()));
+    }
+    return p;
+}
+
+/**
+ * Whether a leaf holds `count` GPUs on as few servers as the packing baselines use:
+ * floor(count / g) wholly free servers and the remaining count mod g GPUs on one more server.
+ */
+bool
+FitsOnFewestServers(const ClusterState& state, uint32_t leaf, uint32_t count)
+{
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t whole = count / g;
+    const uint32_t rem = count % g;
+    uint32_t wholeFree = 0;
+    bool remainder = false; // a server not wholly free with >= rem free GPUs
+    for (uint32_t s = 0; s < state.GetServersPerLeaf(); ++s)
+    {
+        uint32_t f = state.GetFreeGpusOfServer(leaf, s);
+        wholeFree += f == g ? 1 : 0;
+        remainder = remainder || (rem > 0 && f < g && f >= rem);
+    }
+    return wholeFree >= whole && (rem == 0 || remainder || wholeFree > whole);
+}
+
+/// GPUs of a leaf that a job may take: all its free GPUs, or only its wholly free servers'.
+uint32_t
+UsableGpusOfLeaf(const ClusterState& state, uint32_t leaf, bool wholeServers)
+{
+    if (!wholeServers)
+    {
+        return state.GetFreeGpusOfLeaf(leaf);
+    }
+    const uint32_t g = state.GetGpusPerServer();
+    uint32_t usable = 0;
+    for (uint32_t s = 0; s < state.GetServersPerLeaf(); ++s)
+    {
+        usable += state.GetFreeGpusOfServer(leaf, s) == g ? g : 0;
+    }
+    return usable;
+}
+
+/**
+ * Branch-and-bound search of one m x n virtual Clos over closed spine sets (see
+ * VclosPolicy). Leaves are indexed by rank: ascending free GPUs, then index.
+ */
+class ClosSearch
+{
+  public:
+    /// The best solution.
+    struct Best
+    {
+        bool found = false;                                   //!< a solution exists
+        uint64_t cost = std::numeric_limits<uint64_t>::max(); //!< free GPUs of its leaves
+        std::vector<uint32_t> leafRanks;                      //!< its m leaves, by rank
+    };
+
+    /**
+     * \brief Index the leaves that can take part: n usable GPUs and n free links.
+     * \param state the cluster
+     * \param m leaves wanted
+     * \param n GPUs per leaf and spines wanted
+     * \param budget node budget
+     * \param wholeServers count only wholly free servers' GPUs as usable
+     */
+    ClosSearch(const ClusterState& state,
+               uint32_t m,
+               uint32_t n,
+               uint64_t budget,
+               bool wholeServers)
+        : m_m(m),
+          m_n(n),
+          m_budget(budget)
+    {
+        for (uint32_t l = 0; l < state.GetLeaves(); ++l)
+        {
+            if (UsableGpusOfLeaf(state, l, wholeServers) >= n && state.GetFreeLinks(l).count() >= n)
+            {
+                m_leaf.push_back(l);
+            }
+        }
+        std::stable_sort(m_leaf.begin(), m_leaf.end(), [&state](uint32_t a, uint32_t b) {
+            return state.GetFreeGpusOfLeaf(a) < state.GetFreeGpusOfLeaf(b);
+        });
+        m_words = (m_leaf.size() + 63) / 64;
+        m_spineLeaves.assign(state.GetSpines(), std::vector<uint64_t>(m_words, 0));
+        for (std::size_t r = 0; r < m_leaf.size(); ++r)
+        {
+            m_free.push_back(state.GetFreeGpusOfLeaf(m_leaf[r]));
+            m_mask.push_back(state.GetFreeLinks(m_leaf[r]));
+            for (uint32_t s = 0; s < state.GetSpines(); ++s)
+            {
+                if (m_mask.back().test(s))
+                {
+                    m_spineLeaves[s][r / 64] |= uint64_t(1) << (r % 64);
+                }
+            }
+        }
+        m_below.resize(state.GetSpines());
+        for (uint32_t s = 0; s < state.GetSpines(); ++s)
+        {
+            if (Count(m_spineLeaves[s]) >= m)
+            {
+                m_usable.push_back(s);
+            }
+            if (s > 0)
+            {
+                m_below[s] = m_below[s - 1];
+                m_below[s].set(s - 1);
+            }
+        }
+    }
+
+    /// Run the search; \return the best solution found
+    const Best& Run()
+    {
+        if (m_leaf.size() < m_m || m_usable.size() < m_n)
+        {
+            return m_best;
+        }
+        std::vector<uint64_t> all(m_words, ~uint64_t(0));
+        if (m_leaf.size() % 64 != 0)
+        {
+            all.back() = (uint64_t(1) << (m_leaf.size() % 64)) - 1;
+        }
+        Visit(Closure(all), all, -1);
+        return m_best;
+    }
+
+    /// \return nodes visited
+    uint64_t GetNodes() const
+    {
+        return m_nodes;
+    }
+
+    /// \return true when the budget cut the search
+    bool WasCut() const
+    {
+        return m_cut;
+    }
+
+    /// \return leaf index of a rank
+    uint32_t LeafOfRank(uint32_t r) const
+    {
+        return m_leaf[r];
+    }
+
+    /// \return free links of a rank
+    const ClusterSpineSet& MaskOfRank(uint32_t r) const
+    {
+        return m_mask[r];
+    }
+
+  private:
+    /// Set bits of a support.
+    uint32_t Count(const std::vector<uint64_t>& bits) const
+    {
+        uint32_t c = 0;
+        for (uint64_t w : bits)
+        {
+            c += PopCount(w);
+        }
+        return c;
+    }
+
+    /// Free GPUs of the first m leaves of a support (it has at least m).
+    uint64_t Cost(const std::vector<uint64_t>& bits, std::vector<uint32_t>* ranks) const
+    {
+        uint64_t cost = 0;
+        uint32_t taken = 0;
+        for (std::size_t w = 0; w < bits.size() && taken < m_m; ++w)
+        {
+            uint64_t x = bits[w];
+            while (x != 0 && taken < m_m)
+            {
+                auto r = static_cast<uint32_t>(w * 64 + __builtin_ctzll(x));
+                x &= x - 1;
+                cost += m_free[r];
+                ++taken;
+                if (ranks != nullptr)
+                {
+                    ranks->push_back(r);
+                }
+            }
+        }
+        return cost;
+    }
+
+    /// Spines free on every leaf of a support.
+    ClusterSpineSet Closure(const std::vector<uint64_t>& bits) const
+    {
+        ClusterSpineSet closed;
+        for (uint32_t s : m_usable)
+        {
+            const auto& has = m_spineLeaves[s];
+            bool all = true;
+            for (std::size_t w = 0; w < m_words && all; ++w)
+            {
+                all = (bits[w] & ~has[w]) == 0;
+            }
+            if (all)
+            {
+                closed.set(s);
+            }
+        }
+        return closed;
+    }
+
+    /// One closed spine set `p` with its support, generated by adding spine `core`.
+    void Visit(const ClusterSpineSet& p, const std::vector<uint64_t>& support, int32_t core)
+    {
+        if (m_cut)
+        {
+            return;
+        }
+        if (++m_nodes > m_budget)
+        {
+            m_cut = true;
+            return;
+        }
+        uint64_t bound = Cost(support, nullptr);
+        if (m_best.found && bound >= m_best.cost)
+        {
+            return;
+        }
+        if (p.count() >= m_n)
+        {
+            m_best.found = true;
+            m_best.cost = bound;
+            m_best.leafRanks.clear();
+            Cost(support, &m_best.leafRanks);
+            return;
+        }
+
+        // Necessary for any solution below: descendants only add spines above `core` that
+        // are free on at least m leaves of the support, and use m leaves free on n of the
+        // spines in P or such candidates. Those leaves also give a tighter cost bound.
+        ClusterSpineSet cand;
+        for (uint32_t s : m_usable)
+        {
+            if (static_cast<int32_t>(s) > core && !p.test(s))
+            {
+                uint32_t c = 0;
+                for (std::size_t w = 0; w < m_words; ++w)
+                {
+                    c += PopCount(support[w] & m_spineLeaves[s][w]);
+                }
+                if (c >= m_m)
+                {
+                    cand.set(s);
+                }
+            }
+        }
+        if (p.count() + cand.count() < m_n)
+        {
+            return;
+        }
+        const ClusterSpineSet reach = p | cand;
+        uint32_t qualified = 0;
+        uint64_t tighter = 0;
+        for (std::size_t w = 0; w < m_words && qualified < m_m; ++w)
+        {
+            uint64_t x = support[w];
+            while (x != 0 && qualified < m_m)
+            {
+                auto r = static_cast<uint32_t>(w * 64 + __builtin_ctzll(x));
+                x &= x - 1;
+                if ((m_mask[r] & reach).count() >= m_n)
+                {
+                    ++qualified;
+                    tighter += m_free[r];
+                }
+            }
+        }
+        if (qualified < m_m || (m_best.found && tighter >= m_best.cost))
+        {
+            return;
+        }
+
+        struct Child
+        {
+            uint64_t cost;
+            uint32_t spine;
+            ClusterSpineSet closed;
+            std::vector<uint64_t> support;
+        };
+
+        std::vector<Child> children;
+        for (uint32_t s : m_usable)
+        {
+            if (static_cast<int32_t>(s) <= core || p.test(s))
+            {
+                continue;
+            }
+            std::vector<uint64_t> sub(m_words);
+            for (std::size_t w = 0; w < m_words; ++w)
+            {
+                sub[w] = support[w] & m_spineLeaves[s][w];
+            }
+            if (Count(sub) < m_m)
+            {
+                continue;
+            }
+            ClusterSpineSet q = Closure(sub);
+            if (((q ^ p) & m_below[s]).any()) // not prefix-preserving: found from another node
+            {
+                continue;
+            }
+            children.push_back({Cost(sub, nullptr), s, q, std::move(sub)});
+        }
+        std::sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
+            return std::tie(a.cost, a.spine) < std::tie(b.cost, b.spine);
+        });
+        for (const auto& c : children)
+        {
+            if (m_cut || (m_best.found && c.cost >= m_best.cost))
+            {
+                break;
+            }
+            Visit(c.closed, c.support, static_cast<int32_t>(c.spine));
+        }
+    }
+
+    uint32_t m_m;                                     //!< leaves wanted
+    uint32_t m_n;                                     //!< spines wanted
+    uint64_t m_budget;                                //!< node budget
+    std::vector<uint32_t> m_leaf;                     //!< leaf index per rank
+    std::vector<uint32_t> m_free;                     //!< free GPUs per rank
+    std::vector<ClusterSpineSet> m_mask;              //!< free links per rank
+    std::vector<ClusterSpineSet> m_below;             //!< per spine s: the spines below s
+    std::size_t m_words = 0;                          //!< words of a support bitset
+    std::vector<std::vector<uint64_t>> m_spineLeaves; //!< per spine: ranks with it free
+    std::vector<uint32_t> m_usable;                   //!< spines free on >= m eligible leaves
+    uint64_t m_nodes = 0;                             //!< nodes visited
+    bool m_cut = false;                               //!< the budget ran out
+    Best m_best;                                      //!< best solution so far
+};
+
+} // namespace
+
+std::string
+ClusterPlacementFailureName(ClusterPlacementFailure cause)
+{
+    switch (cause)
+    {
+    case ClusterPlacementFailure::GPUS:
+        return "gpus";
+    case ClusterPlacementFailure::GPU_FRAGMENTATION:
+        return "gpu-fragmentation";
+    case ClusterPlacementFailure::NETWORK_FRAGMENTATION:
+        return "network-fragmentation";
+    case ClusterPlacementFailure::CIRCUITS:
+        return "circuits";
+    }
+    return "unknown";
+}
+
+ClusterPlacementFailure
+ClusterPlacementPolicy::Diagnose(const ClusterState& state, uint32_t gpus) const
+{
+    return gpus > state.GetFreeGpus() ? ClusterPlacementFailure::GPUS
+                                      : ClusterPlacementFailure::GPU_FRAGMENTATION;
+}
+
+bool
+ClusterPlacementPolicy::CanEverPlace(const ClusterState& shape, uint32_t gpus) const
+{
+    if (gpus == 0 || gpus > shape.GetGpus())
+    {
+        return false;
+    }
+    ClusterState idle(shape.GetLeaves(),
+                      shape.GetServersPerLeaf(),
+                      shape.GetGpusPerServer(),
+                      shape.GetSpines());
+    return Place(idle, 0, gpus).has_value();
+}
+
+void
+ClusterPlacementPolicy::CheckJobSize(const ClusterState& state, uint32_t gpus)
+{
+    SUITE_REQUIRE(gpus > 0, std::invalid_argument, "placement: job GPUs must be at least 1");
+    SUITE_REQUIRE(gpus <= state.GetGpus(),
+                  std::invalid_argument,
+                  "placement: job GPUs (" << gpus << ") exceed the cluster's " << state.GetGpus()
+                                          << " GPUs");
+}
+
+std::vector<uint32_t>
+ClusterPlacementPolicy::PickGpusInLeaf(const ClusterState& state, uint32_t leaf, uint32_t count)
+{
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t servers = state.GetServersPerLeaf();
+    std::vector<bool> used(servers, false);
+    std::vector<uint32_t> out;
+    uint32_t rem = count;
+    while (rem > 0)
+    {
+        int32_t pick = -1;
+        auto freeOf = [&](uint32_t s) { return state.GetFreeGpusOfServer(leaf, s); };
+        uint32_t want = std::min(rem, g);
+        // Tightest server holding `want` (a whole free one when want = g).
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            if (!used[s] && freeOf(s) >= want &&
+                (pick < 0 || freeOf(s) < freeOf(static_cast<uint32_t>(pick))))
+            {
+                pick = static_cast<int32_t>(s);
+            }
+        }
+        // Else the server with most free GPUs (lowest index on ties).
+        for (uint32_t s = 0; pick < 0 && s < servers; ++s)
+        {
+            if (!used[s] && freeOf(s) > 0)
+            {
+                pick = static_cast<int32_t>(s);
+            }
+        }
+        for (uint32_t s = 0; pick >= 0 && freeOf(static_cast<uint32_t>(pick)) < want && s < servers;
+             ++s)
+        {
+            if (!used[s] && freeOf(s) > freeOf(static_cast<uint32_t>(pick)))
+            {
+                pick = static_cast<int32_t>(s);
+            }
+        }
+        SUITE_REQUIRE(pick >= 0,
+                      std::logic_error,
+                      "placement: leaf " << leaf << " has fewer than " << count << " free GPUs");
+        used[pick] = true;
+        auto gpus = FreeGpusOfServer(state, leaf, static_cast<uint32_t>(pick), rem);
+        rem -= static_cast<uint32_t>(gpus.size());
+        out.insert(out.end(), gpus.begin(), gpus.end());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+ClusterPackingPolicy::ClusterPackingPolicy(Fit fit, Routing routing)
+    : m_fit(fit),
+      m_routing(routing)
+{
+}
+
+std::optional<ClusterPlacement>
+ClusterPackingPolicy::Place(const ClusterState& state, uint64_t jobId, uint32_t gpus) const
+{
+    CheckJobSize(state, gpus);
+    if (gpus > state.GetFreeGpus())
+    {
+        return std::nullopt;
+    }
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t spl = state.GetServersPerLeaf();
+    const uint32_t servers = state.GetLeaves() * spl;
+    auto freeOf = [&](uint32_t s) { return state.GetFreeGpusOfServer(s / spl, s % spl); };
+    std::vector<bool> chosen(servers, false);
+    // One server with `want` free GPUs, not yet chosen: first or best fit; -1 if none.
+    auto pickOne = [&](uint32_t want) {
+        int64_t pick = -1;
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            if (chosen[s] || freeOf(s) < want)
+            {
+                continue;
+            }
+            if (m_fit == FIRST_FIT)
+            {
+                return static_cast<int64_t>(s);
+            }
+            if (pick < 0 || freeOf(s) < freeOf(static_cast<uint32_t>(pick)))
+            {
+                pick = s;
+            }
+        }
+        return pick;
+    };
+    std::vector<std::pair<uint32_t, uint32_t>> take; // (server, GPUs)
+    uint32_t whole = gpus > g ? gpus / g : 0;
+    uint32_t rem = gpus > g ? gpus % g : gpus;
+    if (whole > 0)
+    {
+        std::vector<uint32_t> empty;
+        for (uint32_t s = 0; s < servers; ++s)
+        {
+            if (freeOf(s) == g)
+            {
+                empty.push_back(s);
+            }
+        }
+        if (empty.size() < whole)
+        {
+            return std::nullopt;
+        }
+        if (m_fit == BEST_FIT)
+        {
+            std::stable_sort(empty.begin(), empty.end(), [&](uint32_t a, uint32_t b) {
+                return state.GetFreeGpusOfLeaf(a / spl) < state.GetFreeGpusOfLeaf(b / spl);
+            });
+        }
+        for (uint32_t i = 0; i < whole; ++i)
+        {
+            chosen[empty[i]] = true;
+            take.emplace_back(empty[i], g);
+        }
+    }
+    if (rem > 0)
+    {
+        int64_t s = pickOne(rem);
+        if (s < 0)
+        {
+            return std::nullopt;
+        }
+        take.emplace_back(static_cast<uint32_t>(s), rem);
+    }
+    return MakePackedPlacement(state, jobId, take, m_routing);
+}
+
+std::string
+ClusterPackingPolicy::GetName() const
+{
+    return std::string(m_routing == ECMP_ROUTING ? "ecmp" : "source-routing") +
+           (m_fit == FIRST_FIT ? "-first-fit" : "-best-fit");
+}
+
+ClusterMultiClusterPolicy::ClusterMultiClusterPolicy(ClusterPackingPolicy::Routing routing,
+                                                     uint32_t subClusters)
+    : m_routing(routing),
+      m_subClusters(subClusters)
+{
+    SUITE_REQUIRE(subClusters > 0,
+                  std::invalid_argument,
+                  "multi-cluster placement: SubClusters must be at least 1");
+}
+
+std::optional<ClusterPlacement>
+ClusterMultiClusterPolicy::Place(const ClusterState& state, uint64_t jobId, uint32_t gpus) const
+{
+    CheckJobSize(state, gpus);
+    if (gpus > state.GetFreeGpus())
+    {
+        return std::nullopt;
+    }
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t spl = state.GetServersPerLeaf();
+    const uint32_t servers = state.GetLeaves() * spl;
+    const uint32_t clusters = std::min(m_subClusters, servers);
+    auto freeOf = [&](uint32_t s) { return state.GetFreeGpusOfServer(s / spl, s % spl); };
+    std::vector<uint32_t> order;
+    for (uint32_t c = 0; c < clusters; ++c)
+    {
+        // Servers [first, last): the first (servers mod clusters) ranges one server larger.
+        const uint32_t base = servers / clusters;
+        const uint32_t extra = servers % clusters;
+        const uint32_t first = c * base + std::min(c, extra);
+        const uint32_t last = first + base + (c < extra ? 1 : 0);
+        if (uint64_t(last - first) * g < gpus)
+        {
+            continue;
+        }
+        order.clear();
+        uint32_t freeHere = 0;
+        for (uint32_t s = first; s < last; ++s)
+        {
+            order.push_back(s);
+            freeHere += freeOf(s);
+        }
+        if (freeHere < gpus)
+        {
+            continue;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return freeOf(a) < freeOf(b);
+        });
+        std::vector<std::pair<uint32_t, uint32_t>> take; // (server, GPUs)
+        const uint32_t whole = gpus > g ? gpus / g : 0;
+        const uint32_t rem = gpus > g ? gpus % g : gpus;
+        for (uint32_t s : order)
+        {
+            if (take.size() < whole && freeOf(s) == g)
+            {
+                take.emplace_back(s, g);
+            }
+        }
+        if (take.size() < whole)
+        {
+            continue;
+        }
+        if (rem > 0)
+        {
+            bool found = false;
+            for (uint32_t s : order)
+            {
+                bool taken = std::any_of(take.begin(), take.end(), [s](const auto& t) {
+                    return t.first == s;
+                });
+                if (!taken && freeOf(s) >= rem)
+                {
+                    take.emplace_back(s, rem);
+                    found = true;
+                    break;
+                }
+            }
+            if (!found)
+            {
+                continue;
+            }
+        }
+        return MakePackedPlacement(state, jobId, take, m_routing);
+    }
+    return std::nullopt;
+}
+
+std::string
+ClusterMultiClusterPolicy::GetName() const
+{
+    return m_routing == ClusterPackingPolicy::ECMP_ROUTING ? "ecmp" : "source-routing";
+}
+
+VclosPolicy::VclosPolicy(uint64_t maxSearchNodes, bool wholeServers)
+    : m_maxSearchNodes(maxSearchNodes),
+      m_wholeServers(wholeServers)
+{
+    SUITE_REQUIRE(maxSearchNodes > 0,
+                  std::invalid_argument,
+                  "vclos placement: MaxSearchNodes must be at least 1");
+}
+
+std::optional<ClusterPlacement>
+VclosPolicy::Place(const ClusterState& state, uint64_t jobId, uint32_t gpus) const
+{
+    CheckJobSize(state, gpus);
+    if (gpus > state.GetFreeGpus())
+    {
+        return std::nullopt;
+    }
+    ClusterPlacement p;
+    p.jobId = jobId;
+    const uint32_t perLeaf = state.GetGpusPerLeaf();
+    if (gpus <= perLeaf)
+    {
+        int64_t pick = -1;
+        for (uint32_t l = 0; l < state.GetLeaves(); ++l)
+        {
+            uint32_t f = state.GetFreeGpusOfLeaf(l);
+            if (f >= gpus && (!m_wholeServers || FitsOnFewestServers(state, l, gpus)) &&
+                (pick < 0 || f < state.GetFreeGpusOfLeaf(pick)))
+            {
+                pick = l;
+            }
+        }
+        if (pick >= 0)
+        {
+            p.gpus = PickGpusInLeaf(state, static_cast<uint32_t>(pick), gpus);
+            p.uplinkSpine.assign(gpus, -1);
+            p.m = 1;
+            p.n = gpus;
+            return p;
+        }
+    }
+    bool whole = false;
+    for (uint32_t n : GetShapes(state, gpus, m_wholeServers, whole))
+    {
+        if (SearchClos(state, gpus / n, n, whole, p))
+        {
+            p.jobId = jobId;
+            return p;
+        }
+    }
+    return std::nullopt;
+}
+
+bool
+VclosPolicy::SearchClos(const ClusterState& state,
+                        uint32_t m,
+                        uint32_t n,
+                        bool wholeServers,
+                        ClusterPlacement& result) const
+{
+    ClosSearch search(state, m, n, m_maxSearchNodes, wholeServers);
+    const auto& best = search.Run();
+    result.searchNodes += search.GetNodes();
+    if (!best.found)
+    {
+        return false;
+    }
+    result.provenBest = !search.WasCut();
+    // Leaves in index order; spines: free on all of them, fewest free links first.
+    std::vector<uint32_t> leaves;
+    ClusterSpineSet common;
+    common.set();
+    for (uint32_t r : best.leafRanks)
+    {
+        leaves.push_back(search.LeafOfRank(r));
+        common &= search.MaskOfRank(r);
+    }
+    std::sort(leaves.begin(), leaves.end());
+    std::vector<uint32_t> candidates;
+    for (uint32_t s = 0; s < state.GetSpines(); ++s)
+    {
+        if (common.test(s))
+        {
+            candidates.push_back(s);
+        }
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [&state](uint32_t a, uint32_t b) {
+        return state.GetFreeLinksOfSpine(a) < state.GetFreeLinksOfSpine(b);
+    });
+    SUITE_REQUIRE(candidates.size() >= n,
+                  std::logic_error,
+                  "vclos placement: search returned leaves with too few common spines");
+    result.spines.assign(candidates.begin(), candidates.begin() + n);
+    std::sort(result.spines.begin(), result.spines.end());
+    result.gpus.clear();
+    result.links.clear();
+    result.uplinkSpine.clear();
+    for (uint32_t leaf : leaves)
+    {
+        auto part = PickGpusInLeaf(state, leaf, n);
+        for (uint32_t a = 0; a < n; ++a)
+        {
+            result.gpus.push_back(part[a]);
+            result.uplinkSpine.push_back(static_cast<int32_t>(result.spines[a]));
+            result.links.push_back({leaf, result.spines[a]});
+        }
+    }
+    result.m = m;
+    result.n = n;
+    return true;
+}
+
+std::string
+VclosPolicy::GetName() const
+{
+    return "vclos";
+}
+
+std::vector<uint32_t>
+VclosPolicy::GetShapes(const ClusterState& state, uint32_t gpus, bool wholeServers, bool& whole)
+{
+    uint32_t odd = gpus;
+    while (odd > 0 && odd % 2 == 0)
+    {
+        odd /= 2;
+    }
+    const uint32_t g = state.GetGpusPerServer();
+    const uint32_t nMax = std::min(state.GetGpusPerLeaf(), state.GetSpines());
+    std::vector<uint32_t> shapes;
+    std::vector<uint32_t> wholeShapes;
+    // m = odd * 2^k divides N; 64-bit so that doubling never wraps.
+    for (uint64_t m = odd; m >= 1 && m <= state.GetLeaves() && m <= gpus; m *= 2)
+    {
+        const auto n = static_cast<uint32_t>(gpus / m);
+        if (m < 2 || n > nMax)
+        {
+            continue;
+        }
+        shapes.push_back(n);
+        if (n % g == 0)
+        {
+            wholeShapes.push_back(n);
+        }
+    }
+    whole = wholeServers && !wholeShapes.empty();
+    return whole ? wholeShapes : shapes;
+}
+
+ClusterPlacementFailure
+VclosPolicy::Diagnose(const ClusterState& state, uint32_t gpus) const
+{
+    if (gpus > state.GetFreeGpus())
+    {
+        return ClusterPlacementFailure::GPUS;
+    }
+    bool whole = false;
+    for (uint32_t n : GetShapes(state, gpus, m_wholeServers, whole))
+    {
+        uint32_t leaves = 0;
+        for (uint32_t l = 0; l < state.GetLeaves(); ++l)
+        {
+            leaves += UsableGpusOfLeaf(state, l, whole) >= n ? 1 : 0;
+        }
+        if (leaves >= gpus / n)
+        {
+            return ClusterPlacementFailure::NETWORK_FRAGMENTATION;
+        }
+    }
+    return ClusterPlacementFailure::GPU_FRAGMENTATION;
+}
+
+std::unique_ptr<ClusterPlacementPolicy>
+ClusterCreatePlacementPolicy(const std::string& name)
+{
+    if (name == "ecmp")
+    {
+        return std::make_unique<ClusterMultiClusterPolicy>(ClusterPackingPolicy::ECMP_ROUTING);
+    }
+    if (name == "source-routing")
+    {
+        return std::make_unique<ClusterMultiClusterPolicy>(ClusterPackingPolicy::SOURCE_ROUTING);
+    }
+    if (name == "ecmp-first-fit")
+    {
+        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::FIRST_FIT,
+                                                      ClusterPackingPolicy::ECMP_ROUTING);
+    }
+    if (name == "ecmp-best-fit")
+    {
+        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::BEST_FIT,
+                                                      ClusterPackingPolicy::ECMP_ROUTING);
+    }
+    if (name == "source-routing-first-fit")
+    {
+        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::FIRST_FIT,
+                                                      ClusterPackingPolicy::SOURCE_ROUTING);
+    }
+    if (name == "source-routing-best-fit")
+    {
+        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::BEST_FIT,
+                                                      ClusterPackingPolicy::SOURCE_ROUTING);
+    }
+    if (name == "vclos")
+    {
+        return std::make_unique<VclosPolicy>();
+    }
+    SUITE_REQUIRE(name != "ocs-vclos",
+                  std::invalid_argument,
+                  "placement: policy 'ocs-vclos' needs the topology (its OCS layer)");
+    SUITE_REQUIRE(false,
+                  std::invalid_argument,
+                  "placement: unknown policy '" << name
+                                                << "' (ecmp, source-routing, ecmp-first-fit, "
+                                                   "ecmp-best-fit, "
+                                                   "source-routing-first-fit, "
+                                                   "source-routing-best-fit, vclos, "
+                                                   "ocs-vclos)");
+    return nullptr;
+}
+
+std::unique_ptr<ClusterPlacementPolicy>
+ClusterCreatePlacementPolicy(const std::string& name, const ClusterTopology& topology)
+{
+    if (name == "ocs-vclos")
+    {
+        SUITE_REQUIRE(topology.HasOcs(),
+                      std::invalid_argument,
+                      "placement: policy 'ocs-vclos' needs an OCS layer (OcsCount > 0)");
+        return std::make_unique<VclosOcsPolicy>(topology.GetUplinksPerLeaf(),
+                                                topology.GetSpines(),
+                                                topology.GetSpinePortsPerOcs());
+    }
+    std::unique_ptr<ClusterPlacementPolicy> policy = ClusterCreatePlacementPolicy(name);
+    if (topology.HasOcs())
+    {
+        const std::string bad = ClusterOcsFullWiringCheck(topology);
+        SUITE_REQUIRE(bad.empty(),
+                      std::invalid_argument,
+                      "placement: policy '" << name << "' needs a fixed circuit layout: " << bad);
+    }
+    return policy;
+}
+
+} // namespace ns3
