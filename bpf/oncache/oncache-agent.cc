@@ -46,7 +46,9 @@ const char* const kStatNames[ONCACHE_STAT_COUNT] = {"egress_hit",
                                                     "ingress_pass",
                                                     "learn_egress",
                                                     "learn_ingress",
-                                                    "error"};
+                                                    "error",
+                                                    "egress_spoof",
+                                                    "ingress_spoof"};
 
 volatile std::sig_atomic_t g_stop = 0;
 

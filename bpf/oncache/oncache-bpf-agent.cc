@@ -806,10 +806,10 @@ PodAdd(const HostConfig& host,
             throw std::runtime_error("cannot record the pod under " + stateDir);
         }
     }
-    // Order (ONCache paper, section 2.6: the egress fast path is the first program a pod's
-    // packet meets and it overwrites the marks): the pod's ingress entry is what makes egress
-    // learning trust marks on its packets, so it is published only once the egress program
-    // is attached. A failure on the way undoes what was attached and writes no entry.
+    // Order: the pod's ingress entry is what makes egress learning trust the marks on its
+    // packets, and only the egress fast path (the first program a pod's packet meets)
+    // overwrites a pod's own bits there; so the entry is published only once that program is
+    // attached. A failure on the way undoes what was attached and writes no entry.
     bool ingressInitAttached = false;
     try
     {
