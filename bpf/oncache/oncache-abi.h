@@ -128,7 +128,9 @@ enum oncache_stat
     ONCACHE_STAT_INGRESS_PASS,
     ONCACHE_STAT_LEARN_EGRESS, /* egress learning stored a filter bit / cache entry */
     ONCACHE_STAT_LEARN_INGRESS,
-    ONCACHE_STAT_ERROR, /* a helper failed: the packet fell back */
+    ONCACHE_STAT_ERROR,         /* a helper failed: the packet fell back */
+    ONCACHE_STAT_EGRESS_SPOOF,  /* source address of another pod's veth: fell back, no mark */
+    ONCACHE_STAT_INGRESS_SPOOF, /* outer source is not the inner source's host: fell back */
     ONCACHE_STAT_COUNT
 };
 

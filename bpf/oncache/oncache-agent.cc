@@ -12,9 +12,11 @@
  *   oncache-agent dump    --host H                                   map contents and counters
  *   oncache-agent cleanup --host H --netns NS                        detach and unpin
  *
- * Common: --pin-root DIR (default /run/oncache-bpf, a bpffs there, mounted if needed),
- * --state-root DIR (default /run/oncache-agent). A bad argument or a failure prints one line
- * "oncache-agent: error: ..." on stderr and exits 1.
+ * Common: --pin-root DIR (default /sys/fs/bpf/oncache; a bpffs, mounted by init only on a
+ * directory it creates), --state-root DIR (default /run/oncache-agent). The host name is 1-32
+ * of [A-Za-z0-9_-]; every verb checks it (and the other names) before it touches anything,
+ * and the agent deletes only what it created under <root>/<host> (see Cleanup). A bad
+ * argument or a failure prints one line "oncache-agent: error: ..." on stderr and exits 1.
  */
 #include "oncache-bpf-agent.h"
 
@@ -44,7 +46,9 @@ const char* const kStatNames[ONCACHE_STAT_COUNT] = {"egress_hit",
                                                     "ingress_pass",
                                                     "learn_egress",
                                                     "learn_ingress",
-                                                    "error"};
+                                                    "error",
+                                                    "egress_spoof",
+                                                    "ingress_spoof"};
 
 volatile std::sig_atomic_t g_stop = 0;
 
@@ -122,6 +126,7 @@ Host(const Args& args)
     host.vni = args.Has("vni") ? args.Number("vni", 0xffffff) : 1;
     host.pinRoot = args.Get("pin-root", host.pinRoot);
     host.stateRoot = args.Get("state-root", host.stateRoot);
+    ValidateHost(host);
     return host;
 }
 

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <cctype>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -76,16 +77,150 @@ struct Fd
     Fd& operator=(const Fd&) = delete;
 };
 
-void
-EnsureBpffs(const std::string& dir)
-{
-    fs::create_directories(dir);
+// Marker names. A state directory the agent created holds the file kStateMarker; a pin
+// directory holds the directory kPinMarker (bpffs has no regular files and refuses names with
+// a dot); a pin root the agent created and mounted a bpffs on holds the file kMountMarker
+// underneath that mount.
+const char* const kStateMarker = ".oncache-agent";
+const char* const kPinMarker = "oncache-agent-marker";
+const char* const kMountMarker = ".oncache-agent-bpffs";
 
+// The longest name accepted for a host, a network namespace or a device.
+constexpr size_t kMaxName = 32;
+
+// A value as an error message may show it: printable ASCII only, at most `limit` characters
+// (a name 40, a path 256).
+std::string
+Shown(const std::string& value, size_t limit = 40)
+{
+    std::string out;
+    for (size_t i = 0; i < value.size() && i < limit; ++i)
+    {
+        unsigned char c = static_cast<unsigned char>(value[i]);
+        out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
+    }
+    if (value.size() > limit)
+    {
+        out += "... (" + std::to_string(value.size()) + " characters)";
+    }
+    return "'" + out + "'";
+}
+
+bool
+IsPlainName(const std::string& name, size_t maxLength, const char* extra)
+{
+    if (name.empty() || name.size() > maxLength || name[0] == '-' || name[0] == '.')
+    {
+        return false;
+    }
+    for (char c : name)
+    {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' &&
+            !std::strchr(extra, c))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+IsMagic(const std::string& path, long magic)
+{
     struct statfs st
     {
     };
 
-    if (statfs(dir.c_str(), &st) == 0 && st.f_type == BPF_FS_MAGIC)
+    return statfs(path.c_str(), &st) == 0 && static_cast<long>(st.f_type) == magic;
+}
+
+// root/name, after checking that it is a direct child of root's real path: ".." and symbolic
+// links leading elsewhere are refused. Returns the real path (root resolved, name appended).
+fs::path
+ConfinedDir(const std::string& root, const std::string& name, const char* option)
+{
+    if (root.empty() || root[0] != '/')
+    {
+        throw std::runtime_error(std::string(option) + ": " + Shown(root, 256) +
+                                 " is not an absolute path");
+    }
+    std::error_code ec;
+    fs::path realRoot = fs::weakly_canonical(root, ec);
+    fs::path dir = ec ? fs::path() : fs::weakly_canonical(fs::path(root) / name, ec);
+    if (ec || dir.parent_path() != realRoot || dir.filename() != name)
+    {
+        throw std::runtime_error(std::string(option) + ": " + Shown(root + "/" + name, 256) +
+                                 " does not resolve to a directory directly under " +
+                                 Shown(realRoot.string(), 256) + "; nothing done");
+    }
+    if (fs::is_symlink(dir, ec))
+    {
+        throw std::runtime_error(std::string(option) + ": " + Shown(dir.string(), 256) +
+                                 " is a symbolic link; nothing done");
+    }
+    return dir;
+}
+
+// The pin root: an existing bpffs is used as it is; otherwise a bpffs is mounted only on a
+// directory the agent created (it did not exist, or it holds just the agent's mount marker).
+// CheckPinRoot only looks (Init calls it before anything else); EnsureBpffs acts.
+bool
+CheckPinRoot(const std::string& dir)
+{
+    std::error_code ec;
+    fs::file_status st = fs::symlink_status(dir, ec);
+    if (!fs::exists(st))
+    {
+        return true;
+    }
+    if (!fs::is_directory(st))
+    {
+        throw std::runtime_error("--pin-root: " + Shown(dir, 256) + " is not a directory");
+    }
+    if (IsMagic(dir, BPF_FS_MAGIC))
+    {
+        return true;
+    }
+    bool owned = fs::is_regular_file(fs::symlink_status(dir + "/" + kMountMarker, ec));
+    for (fs::directory_iterator it(dir, ec), end; owned && !ec && it != end; it.increment(ec))
+    {
+        owned = it->path().filename() == kMountMarker;
+    }
+    if (!owned || ec)
+    {
+        throw std::runtime_error("--pin-root: " + Shown(dir, 256) +
+                                 " is an existing directory that is not a bpffs and that "
+                                 "oncache-agent did not create; mount a bpffs there or name a "
+                                 "path that does not exist yet");
+    }
+    return true;
+}
+
+void
+EnsureBpffs(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(dir, ec)))
+    {
+        fs::create_directories(dir, ec);
+        if (ec)
+        {
+            throw std::runtime_error("--pin-root: cannot create " + Shown(dir, 256) + ": " +
+                                     ec.message());
+        }
+        if (!IsMagic(dir, BPF_FS_MAGIC))
+        {
+            std::ofstream marker(dir + "/" + kMountMarker);
+            marker << "oncache-agent created this directory to mount a bpffs on it\n";
+            if (!marker)
+            {
+                throw std::runtime_error("--pin-root: cannot write the mount marker in " +
+                                         Shown(dir, 256));
+            }
+        }
+    }
+    CheckPinRoot(dir);
+    if (IsMagic(dir, BPF_FS_MAGIC))
     {
         return;
     }
@@ -135,10 +270,15 @@ TcAttach(unsigned ifindex, bpf_tc_attach_point where, int progFd, const std::str
                 .flags = BPF_TC_F_REPLACE,
                 .handle = kTcHandle,
                 .priority = kTcPriority);
+    // libbpf's own report of a refusal would be a second line: the error says it.
+    previous = libbpf_set_print(nullptr);
     err = bpf_tc_attach(&hook, &opts);
+    libbpf_set_print(previous);
     if (err)
     {
-        Fail("cannot attach to " + what, err);
+        Fail("cannot attach to " + what + " (is another tc filter at priority " +
+                 std::to_string(kTcPriority) + " there?)",
+             err);
     }
 }
 
@@ -182,7 +322,131 @@ DeviceAddress(const std::string& dev, uint32_t& ip, uint8_t mac[6])
 std::string
 StateDir(const HostConfig& host)
 {
-    return host.stateRoot + "/" + host.name;
+    ValidateHost(host);
+    return ConfinedDir(host.stateRoot, host.name, "--state-root").string();
+}
+
+bool
+IsRecordName(const std::string& name)
+{
+    in_addr addr{};
+    return inet_pton(AF_INET, name.c_str(), &addr) == 1 && FormatIpv4(addr.s_addr) == name;
+}
+
+bool
+IsPinName(const std::string& name)
+{
+    for (const char* map : {ONCACHE_MAP_EGRESSIP,
+                            ONCACHE_MAP_EGRESS,
+                            ONCACHE_MAP_INGRESS,
+                            ONCACHE_MAP_FILTER,
+                            ONCACHE_MAP_DEV,
+                            ONCACHE_MAP_STATS})
+    {
+        if (name == map)
+        {
+            return true;
+        }
+    }
+    for (const char* prog : kProgNames)
+    {
+        if (name == std::string("prog_") + prog)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* What the agent may delete in one of its directories: the entries it wrote, found by name,
+ * in a directory that carries its marker. Throws, before anything is deleted, when the
+ * directory has no marker or holds anything else. An absent directory gives no entries. */
+struct OwnedDir
+{
+    fs::path dir;
+    bool exists{false};
+    std::vector<fs::path> entries; //!< the agent's files, the marker excluded
+};
+
+OwnedDir
+Owned(const fs::path& dir,
+      const char* marker,
+      bool markerIsDir,
+      bool (*known)(const std::string&),
+      const char* option)
+{
+    OwnedDir owned;
+    owned.dir = dir;
+    std::error_code ec;
+    fs::file_status st = fs::symlink_status(dir, ec);
+    if (!fs::exists(st))
+    {
+        return owned;
+    }
+    owned.exists = true;
+    if (!fs::is_directory(st))
+    {
+        throw std::runtime_error(std::string(option) + ": " + Shown(dir.string(), 256) +
+                                 " is not a directory; nothing deleted");
+    }
+    fs::file_status m = fs::symlink_status(dir / marker, ec);
+    if (markerIsDir ? !fs::is_directory(m) : !fs::is_regular_file(m))
+    {
+        throw std::runtime_error(std::string(option) + ": " + Shown(dir.string(), 256) +
+                                 " was not created by oncache-agent (no marker " + marker +
+                                 "); nothing deleted");
+    }
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    {
+        const std::string name = it->path().filename().string();
+        if (name == marker)
+        {
+            continue;
+        }
+        if (!known(name) || it->symlink_status().type() == fs::file_type::directory ||
+            fs::is_symlink(it->symlink_status()))
+        {
+            throw std::runtime_error(std::string(option) + ": " + Shown(dir.string(), 256) +
+                                     " holds " + Shown(name) +
+                                     ", which oncache-agent did not write; nothing deleted");
+        }
+        owned.entries.push_back(it->path());
+    }
+    if (ec)
+    {
+        throw std::runtime_error(std::string(option) + ": cannot list " + Shown(dir.string(), 256) +
+                                 ": " + ec.message());
+    }
+    return owned;
+}
+
+void
+RemoveOwned(const OwnedDir& owned, const char* marker)
+{
+    if (!owned.exists)
+    {
+        return;
+    }
+    std::error_code ec;
+    for (const fs::path& entry : owned.entries)
+    {
+        fs::remove(entry, ec);
+    }
+    fs::remove(owned.dir / marker, ec);
+    if (!fs::remove(owned.dir, ec))
+    {
+        throw std::runtime_error("cannot remove " + Shown(owned.dir.string(), 256) + ": " +
+                                 (ec ? ec.message() : std::string("not empty")));
+    }
+}
+
+// A pod record: "<pod netns> <pod device>", both checked before any use.
+bool
+ReadRecord(const fs::path& record, std::string& podNetns, std::string& podDev)
+{
+    std::ifstream in(record);
+    return (in >> podNetns >> podDev) && IsPlainName(podNetns, kMaxName, ".") &&
+           IsPlainName(podDev, IFNAMSIZ - 1, ".");
 }
 
 // Every entry of a pinned map of this host.
@@ -234,6 +498,10 @@ NetnsGuard::NetnsGuard(const std::string& name)
     if (name.empty())
     {
         return;
+    }
+    if (!IsPlainName(name, kMaxName, "."))
+    {
+        throw std::runtime_error("network namespace " + Shown(name) + " is not a plain name");
     }
     m_saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
     if (m_saved < 0)
@@ -329,10 +597,44 @@ Skeleton::MapFd(const std::string& name) const
     return bpf_map__fd(map);
 }
 
+void
+ValidateHost(const HostConfig& host)
+{
+    if (!IsPlainName(host.name, kMaxName, ""))
+    {
+        throw std::runtime_error("--host: " + Shown(host.name) +
+                                 " is not a plain name (1-32 letters, digits, '_' or '-', not "
+                                 "starting with '-')");
+    }
+    if (!host.netns.empty() && !IsPlainName(host.netns, kMaxName, "."))
+    {
+        throw std::runtime_error("--netns: " + Shown(host.netns) +
+                                 " is not a plain name (1-32 letters, digits, '_', '-' or '.')");
+    }
+    if (!host.nic.empty() && !IsPlainName(host.nic, IFNAMSIZ - 1, "."))
+    {
+        throw std::runtime_error("--nic: " + Shown(host.nic) + " is not a device name");
+    }
+    if (host.vni > 0xffffff)
+    {
+        throw std::runtime_error("--vni: " + std::to_string(host.vni) + " exceeds 16777215");
+    }
+    for (const auto& [root, option] :
+         {std::make_pair(&host.pinRoot, "--pin-root"), std::make_pair(&host.stateRoot, "--state-root")})
+    {
+        if (root->empty() || (*root)[0] != '/')
+        {
+            throw std::runtime_error(std::string(option) + ": " + Shown(*root, 256) +
+                                     " is not an absolute path");
+        }
+    }
+}
+
 std::string
 PinDir(const HostConfig& host)
 {
-    return host.pinRoot + "/" + host.name;
+    ValidateHost(host);
+    return ConfinedDir(host.pinRoot, host.name, "--pin-root").string();
 }
 
 uint32_t
@@ -359,32 +661,31 @@ FormatIpv4(uint32_t networkOrder)
 void
 Cleanup(const HostConfig& host)
 {
+    ValidateHost(host);
+    // Everything to delete is checked first: a directory without the agent's marker, or with
+    // anything the agent did not write, stops the cleanup before it deletes anything.
+    const OwnedDir state = Owned(StateDir(host), kStateMarker, false, IsRecordName, "--state-root");
+    const OwnedDir pins = Owned(PinDir(host), kPinMarker, true, IsPinName, "--pin-root");
     // Pods recorded by a previous run: detach from their eth0 (if the namespace still exists).
-    std::error_code ec;
-    if (fs::is_directory(StateDir(host), ec))
+    for (const fs::path& record : state.entries)
     {
-        for (const auto& entry : fs::directory_iterator(StateDir(host)))
+        std::string podNetns;
+        std::string podDev;
+        if (ReadRecord(record, podNetns, podDev) && fs::exists("/run/netns/" + podNetns))
         {
-            std::ifstream in(entry.path());
-            std::string podNetns;
-            std::string podDev;
-            if ((in >> podNetns >> podDev) && fs::exists("/run/netns/" + podNetns))
+            try
             {
-                try
+                NetnsGuard pod(podNetns);
+                if (unsigned index = if_nametoindex(podDev.c_str()))
                 {
-                    NetnsGuard pod(podNetns);
-                    if (unsigned index = if_nametoindex(podDev.c_str()))
-                    {
-                        TcDetach(index, BPF_TC_INGRESS);
-                    }
-                }
-                catch (const std::runtime_error&)
-                {
-                    // The pod is going away: nothing attached is left to detach.
+                    TcDetach(index, BPF_TC_INGRESS);
                 }
             }
+            catch (const std::runtime_error&)
+            {
+                // The pod is going away: nothing attached is left to detach.
+            }
         }
-        fs::remove_all(StateDir(host));
     }
     // Every device of the host: our filter handle on either side, if present.
     if (host.netns.empty() || fs::exists("/run/netns/" + host.netns))
@@ -400,30 +701,52 @@ Cleanup(const HostConfig& host)
             if_freenameindex(names);
         }
     }
-    fs::remove_all(PinDir(host), ec);
+    RemoveOwned(state, kStateMarker);
+    RemoveOwned(pins, kPinMarker);
 }
 
 void
 Init(const HostConfig& host)
 {
-    if (host.name.empty() || host.name.find('/') != std::string::npos || host.name == "." ||
-        host.name == "..")
+    // Every argument is checked before Cleanup touches anything.
+    ValidateHost(host);
+    if (host.nic.empty())
     {
-        throw std::runtime_error("--host: '" + host.name + "' is not a plain name");
+        throw std::runtime_error("--nic is required");
     }
-    if (host.vni > 0xffffff)
-    {
-        throw std::runtime_error("--vni: " + std::to_string(host.vni) + " exceeds 16777215");
-    }
+    PinDir(host);
+    StateDir(host);
+    CheckPinRoot(host.pinRoot);
     Cleanup(host);
     EnsureBpffs(host.pinRoot);
-    fs::create_directories(PinDir(host));
-    fs::create_directories(StateDir(host));
-    Skeleton skel(PinDir(host));
+    const std::string pinDir = PinDir(host);
+    const std::string stateDir = StateDir(host);
+    std::error_code ec;
+    // Cleanup removed both: the agent creates them anew, each with its marker.
+    if (!fs::create_directory(pinDir, ec) || !fs::create_directory(pinDir + "/" + kPinMarker, ec))
+    {
+        throw std::runtime_error("--pin-root: cannot create " + Shown(pinDir, 256) + ": " +
+                                 (ec ? ec.message() : std::string("it exists")));
+    }
+    fs::create_directories(host.stateRoot, ec);
+    if (!fs::create_directory(stateDir, ec))
+    {
+        throw std::runtime_error("--state-root: cannot create " + Shown(stateDir, 256) + ": " +
+                                 (ec ? ec.message() : std::string("it exists")));
+    }
+    {
+        std::ofstream marker(stateDir + "/" + kStateMarker);
+        marker << "oncache-agent state of host " << host.name << '\n';
+        if (!marker)
+        {
+            throw std::runtime_error("--state-root: cannot write the marker in " + Shown(stateDir, 256));
+        }
+    }
+    Skeleton skel(pinDir);
     for (const char* name : kProgNames)
     {
         bpf_program* prog = bpf_object__find_program_by_name(skel.Raw()->obj, name);
-        int err = bpf_program__pin(prog, (PinDir(host) + "/prog_" + name).c_str());
+        int err = bpf_program__pin(prog, (pinDir + "/prog_" + name).c_str());
         if (err)
         {
             Fail(std::string("cannot pin program ") + name, err);
@@ -450,35 +773,89 @@ PodAdd(const HostConfig& host,
        const std::string& podDev,
        uint32_t ip)
 {
-    Fd egress(OpenPinned(PinDir(host) + "/prog_oncache_egress"));
-    Fd ingressInit(OpenPinned(PinDir(host) + "/prog_oncache_ingress_init"));
-    Fd ingress(OpenPinned(PinDir(host) + "/" + ONCACHE_MAP_INGRESS));
+    ValidateHost(host);
+    if (!IsPlainName(podNetns, kMaxName, "."))
     {
-        std::ofstream record(StateDir(host) + "/" + FormatIpv4(ip));
-        record << podNetns << ' ' << podDev << '\n';
-        if (!record)
+        throw std::runtime_error("--pod-netns: " + Shown(podNetns) + " is not a plain name");
+    }
+    if (!IsPlainName(veth, IFNAMSIZ - 1, "."))
+    {
+        throw std::runtime_error("--veth: " + Shown(veth) + " is not a device name");
+    }
+    if (!IsPlainName(podDev, IFNAMSIZ - 1, "."))
+    {
+        throw std::runtime_error("--pod-dev: " + Shown(podDev) + " is not a device name");
+    }
+    const std::string pinDir = PinDir(host);
+    const std::string stateDir = StateDir(host);
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(stateDir + "/" + kStateMarker, ec)))
+    {
+        throw std::runtime_error("--state-root: " + Shown(stateDir, 256) +
+                                 " was not created by oncache-agent init (no marker)");
+    }
+    Fd egress(OpenPinned(pinDir + "/prog_oncache_egress"));
+    Fd ingressInit(OpenPinned(pinDir + "/prog_oncache_ingress_init"));
+    Fd ingress(OpenPinned(pinDir + "/" + ONCACHE_MAP_INGRESS));
+    const std::string record = stateDir + "/" + FormatIpv4(ip);
+    {
+        std::ofstream out(record);
+        out << podNetns << ' ' << podDev << '\n';
+        if (!out)
         {
-            throw std::runtime_error("cannot record the pod under " + StateDir(host));
+            throw std::runtime_error("cannot record the pod under " + stateDir);
         }
     }
+    // Order: the pod's ingress entry is what makes egress learning trust the marks on its
+    // packets, and only the egress fast path (the first program a pod's packet meets)
+    // overwrites a pod's own bits there; so the entry is published only once that program is
+    // attached. A failure on the way undoes what was attached and writes no entry.
+    bool ingressInitAttached = false;
+    try
     {
-        NetnsGuard pod(podNetns);
-        TcAttach(IfIndex(podDev), BPF_TC_INGRESS, ingressInit.fd, podNetns + "/" + podDev);
+        {
+            NetnsGuard pod(podNetns);
+            TcAttach(IfIndex(podDev), BPF_TC_INGRESS, ingressInit.fd, podNetns + "/" + podDev);
+            ingressInitAttached = true;
+        }
+        NetnsGuard ns(host.netns);
+        unsigned index = IfIndex(veth);
+        TcAttach(index, BPF_TC_INGRESS, egress.fd, veth + " ingress");
+        oncache_ingress_info info{};
+        info.ifindex = index;
+        if (bpf_map_update_elem(ingress.fd, &ip, &info, BPF_ANY) != 0)
+        {
+            int err = errno;
+            TcDetach(index, BPF_TC_INGRESS);
+            Fail("cannot write the ingress entry of " + FormatIpv4(ip), err);
+        }
     }
-    NetnsGuard ns(host.netns);
-    unsigned index = IfIndex(veth);
-    oncache_ingress_info info{};
-    info.ifindex = index;
-    if (bpf_map_update_elem(ingress.fd, &ip, &info, BPF_ANY) != 0)
+    catch (const std::exception&)
     {
-        Fail("cannot write the ingress entry of " + FormatIpv4(ip), errno);
+        if (ingressInitAttached)
+        {
+            try
+            {
+                NetnsGuard pod(podNetns);
+                if (unsigned index = if_nametoindex(podDev.c_str()))
+                {
+                    TcDetach(index, BPF_TC_INGRESS);
+                }
+            }
+            catch (const std::exception&)
+            {
+                // The pod's namespace went away: nothing attached is left there.
+            }
+        }
+        fs::remove(record, ec);
+        throw;
     }
-    TcAttach(index, BPF_TC_INGRESS, egress.fd, veth + " ingress");
 }
 
 void
 PodDelete(const HostConfig& host, uint32_t ip)
 {
+    ValidateHost(host);
     Fd ingress(OpenPinned(PinDir(host) + "/" + ONCACHE_MAP_INGRESS));
     oncache_ingress_info info{};
     if (bpf_map_lookup_elem(ingress.fd, &ip, &info) == 0)
@@ -491,10 +868,9 @@ PodDelete(const HostConfig& host, uint32_t ip)
     match.laddr = ip;
     PolicyChanged(host, match);
     std::string record = StateDir(host) + "/" + FormatIpv4(ip);
-    std::ifstream in(record);
     std::string podNetns;
     std::string podDev;
-    if ((in >> podNetns >> podDev) && fs::exists("/run/netns/" + podNetns))
+    if (ReadRecord(record, podNetns, podDev) && fs::exists("/run/netns/" + podNetns))
     {
         NetnsGuard pod(podNetns);
         if (unsigned index = if_nametoindex(podDev.c_str()))

@@ -93,15 +93,36 @@ struct HostMaps
     std::vector<uint64_t> stats; //!< summed over CPUs, by oncache_stat
 };
 
+/**
+ * Checks a host's settings before anything touches the file system: the host name is 1-32 of
+ * [A-Za-z0-9_-] (not starting with '-'), the network namespace and NIC names are plain
+ * names, the VNI fits 24 bits and both roots are absolute paths. Throws one line naming the
+ * offending option. Every entry point below calls it first.
+ */
+void ValidateHost(const HostConfig& host);
+/** <pin root>/<host>, refused unless it resolves to a directory directly under the pin root. */
 std::string PinDir(const HostConfig& host);
 uint32_t ParseIpv4(const std::string& text, const std::string& what);
 std::string FormatIpv4(uint32_t networkOrder);
 
-/** Removes what a previous run of this host left: tc filters, pod records, pins. */
+/**
+ * Removes what a previous run of this host left: tc filters, pod records, pins. Deletes only
+ * inside <state root>/<host> and <pin root>/<host>, only when each carries the marker Init
+ * wrote, and only the files the agent writes there (pod records, pinned maps and programs);
+ * anything else there stops it before it deletes anything.
+ */
 void Cleanup(const HostConfig& host);
-/** Cleanup, then load, pin, attach the NIC programs and fill the device map. */
+/**
+ * Checks the settings, Cleanup, then load, pin, attach the NIC programs and fill the device
+ * map. Mounts a bpffs on the pin root only when it is not one already and the agent created
+ * that directory (it did not exist, or holds only the agent's mount marker).
+ */
 void Init(const HostConfig& host);
-/** Attaches a pod's programs and writes its ingress entry (MACs zero, learned later). */
+/**
+ * Attaches a pod's programs, then writes its ingress entry (MACs zero, learned later): the
+ * entry is never visible while the pod's egress program is not attached. On a failure nothing
+ * of the pod is left (no entry, no record, the learning program detached).
+ */
 void PodAdd(const HostConfig& host,
             const std::string& podNetns,
             const std::string& veth,

@@ -17,7 +17,15 @@
  * pod packet meets (the egress fast path, or the ingress fast path for traffic from a remote
  * pod) overwrites them: the miss mark when it fell back on a miss, nothing otherwise. A pod's
  * own DSCP value therefore never counts as a mark; the price is that those two DSCP bits of
- * pod traffic are not preserved (documented in doc/oncache/ebpf-datapath.rst).
+ * pod traffic are not preserved (documented in doc/oncache/ebpf-datapath.rst). The ingress
+ * fast path clears them also on every UDP frame to a VXLAN port it does not take (outer IP
+ * options, outer fragments, another destination MAC or IP, another VNI): the kernel may
+ * still decapsulate such a frame, and a sender's bits must not reach ingress learning.
+ *
+ * Source checks (what the kernel path's anti-spoofing gives): the egress fast path takes a
+ * packet only from the host veth named by the ingress entry of its source address; the
+ * ingress fast path takes a frame only from the underlay host egress level 1 holds for its
+ * inner source. Either failure falls back without a mark (counted as *_SPOOF).
  */
 #include "oncache-abi.h"
 
@@ -89,6 +97,8 @@ struct
 
 #define IP_MF 0x2000
 #define IP_OFFSET 0x1fff
+/* Where the inner IPv4 header of a VXLAN frame starts in the outer UDP datagram. */
+#define INNER_IP_IN_UDP (ONCACHE_UDP_LEN + ONCACHE_VXLAN_LEN + ONCACHE_ETH_LEN)
 
 static __always_inline void
 count(__u32 stat)
@@ -149,6 +159,60 @@ set_marks(struct __sk_buff* skb, __u32 ip_off, __u8 marks)
         return -1;
     }
     return bpf_skb_store_bytes(skb, ip_off, word, 2, 0);
+}
+
+/* Clears the mark bits of the IPv4 header at ip_off, with the header checksum when it is in
+ * this frame, else the TOS byte alone (a fragment that ends before the checksum: the
+ * reassembled header then fails its checksum and the kernel drops it). */
+static __always_inline void
+clear_marks_anyway(struct __sk_buff* skb, __u32 ip_off)
+{
+    if (set_marks(skb, ip_off, 0) == 0)
+    {
+        return;
+    }
+    __u8 tos;
+    if (bpf_skb_load_bytes(skb, ip_off + 1, &tos, 1) < 0 || !(tos & ONCACHE_MARK_MASK))
+    {
+        return;
+    }
+    tos &= ~ONCACHE_MARK_MASK;
+    bpf_skb_store_bytes(skb, ip_off + 1, &tos, 1, 0);
+}
+
+/* Clears the inner marks of a frame on the host NIC that the ingress fast path does not take
+ * but the kernel may decapsulate: UDP to a VXLAN port carrying IPv4, with any outer IPv4
+ * header length, any destination, any VNI. A later outer fragment holds the inner TOS byte
+ * only after a first fragment shorter than a legal MTU gives (the inner header starts 30
+ * bytes into the datagram); its port is not in it, and it is cleared as well. */
+static __always_inline void
+clear_foreign_marks(struct __sk_buff* skb)
+{
+    struct iphdr outer;
+    if (skb->protocol != bpf_htons(ETH_P_IP) ||
+        bpf_skb_load_bytes(skb, ONCACHE_OUTER_IP_OFF, &outer, sizeof(outer)) < 0 ||
+        outer.version != 4 || outer.ihl < 5 || outer.protocol != IPPROTO_UDP)
+    {
+        return;
+    }
+    __u32 l4 = ONCACHE_OUTER_IP_OFF + outer.ihl * 4;
+    __u32 offset = (bpf_ntohs(outer.frag_off) & IP_OFFSET) * 8;
+    if (offset == 0)
+    {
+        struct udphdr udp;
+        __be16 proto;
+        if (bpf_skb_load_bytes(skb, l4, &udp, sizeof(udp)) < 0 || !is_vxlan_port(udp.dest) ||
+            bpf_skb_load_bytes(skb, l4 + INNER_IP_IN_UDP - 2, &proto, 2) < 0 ||
+            proto != bpf_htons(ETH_P_IP))
+        {
+            return;
+        }
+        clear_marks_anyway(skb, l4 + INNER_IP_IN_UDP);
+    }
+    else if (offset < INNER_IP_IN_UDP + 2)
+    {
+        clear_marks_anyway(skb, l4 + INNER_IP_IN_UDP - offset);
+    }
 }
 
 /* Fills the filter key's ports for TCP and UDP (ports 0 for any other protocol). */
@@ -232,6 +296,16 @@ oncache_egress(struct __sk_buff* skb)
     __u8 fallback_marks = ONCACHE_MISS_MARK;
     __u32 stat = ONCACHE_STAT_EGRESS_MISS;
 
+    /* Source check: a local pod's address leaves on the fast path only from that pod's veth,
+     * the device its ingress entry names (the kernel path's anti-spoofing). */
+    struct oncache_ingress_info* local = bpf_map_lookup_elem(&ingress_cache, &ip.saddr);
+    if (local && local->ifindex != skb->ifindex)
+    {
+        fallback_marks = 0;
+        stat = ONCACHE_STAT_EGRESS_SPOOF;
+        goto fallback;
+    }
+
     struct oncache_flow_key key = {};
     key.laddr = ip.saddr;
     key.raddr = ip.daddr;
@@ -258,7 +332,6 @@ oncache_egress(struct __sk_buff* skb)
     }
     /* Reverse check: the local pod's ingress entry must be learned, else the other direction
      * still needs conntrack: fall back without a miss mark. */
-    struct oncache_ingress_info* local = bpf_map_lookup_elem(&ingress_cache, &ip.saddr);
     if (!local || mac_is_zero(local->dmac))
     {
         fallback_marks = 0;
@@ -376,11 +449,22 @@ oncache_ingress(struct __sk_buff* skb)
     struct oncache_dev_info* dev = parse_vxlan(skb, &f);
     if (!dev || f.outer_ip.daddr != dev->ip || !mac_equal(f.outer_eth.h_dest, dev->mac))
     {
+        clear_foreign_marks(skb);
         count(ONCACHE_STAT_INGRESS_PASS);
         return TC_ACT_OK;
     }
     __u8 fallback_marks = ONCACHE_MISS_MARK;
     __u32 stat = ONCACHE_STAT_INGRESS_MISS;
+
+    /* Source check: a remote pod's packet must come from the host that egress level 1 holds
+     * for it, else any underlay host could inject as that pod. */
+    __be32* source_host = bpf_map_lookup_elem(&egressip_cache, &f.inner_ip.saddr);
+    if (source_host && *source_host != f.outer_ip.saddr)
+    {
+        fallback_marks = 0;
+        stat = ONCACHE_STAT_INGRESS_SPOOF;
+        goto fallback;
+    }
 
     struct oncache_flow_key key = {};
     key.laddr = f.inner_ip.daddr;
@@ -405,7 +489,7 @@ oncache_ingress(struct __sk_buff* skb)
         goto fallback;
     }
     /* Reverse check: the remote pod must be in the egress cache. */
-    if (!bpf_map_lookup_elem(&egressip_cache, &f.inner_ip.saddr))
+    if (!source_host)
     {
         fallback_marks = 0;
         stat = ONCACHE_STAT_INGRESS_REVERSE;

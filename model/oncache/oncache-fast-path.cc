@@ -17,6 +17,11 @@ constexpr uint8_t kTcp = 6;
 constexpr uint8_t kUdp = 17;
 /// The IPv4 flags/fragment-offset bits that make a fragment: MF and the offset.
 constexpr uint16_t kFragmentBits = 0x3fff;
+/// The fragment-offset bits (in 8-byte units).
+constexpr uint16_t kOffsetBits = 0x1fff;
+/// Where the inner IPv4 header of a VXLAN frame starts in the outer UDP datagram: UDP 8,
+/// VXLAN 8, inner Ethernet 14.
+constexpr uint32_t kInnerIpInUdp = ONCACHE_UDP_LEN + ONCACHE_VXLAN_LEN + ONCACHE_ETH_LEN;
 
 /// \return the big-endian 16-bit value at off
 uint16_t
@@ -250,6 +255,62 @@ OncacheFastPath::WriteMarks(Frame& frame, uint32_t off, uint8_t marks)
 }
 
 void
+OncacheFastPath::ClearForeignMarks(Frame& frame)
+{
+    std::vector<uint8_t>& b = frame.bytes;
+    const uint32_t ip = ONCACHE_OUTER_IP_OFF;
+    if (b.size() < ip + ONCACHE_IPV4_LEN || Get16(b, 12) != kEtherTypeIpv4 || (b[ip] >> 4) != 4 ||
+        (b[ip] & 0x0f) < 5 || b[ip + 9] != kUdp)
+    {
+        return;
+    }
+    const uint32_t l4 = ip + (b[ip] & 0x0f) * 4;
+    const uint32_t offset = (Get16(b, ip + 6) & kOffsetBits) * 8u;
+    uint32_t inner = 0;
+    if (offset == 0)
+    {
+        // The UDP header and the inner EtherType tell a VXLAN frame carrying IPv4.
+        if (b.size() < l4 + ONCACHE_UDP_LEN)
+        {
+            return;
+        }
+        const uint16_t port = Get16(b, l4 + 2);
+        if ((port != ONCACHE_VXLAN_PORT && port != ONCACHE_VXLAN_PORT_LINUX) ||
+            b.size() < l4 + kInnerIpInUdp || Get16(b, l4 + kInnerIpInUdp - 2) != kEtherTypeIpv4)
+        {
+            return;
+        }
+        inner = l4 + kInnerIpInUdp;
+    }
+    else if (offset < kInnerIpInUdp + 2)
+    {
+        // A later fragment that holds the inner TOS byte: only after a first fragment shorter
+        // than a legal MTU gives; the port is not in this fragment.
+        inner = l4 + kInnerIpInUdp - offset;
+    }
+    else
+    {
+        return;
+    }
+    if (b.size() < inner + 2 || !(b[inner + 1] & ONCACHE_MARK_MASK))
+    {
+        return;
+    }
+    const uint8_t tos = static_cast<uint8_t>(b[inner + 1] & ~ONCACHE_MARK_MASK);
+    if (b.size() >= inner + 12)
+    {
+        // RFC 1624, eqn. 3, as in WriteMarks.
+        const uint16_t oldWord = Get16(b, inner);
+        const uint16_t newWord = static_cast<uint16_t>((oldWord & 0xff00) | tos);
+        uint16_t sum = OnesAdd(static_cast<uint16_t>(~Get16(b, inner + 10)),
+                               static_cast<uint16_t>(~oldWord));
+        sum = OnesAdd(sum, newWord);
+        Put16(b, inner + 10, static_cast<uint16_t>(~sum));
+    }
+    b[inner + 1] = tos;
+}
+
+void
 OncacheFastPath::SetFilterBit(const oncache_flow_key& key, bool egress)
 {
     oncache_filter_action* action = m_filter.Lookup(key);
@@ -259,13 +320,22 @@ OncacheFastPath::SetFilterBit(const oncache_flow_key& key, bool egress)
 }
 
 OncacheFastPath::Result
-OncacheFastPath::Egress(Frame& frame, uint32_t flowHash)
+OncacheFastPath::Egress(Frame& frame, uint32_t flowHash, uint32_t ifindex)
 {
     Result result;
     Ipv4View ip;
     if (!ReadPodFrame(frame, ip))
     {
         return result; // not IPv4: untouched
+    }
+    // Source check: a local pod's address may leave on the fast path only from that pod's veth
+    // (the kernel path's anti-spoofing); a spoof falls back without a mark.
+    const oncache_ingress_info* local = m_ingress.Lookup(ip.saddr);
+    if (local && local->ifindex != ifindex)
+    {
+        result.verdict = VERDICT_SPOOF;
+        WriteMarks(frame, ONCACHE_ETH_LEN, 0);
+        return result;
     }
     oncache_flow_key key{};
     key.laddr = ip.saddr;
@@ -282,7 +352,6 @@ OncacheFastPath::Egress(Frame& frame, uint32_t flowHash)
     {
         // Reverse check: the local pod's MACs must be learned, else the other direction still
         // needs the overlay: fall back without the miss mark.
-        const oncache_ingress_info* local = m_ingress.Lookup(ip.saddr);
         result.verdict = local && !MacIsZero(local->dmac) ? VERDICT_HIT : VERDICT_REVERSE;
     }
     if (result.verdict != VERDICT_HIT)
@@ -320,7 +389,17 @@ OncacheFastPath::Ingress(Frame& frame, uint32_t ifindex)
     const oncache_dev_info* dev = ReadVxlan(frame, ifindex, outer, inner);
     if (!dev || outer.daddr != dev->ip || !std::equal(dev->mac, dev->mac + 6, frame.bytes.begin()))
     {
-        return result; // not addressed to this host's overlay: untouched
+        // Not taken, but the kernel may decapsulate it: no sender-set mark may survive.
+        ClearForeignMarks(frame);
+        return result;
+    }
+    // Source check: a remote pod's packet must come from the host egress level 1 holds for it.
+    const uint32_t* sourceHost = m_egressIp.Lookup(inner.saddr);
+    if (sourceHost && *sourceHost != outer.saddr)
+    {
+        result.verdict = VERDICT_SPOOF;
+        WriteMarks(frame, ONCACHE_INNER_IP_OFF, 0);
+        return result;
     }
     oncache_flow_key key{};
     key.laddr = inner.daddr;
@@ -339,7 +418,7 @@ OncacheFastPath::Ingress(Frame& frame, uint32_t ifindex)
         (pod = m_ingress.Lookup(inner.daddr)) && !MacIsZero(pod->dmac))
     {
         // Reverse check: the remote pod must be in egress level 1.
-        result.verdict = m_egressIp.Lookup(inner.saddr) ? VERDICT_HIT : VERDICT_REVERSE;
+        result.verdict = sourceHost ? VERDICT_HIT : VERDICT_REVERSE;
     }
     if (result.verdict != VERDICT_HIT)
     {

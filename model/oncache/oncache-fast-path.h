@@ -66,7 +66,9 @@ class OncacheFastPath
     /// the longest options, then the ports).
     static constexpr uint32_t kEgressHeadBytes = 64;
     /// Bytes after the outer Ethernet header that cover every header of a VXLAN frame.
-    static constexpr uint32_t kVxlanHeadBytes = ONCACHE_ENCAP_LEN - ONCACHE_ETH_LEN + 64;
+    /// (The outer IPv4 header may carry up to 40 bytes of options: the marks of such a frame are
+    /// cleared too.)
+    static constexpr uint32_t kVxlanHeadBytes = ONCACHE_ENCAP_LEN - ONCACHE_ETH_LEN + 40 + 64;
 
     /// A frame: its first bytes (or all of them) and its whole length.
     struct Frame
@@ -81,7 +83,8 @@ class OncacheFastPath
         VERDICT_PASS,    //!< not for ONCache (non-IPv4, not this overlay, ...): untouched
         VERDICT_MISS,    //!< fell back with the miss mark
         VERDICT_REVERSE, //!< fell back on a failed reverse check, no mark
-        VERDICT_HIT      //!< rewritten and redirected
+        VERDICT_HIT,     //!< rewritten and redirected
+        VERDICT_SPOOF    //!< fell back on a failed source check, no mark
     };
 
     /// The outcome of a fast-path program.
@@ -153,12 +156,17 @@ class OncacheFastPath
      * \brief Egress fast path (tc_masq, the host-side veth's ingress, spec 2.4).
      * \param frame a pod's frame, rewritten in place
      * \param flowHash the skb hash of the inner flow (the outer UDP source port)
+     * \param ifindex the host-side veth it arrived on: a source address whose ingress entry
+     *        names another veth is a spoof (VERDICT_SPOOF, no fast path, no mark)
      * \return the verdict; on a hit the frame is VXLAN-encapsulated for the NIC
      */
-    Result Egress(Frame& frame, uint32_t flowHash);
+    Result Egress(Frame& frame, uint32_t flowHash, uint32_t ifindex);
 
     /**
-     * \brief Ingress fast path (tc_restore, the host NIC's ingress, spec 2.5).
+     * \brief Ingress fast path (tc_restore, the host NIC's ingress, spec 2.5). A frame from
+     *        an outer source other than the host egress level 1 holds for the inner source
+     *        is a spoof (VERDICT_SPOOF, no fast path, no mark); any frame it does not take
+     *        that could be decapsulated by the kernel has its inner marks cleared.
      * \param frame a frame received on the NIC, rewritten in place
      * \param ifindex the NIC's ifindex
      * \return the verdict; on a hit the frame is the inner packet with the pod's MACs
@@ -261,6 +269,17 @@ class OncacheFastPath
      * \param marks the new mark bits
      */
     static void WriteMarks(Frame& frame, uint32_t off, uint8_t marks);
+
+    /**
+     * \brief Clear the marks of the inner IPv4 header of a UDP frame to a VXLAN port that the
+     *        ingress fast path does not take (outer options, outer fragments, another
+     *        destination, another VNI): the kernel may still decapsulate it. A later outer
+     *        fragment that holds the inner TOS byte (after a first fragment shorter than any
+     *        legal MTU allows) has it cleared too, even when the header checksum is in another
+     *        fragment: the reassembled header then fails its checksum.
+     * \param frame a frame received on the NIC
+     */
+    static void ClearForeignMarks(Frame& frame);
 
     /**
      * \brief Set the egress or ingress bit of a filter entry, creating it when absent.

@@ -46,6 +46,7 @@ ToPath(OncacheFastPath::Verdict verdict)
     case OncacheFastPath::VERDICT_REVERSE:
         return OncacheHostDatapath::PATH_REVERSE;
     case OncacheFastPath::VERDICT_PASS:
+    case OncacheFastPath::VERDICT_SPOOF:
         break;
     }
     return OncacheHostDatapath::PATH_FALLBACK;
@@ -594,6 +595,7 @@ OncacheHostDatapath::Receive(Ptr<NetDevice> device,
             [this, job]() { Finish(*job); });
         return;
     }
+    job->inIfindex = device->GetIfIndex();
     auto pod = m_podByIfIndex.find(device->GetIfIndex());
     if (pod == m_podByIfIndex.end())
     {
@@ -691,7 +693,7 @@ OncacheHostDatapath::EgressStart(Job& job)
                                                         job.frameSrc,
                                                         OncacheFastPath::kEgressHeadBytes);
         const uint32_t copied = OncacheFrameCopied(frame);
-        const OncacheFastPath::Result result = m_fastPath->Egress(frame, flow.Hash());
+        const OncacheFastPath::Result result = m_fastPath->Egress(frame, flow.Hash(), job.inIfindex);
         OncacheApplyFrame(job.packet, frame, copied);
         path = ToPath(result.verdict);
         if (path == PATH_FAST)

@@ -370,6 +370,7 @@ class OncacheHostDatapath : public Object
     {
         Ptr<Packet> packet;                 //!< IPv4 packet, encapsulated when sent on the NIC
         bool fromNic = false;               //!< ingress job
+        uint32_t inIfindex = 0;             //!< the device it arrived on (a pod's host veth)
         bool vxlan = false;                 //!< ingress: a VXLAN frame
         Mac48Address frameSrc;              //!< source MAC of the received frame
         Mac48Address frameDst;              //!< destination MAC of the received frame

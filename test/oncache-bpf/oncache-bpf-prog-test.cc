@@ -48,7 +48,11 @@ const char* g_case = "";
 // The emulated world (oncache-test-frames.h): this host A with local pod a, remote host B with
 // pod b.
 const uint32_t kLoIfindex = 1; // BPF_PROG_TEST_RUN runs tc programs on the loopback device
+// The host veths of pods a and a2: the egress fast path runs on them, and BPF_PROG_TEST_RUN
+// runs a program on the device its context names, so the test creates them
+// (OncacheTestDevices, in a network namespace of its own).
 const uint32_t kVethIfindex = 42;
+const uint32_t kVethIfindex2 = 43;
 
 // A TCP segment header with ports and 20 bytes of payload.
 void
@@ -173,6 +177,38 @@ FlowKey()
     return k;
 }
 
+// A counter of oncache_stats, summed over the CPUs.
+uint64_t
+Stat(int fd, uint32_t index)
+{
+    std::vector<uint64_t> perCpu(libbpf_num_possible_cpus());
+    uint64_t sum = 0;
+    if (bpf_map_lookup_elem(fd, &index, perCpu.data()) == 0)
+    {
+        for (uint64_t v : perCpu)
+        {
+            sum += v;
+        }
+    }
+    return sum;
+}
+
+// Sets the outer IPv4 source of a VXLAN frame (with its checksum).
+void
+SetOuterSource(Bytes& b, uint32_t addr)
+{
+    std::memcpy(&b[14 + 12], &addr, 4);
+    FixIpChecksum(b, 14);
+}
+
+// The inner TOS byte carries no mark and the inner header's checksum holds.
+bool
+InnerUnmarked(const Bytes& b, size_t innerIp)
+{
+    return b.size() >= innerIp + 20 && (b[innerIp + 1] & ONCACHE_MARK_MASK) == 0 &&
+           HeaderSum(b, innerIp) == 0;
+}
+
 bool
 HasKey(int fd, const void* key)
 {
@@ -197,7 +233,7 @@ main()
 {
     int status = 0;
     std::unique_ptr<oncache_ebpf::Skeleton> skel = OncacheLoadForTest(&status);
-    if (!skel)
+    if (!skel || !OncacheTestDevices({kVethIfindex, kVethIfindex2}, &status))
     {
         return status;
     }
@@ -220,7 +256,7 @@ main()
     g_case = "egress miss: falls back with the miss mark";
     {
         Bytes in = PodFrame(true, 0x00);
-        Run r = TestRun(skel->EgressFd(), in);
+        Run r = TestRun(skel->EgressFd(), in, kVethIfindex);
         CHECK(r.ret == TC_ACT_OK);
         CHECK(r.out.size() == in.size());
         CHECK(r.out.size() > 15 && r.out[15] == ONCACHE_MISS_MARK);
@@ -233,7 +269,7 @@ main()
         // the miss mark may remain: conntrack alone can add the est mark.
         for (uint8_t tos : {uint8_t(0xb8), uint8_t(0xbc), uint8_t(0x0c)})
         {
-            Run r = TestRun(skel->EgressFd(), PodFrame(true, tos));
+            Run r = TestRun(skel->EgressFd(), PodFrame(true, tos), kVethIfindex);
             CHECK(r.ret == TC_ACT_OK);
             CHECK(r.out[15] == ((tos & 0xf3) | ONCACHE_MISS_MARK));
             CHECK(HeaderSum(r.out, 14) == 0);
@@ -271,7 +307,7 @@ main()
 
     g_case = "egress with only the egress bit learned: still a miss";
     {
-        Run r = TestRun(skel->EgressFd(), PodFrame(true, 0));
+        Run r = TestRun(skel->EgressFd(), PodFrame(true, 0), kVethIfindex);
         CHECK(r.ret == TC_ACT_OK && r.out[15] == ONCACHE_MISS_MARK);
     }
 
@@ -293,7 +329,7 @@ main()
     g_case = "egress fast path hit: VXLAN encapsulation from the template";
     {
         Bytes in = PodFrame(true, 0);
-        Run r = TestRun(skel->EgressFd(), in);
+        Run r = TestRun(skel->EgressFd(), in, kVethIfindex);
         CHECK(r.ret == TC_ACT_REDIRECT);
         CHECK(r.out.size() == in.size() + 50);
         if (r.out.size() == in.size() + 50)
@@ -311,7 +347,7 @@ main()
             CHECK(HeaderSum(r.out, 14) == 0);
             CHECK(std::equal(in.begin() + 14, in.end(), r.out.begin() + 64)); // inner IP + L4
             // The outer source port is the flow's: the same for every packet of it.
-            Run again = TestRun(skel->EgressFd(), in);
+            Run again = TestRun(skel->EgressFd(), in, kVethIfindex);
             CHECK(again.out.size() > 36 && Get16(again.out, 34) == sport);
         }
     }
@@ -337,6 +373,135 @@ main()
         Bytes learn = VxlanFrame(true, 0x0c, 2);
         r = TestRun(skel->EgressInitFd(), learn);
         CHECK(r.ret == TC_ACT_OK && r.out == learn);
+    }
+
+    g_case = "egress source check: a pod sending with a neighbour's address";
+    {
+        const int stats = skel->MapFd(ONCACHE_MAP_STATS);
+        // Pod a2 (veth 43) sends pod a's cached flow with a's address: no fast path, no mark.
+        oncache_ingress_info a2{};
+        a2.ifindex = kVethIfindex2;
+        uint32_t podA2 = ParseIpv4("198.19.1.11", "");
+        CHECK(bpf_map_update_elem(m.ingress, &podA2, &a2, BPF_ANY) == 0);
+        uint64_t spoofs = Stat(stats, ONCACHE_STAT_EGRESS_SPOOF);
+        Bytes in = PodFrame(true, 0x0c);
+        Run r = TestRun(skel->EgressFd(), in, kVethIfindex2);
+        CHECK(r.ret == TC_ACT_OK);
+        CHECK(r.out.size() == in.size());
+        CHECK(r.out.size() > 15 && (r.out[15] & ONCACHE_MARK_MASK) == 0 && HeaderSum(r.out, 14) == 0);
+        CHECK(Stat(stats, ONCACHE_STAT_EGRESS_SPOOF) == spoofs + 1);
+        // From the loopback (no pod's veth) likewise.
+        r = TestRun(skel->EgressFd(), in, kLoIfindex);
+        CHECK(r.ret == TC_ACT_OK && r.out.size() == in.size());
+        // Control: the same frame from pod a's own veth takes the fast path.
+        r = TestRun(skel->EgressFd(), in, kVethIfindex);
+        CHECK(r.ret == TC_ACT_REDIRECT && r.out.size() == in.size() + 50);
+        CHECK(bpf_map_delete_elem(m.ingress, &podA2) == 0);
+    }
+
+    g_case = "ingress source check: a known remote pod's frame from another underlay host";
+    {
+        const int stats = skel->MapFd(ONCACHE_MAP_STATS);
+        uint64_t spoofs = Stat(stats, ONCACHE_STAT_INGRESS_SPOOF);
+        Bytes in = VxlanFrame(false, 0x0c);
+        SetOuterSource(in, ParseIpv4("198.18.0.13", "")); // host C, not B where b lives
+        Run r = TestRun(skel->IngressFd(), in);
+        CHECK(r.ret == TC_ACT_OK);
+        CHECK(r.out.size() == in.size());
+        CHECK(InnerUnmarked(r.out, 64));
+        CHECK(Stat(stats, ONCACHE_STAT_INGRESS_SPOOF) == spoofs + 1);
+        // Control: from host B the same frame takes the fast path.
+        Bytes genuine = VxlanFrame(false, 0x0c);
+        r = TestRun(skel->IngressFd(), genuine);
+        CHECK(r.ret == TC_ACT_REDIRECT && r.out.size() == genuine.size() - 50);
+    }
+
+    g_case = "marks cleared on every VXLAN frame the ingress fast path does not take";
+    {
+        // Each frame carries a sender-set 0x0c in the inner TOS; the kernel could decapsulate
+        // any of them, so none may keep it.
+        struct Kind
+        {
+            const char* name;
+            Bytes frame;
+            size_t innerIp;
+        };
+        std::vector<Kind> kinds;
+        Bytes base = VxlanFrame(false, 0x0c);
+        {
+            // Outer IPv4 with 4 bytes of options (NOPs).
+            Bytes b(base.begin(), base.begin() + 34);
+            b[14] = 0x46;
+            b.insert(b.end(), {1, 1, 1, 1});
+            b.insert(b.end(), base.begin() + 34, base.end());
+            Put16(b, 16, static_cast<uint16_t>(b.size() - 14));
+            FixIpChecksum(b, 14);
+            kinds.push_back({"outer IP options", b, 68});
+        }
+        {
+            Bytes b = base;
+            Put16(b, 14 + 6, 0x2000); // MF: the first fragment
+            FixIpChecksum(b, 14);
+            kinds.push_back({"outer first fragment", b, 64});
+        }
+        {
+            Bytes b = base;
+            std::memset(b.data(), 0xff, 6);
+            kinds.push_back({"broadcast destination MAC", b, 64});
+        }
+        {
+            Bytes b = VxlanFrame(false, 0x0c, 2);
+            kinds.push_back({"another VNI", b, 64});
+        }
+        {
+            Bytes b = base;
+            uint32_t other = ParseIpv4("198.18.0.99", "");
+            std::memcpy(&b[14 + 16], &other, 4);
+            FixIpChecksum(b, 14);
+            kinds.push_back({"another destination IP", b, 64});
+        }
+        {
+            // A later fragment at offset 24 of the UDP datagram (after a 24-byte first
+            // fragment): it holds the inner IPv4 header from its 7th byte on.
+            Bytes b(base.begin(), base.begin() + 34);
+            b.insert(b.end(), base.begin() + 34 + 24, base.end());
+            Put16(b, 16, static_cast<uint16_t>(b.size() - 14));
+            Put16(b, 14 + 6, 3);
+            FixIpChecksum(b, 14);
+            kinds.push_back({"later fragment with the inner header", b, 34 + 6});
+        }
+        for (const Kind& k : kinds)
+        {
+            g_case = k.name;
+            Run r = TestRun(skel->IngressFd(), k.frame);
+            CHECK(r.ret == TC_ACT_OK);
+            CHECK(r.out.size() == k.frame.size());
+            CHECK(InnerUnmarked(r.out, k.innerIp));
+            // Only the two mark bits and the inner checksum changed.
+            Bytes expect = k.frame;
+            expect[k.innerIp + 1] &= ~ONCACHE_MARK_MASK;
+            FixIpChecksum(expect, k.innerIp);
+            CHECK(r.out == expect);
+        }
+        g_case = "later fragment ending before the inner checksum";
+        {
+            Bytes b(base.begin(), base.begin() + 34);
+            b.insert(b.end(), base.begin() + 34 + 24, base.begin() + 34 + 32);
+            Put16(b, 16, static_cast<uint16_t>(b.size() - 14));
+            Put16(b, 14 + 6, 0x2000 | 3);
+            FixIpChecksum(b, 14);
+            Run r = TestRun(skel->IngressFd(), b);
+            CHECK(r.ret == TC_ACT_OK && r.out.size() == b.size());
+            CHECK(r.out.size() > 41 && r.out[41] == (b[41] & ~ONCACHE_MARK_MASK));
+        }
+        g_case = "control: UDP to another port keeps its bytes";
+        {
+            Bytes b = base;
+            Put16(b, 34 + 2, 53);
+            Run r = TestRun(skel->IngressFd(), b);
+            CHECK(r.ret == TC_ACT_OK && r.out == b);
+            CHECK(r.out[65] == 0x0c);
+        }
     }
 
     g_case = "VXLAN frame not addressed to this NIC: untouched";
@@ -387,7 +552,7 @@ main()
         Put16(in, 14 + 2, 22);
         FixIpChecksum(in, 14);
         // A pod packet too short for its ports falls back like any miss: same size, miss mark.
-        Run r = TestRun(skel->EgressFd(), in);
+        Run r = TestRun(skel->EgressFd(), in, kVethIfindex);
         CHECK(r.ret == TC_ACT_OK && r.out.size() == in.size());
         CHECK(r.out[15] == ONCACHE_MISS_MARK && HeaderSum(r.out, 14) == 0);
     }
@@ -404,17 +569,17 @@ main()
         oncache_ingress_info learned{};
         CHECK(bpf_map_lookup_elem(m.ingress, &kPodA, &learned) == 0);
         CHECK(bpf_map_update_elem(m.ingress, &kPodA, &agentEntry, BPF_ANY) == 0); // MACs lost
-        r = TestRun(skel->EgressFd(), PodFrame(true, 0x0c));
+        r = TestRun(skel->EgressFd(), PodFrame(true, 0x0c), kVethIfindex);
         CHECK(r.ret == TC_ACT_OK && r.out[15] == 0x00);
         CHECK(bpf_map_update_elem(m.ingress, &kPodA, &learned, BPF_ANY) == 0);
-        r = TestRun(skel->EgressFd(), PodFrame(true, 0));
+        r = TestRun(skel->EgressFd(), PodFrame(true, 0), kVethIfindex);
         CHECK(r.ret == TC_ACT_REDIRECT);
     }
 
     g_case = "filter entry deleted (policy change): both fast paths fall back";
     {
         CHECK(bpf_map_delete_elem(m.filter, &key) == 0);
-        Run r = TestRun(skel->EgressFd(), PodFrame(true, 0));
+        Run r = TestRun(skel->EgressFd(), PodFrame(true, 0), kVethIfindex);
         CHECK(r.ret == TC_ACT_OK && r.out[15] == ONCACHE_MISS_MARK);
         r = TestRun(skel->IngressFd(), VxlanFrame(false, 0));
         CHECK(r.ret == TC_ACT_OK && r.out[64 + 1] == ONCACHE_MISS_MARK);

@@ -231,14 +231,18 @@ class Harness
 
     /**
      * \brief Run a frame through a program on both sides and compare verdicts, bytes and
-     *        caches; every disagreement is a test failure.
+     *        caches; every disagreement is a test failure. ifindex: the device the program
+     *        runs on (the NIC, or for the egress fast path the sending pod's host veth).
      * \return the BPF side's outcome (the frame the kernel passes on)
      */
-    Outcome Step(Program program, const Bytes& in, const std::string& what)
+    Outcome Step(Program program,
+                 const Bytes& in,
+                 const std::string& what,
+                 uint32_t ifindex = kNicIfindex)
     {
         ++m_steps;
-        Outcome bpf = RunBpf(program, in);
-        Outcome model = RunModel(program, in, bpf);
+        Outcome bpf = RunBpf(program, in, ifindex);
+        Outcome model = RunModel(program, in, bpf, ifindex);
         std::string where = std::string(kProgramName[program]) + ": " + what;
         EXPECT_EQ(bpf.redirect, model.redirect) << where;
         EXPECT_EQ(bpf.counter, model.counter) << where;
@@ -272,7 +276,7 @@ class Harness
         return sums;
     }
 
-    Outcome RunBpf(Program program, const Bytes& in)
+    Outcome RunBpf(Program program, const Bytes& in, uint32_t ifindex)
     {
         const int fds[] = {g_skel->EgressFd(),
                            g_skel->EgressInitFd(),
@@ -282,7 +286,7 @@ class Harness
         Outcome o;
         o.out.resize(in.size() + 256);
         __sk_buff ctx{};
-        ctx.ifindex = kNicIfindex;
+        ctx.ifindex = ifindex;
         LIBBPF_OPTS(bpf_test_run_opts,
                     opts,
                     .data_in = in.data(),
@@ -308,7 +312,9 @@ class Harness
                                             "ingress-pass",
                                             "learn-egress",
                                             "learn-ingress",
-                                            "error"};
+                                            "error",
+                                            "egress-spoof",
+                                            "ingress-spoof"};
         for (uint32_t i = 0; i < ONCACHE_STAT_COUNT; ++i)
         {
             for (uint64_t n = before[i]; n < after[i]; ++n)
@@ -319,7 +325,7 @@ class Harness
         return o;
     }
 
-    Outcome RunModel(Program program, const Bytes& in, const Outcome& bpf)
+    Outcome RunModel(Program program, const Bytes& in, const Outcome& bpf, uint32_t ifindex)
     {
         OncacheFastPath::Frame frame;
         frame.bytes = in;
@@ -328,11 +334,13 @@ class Harness
         static const char* const egress[] = {"egress-pass",
                                              "egress-miss",
                                              "egress-reverse",
-                                             "egress-hit"};
+                                             "egress-hit",
+                                             "egress-spoof"};
         static const char* const ingress[] = {"ingress-pass",
                                               "ingress-miss",
                                               "ingress-reverse",
-                                              "ingress-hit"};
+                                              "ingress-hit",
+                                              "ingress-spoof"};
         switch (program)
         {
         case EGRESS: {
@@ -343,7 +351,7 @@ class Harness
             {
                 hash = Get16(bpf.out, ONCACHE_OUTER_UDP_OFF) - ONCACHE_SPORT_BASE;
             }
-            OncacheFastPath::Result r = model.Egress(frame, hash);
+            OncacheFastPath::Result r = model.Egress(frame, hash, ifindex);
             o.redirect = r.redirect;
             // The kernel does not report its redirect target: the model's must be the NIC.
             EXPECT_TRUE(!r.redirect || r.ifindex == kNicIfindex) << r.ifindex;
@@ -418,7 +426,8 @@ class HostA
     Path Send(const Flow& f, uint8_t tos, uint8_t tcpFlags = kAck, uint32_t vni = kVni)
     {
         Bytes pod = PodFrame(f, tos, tcpFlags, kGwMacA, MacOfPod(f.src));
-        Harness::Outcome e = m_h.Step(EGRESS, pod, Describe("send", f, tos));
+        Harness::Outcome e =
+            m_h.Step(EGRESS, pod, Describe("send", f, tos), f.src == kPodA2 ? kVethA2 : kVethA);
         if (e.redirect)
         {
             return FAST;
@@ -686,7 +695,7 @@ TEST(OncacheDifferential, TruncatedAndNonIpv4Frames)
         Bytes cut(pod.begin(), pod.begin() + len);
         Put16(cut, ONCACHE_ETH_LEN + 2, static_cast<uint16_t>(len - ONCACHE_ETH_LEN));
         FixIpChecksum(cut, ONCACHE_ETH_LEN);
-        h.Step(EGRESS, cut, "truncated " + std::to_string(len));
+        h.Step(EGRESS, cut, "truncated " + std::to_string(len), kVethA);
         h.Step(INGRESS_LEARN, cut, "truncated " + std::to_string(len));
     }
     Bytes arp;
@@ -706,7 +715,7 @@ TEST(OncacheDifferential, TruncatedAndNonIpv4Frames)
     Bytes frag = PodFrame(kTcpAB, 0, kAck, kGwMacA, kPodMacA);
     Put16(frag, ONCACHE_ETH_LEN + 6, 0x2000); // MF
     FixIpChecksum(frag, ONCACHE_ETH_LEN);
-    h.Step(EGRESS, frag, "fragment");
+    h.Step(EGRESS, frag, "fragment", kVethA);
 }
 
 TEST(OncacheDifferential, TwoPodsOnOneHost)
@@ -733,6 +742,122 @@ TEST(OncacheDifferential, TwoPodsOnOneHost)
     EXPECT_EQ(host.Receive(a2b.Reversed(), 0), HostA::SLOW);
 }
 
+TEST(OncacheDifferential, SpoofedSourceFromAnotherPod)
+{
+    Harness h;
+    h.AddLocalPod(kPodA2, kVethA2);
+    HostA host(h);
+    Handshake(host, kTcpAB);
+    ASSERT_EQ(host.Send(kTcpAB, 0), HostA::FAST);
+    // Pod a2 sends a's cached flow with a's address from its own veth: both sides refuse the
+    // fast path and clear the marks (a2's own 0x0c included).
+    Bytes forged = PodFrame(kTcpAB, 0x0c, kAck, kGwMacA, kPodMacA2);
+    Harness::Outcome o = h.Step(EGRESS, forged, "a2 forging a's address", kVethA2);
+    EXPECT_FALSE(o.redirect);
+    EXPECT_EQ(o.counter, "egress-spoof");
+    ASSERT_GT(o.out.size(), 15u);
+    EXPECT_EQ(o.out[15] & ONCACHE_MARK_MASK, 0);
+    // From the host itself (the loopback, no pod's veth) likewise.
+    o = h.Step(EGRESS, forged, "a's address from the loopback", kNicIfindex);
+    EXPECT_EQ(o.counter, "egress-spoof");
+    // Control: the same frame from a's own veth is a hit.
+    o = h.Step(EGRESS, forged, "a from its own veth", kVethA);
+    EXPECT_TRUE(o.redirect);
+    EXPECT_EQ(o.counter, "egress-hit");
+}
+
+TEST(OncacheDifferential, SpoofedUnderlayHost)
+{
+    Harness h;
+    HostA host(h);
+    Handshake(host, kTcpAB);
+    ASSERT_EQ(host.Receive(kTcpAB.Reversed(), 0), HostA::FAST);
+    // Pod b lives on host B: the same packet from host C's address is refused.
+    const uint32_t hostC = htonl(0xc6120000 | 13); // 198.18.0.13
+    Bytes inner = IpPacket(kTcpAB.Reversed(), 0x0c, kAck);
+    Bytes forged = Vxlan(hostC, kHostA, kNicMacA, kNicMacB, kVtepMacA, kVtepMacB, inner, kVni);
+    Harness::Outcome o = h.Step(INGRESS, forged, "b's packet from host C");
+    EXPECT_FALSE(o.redirect);
+    EXPECT_EQ(o.counter, "ingress-spoof");
+    ASSERT_GT(o.out.size(), 65u);
+    EXPECT_EQ(o.out[65] & ONCACHE_MARK_MASK, 0);
+    // Control: from host B it is a hit.
+    Bytes genuine = Vxlan(kHostB, kHostA, kNicMacA, kNicMacB, kVtepMacA, kVtepMacB, inner, kVni);
+    o = h.Step(INGRESS, genuine, "b's packet from host B");
+    EXPECT_TRUE(o.redirect);
+    EXPECT_EQ(o.counter, "ingress-hit");
+}
+
+TEST(OncacheDifferential, MarksClearedOnFramesNotTaken)
+{
+    Harness h;
+    HostA host(h);
+    Handshake(host, kTcpAB);
+    Bytes inner = IpPacket(kTcpAB.Reversed(), 0x0c, kAck);
+    Bytes base = Vxlan(kHostB, kHostA, kNicMacA, kNicMacB, kVtepMacA, kVtepMacB, inner, kVni);
+    struct Kind
+    {
+        std::string name;
+        Bytes frame;
+        size_t innerIp; //!< where the inner IPv4 header is, 0: no inner header to check
+    };
+    std::vector<Kind> kinds;
+    {
+        Bytes b(base.begin(), base.begin() + 34);
+        b[14] = 0x48; // 12 bytes of options
+        b.insert(b.end(), 12, 1);
+        b.insert(b.end(), base.begin() + 34, base.end());
+        Put16(b, 16, static_cast<uint16_t>(b.size() - 14));
+        FixIpChecksum(b, 14);
+        kinds.push_back({"outer IP options", b, 76});
+    }
+    {
+        Bytes b = base;
+        Put16(b, 14 + 6, 0x2000);
+        FixIpChecksum(b, 14);
+        kinds.push_back({"outer first fragment", b, 64});
+    }
+    {
+        Bytes b = base;
+        std::memset(b.data(), 0xff, 6);
+        kinds.push_back({"broadcast destination MAC", b, 64});
+    }
+    kinds.push_back({"another VNI",
+                     Vxlan(kHostB, kHostA, kNicMacA, kNicMacB, kVtepMacA, kVtepMacB, inner, 2),
+                     64});
+    for (size_t offset : {size_t(8), size_t(16), size_t(24), size_t(32)})
+    {
+        // A later fragment at this offset of the UDP datagram, after a tiny first one.
+        Bytes b(base.begin(), base.begin() + 34);
+        b.insert(b.end(), base.begin() + 34 + offset, base.end());
+        Put16(b, 16, static_cast<uint16_t>(b.size() - 14));
+        Put16(b, 14 + 6, static_cast<uint16_t>(offset / 8));
+        FixIpChecksum(b, 14);
+        kinds.push_back({"later fragment at " + std::to_string(offset), b,
+                         offset < 32 ? 64 - offset : 0});
+    }
+    for (const Kind& k : kinds)
+    {
+        Harness::Outcome o = h.Step(INGRESS, k.frame, k.name);
+        EXPECT_FALSE(o.redirect) << k.name;
+        if (k.innerIp)
+        {
+            ASSERT_GT(o.out.size(), k.innerIp + 20) << k.name;
+            EXPECT_EQ(o.out[k.innerIp + 1] & ONCACHE_MARK_MASK, 0) << k.name;
+            EXPECT_EQ(HeaderSum(o.out, k.innerIp), 0) << k.name;
+        }
+        else
+        {
+            EXPECT_EQ(Hex(o.out), Hex(k.frame)) << k.name << ": beyond the inner header";
+        }
+    }
+    // Control: UDP to another port is not VXLAN: its bytes stay as they are.
+    Bytes other = base;
+    Put16(other, ONCACHE_OUTER_UDP_OFF + 2, 53);
+    Harness::Outcome o = h.Step(INGRESS, other, "UDP to port 53");
+    EXPECT_EQ(Hex(o.out), Hex(other));
+}
+
 TEST(OncacheDifferential, NegativeControlDetectsADifference)
 {
     Harness h;
@@ -750,7 +875,7 @@ TEST(OncacheDifferential, NegativeControlDetectsADifference)
         ::testing::ScopedFakeTestPartResultReporter catcher(
             ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
             &failures);
-        h.Step(EGRESS, PodFrame(kTcpAB, 0, kAck, kGwMacA, kPodMacA), "perturbed model");
+        h.Step(EGRESS, PodFrame(kTcpAB, 0, kAck, kGwMacA, kPodMacA), "perturbed model", kVethA);
     }
     std::string reported;
     for (int i = 0; i < failures.size(); ++i)
@@ -770,6 +895,10 @@ main(int argc, char** argv)
     int status = 0;
     std::unique_ptr<oncache_ebpf::Skeleton> skel = OncacheLoadForTest(&status);
     if (!skel)
+    {
+        return status;
+    }
+    if (!OncacheTestDevices({kVethA, kVethA2}, &status))
     {
         return status;
     }

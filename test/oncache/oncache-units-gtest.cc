@@ -387,7 +387,7 @@ TEST(OncacheFastPath, PodDscpBitsAreOverwrittenByTheMarks)
         frame.bytes[24] = sum >> 8;
         frame.bytes[25] = sum & 0xff;
         frame.length = static_cast<uint32_t>(frame.bytes.size());
-        ns3::OncacheFastPath::Result r = fastPath.Egress(frame, 0);
+        ns3::OncacheFastPath::Result r = fastPath.Egress(frame, 0, 0);
         EXPECT_EQ(r.verdict, ns3::OncacheFastPath::VERDICT_MISS);
         EXPECT_FALSE(r.redirect);
         EXPECT_EQ(frame.bytes[15], (tos & 0xf0) | 0x04) << int(tos);
