@@ -33,7 +33,7 @@ PAPER = {
 
 
 def kind(metric):
-    if "per_skb" in metric or "per_ack" in metric or metric.endswith("_pct"):
+    if "per_skb" in metric or "per_ack" in metric or "_pct" in metric:
         return "none"
     if "_lat_" in metric:
         return "lat"

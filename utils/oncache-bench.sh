@@ -4,7 +4,7 @@
 # (one row per run and metric) and a PNG (each metric relative to the kernel overlay). Root.
 #
 #   utils/oncache-bench.sh [--reps R] [--seconds S] [--flows "1 2 4 8"] [--sizes "64 1024"]
-#                          [--cpus "S R"] [--sched rt|none] [--spread PCT] [--no-crr]
+#                          [--cpus "S R"|none] [--sched rt|none] [--spread PCT] [--no-crr]
 #                          [--csv FILE] [--png FILE] [--agent PATH] [--crr PATH]
 #
 # Protocol (defaults: 5 repetitions of 10 s): every process is pinned (taskset) and, with
@@ -12,7 +12,7 @@
 # preempt it (the kernel's RT throttle still leaves them 5 % of each CPU). Stream runs put the
 # sender on CPU S and the receiver on CPU R; the request-response runs put client and server
 # both on CPU R (on this testbed a cross-CPU wakeup, an IPI in a VM, costs more than the
-# datapath). The modes are interleaved within each repetition. Each figure is the median over
+# datapath). --cpus none --sched none --seconds 3 is the former protocol (nothing pinned). The modes are interleaved within each repetition. Each figure is the median over
 # the repetitions with its spread (max - min over median); ONCache's gain is the median of the
 # per-repetition ratios ONCache / overlay (measured side by side) with their range; a gain
 # whose modes spread by more than --spread percent (default 10), or whose range of ratios
@@ -39,7 +39,9 @@
 # TCP run and the TCP ping-pong runs, the IP counters of the sending and receiving namespace:
 # tcp_tx_bytes_per_skb_P1 (sender IpExtOutOctets / IpOutRequests: the GSO size),
 # tcp_rx_bytes_per_skb_P1 (receiver IpExtInOctets / IpInReceives: the GRO size),
-# tcp_rx_skbs_per_ack_P1 (receiver IpInReceives / IpOutRequests: data skbs per ACK) and
+# tcp_rx_skbs_per_ack_P1 (receiver IpInReceives / IpOutRequests: data skbs per ACK),
+# tcp_retrans_pct_P1 (sender Tcp RetransSegs / OutSegs; with two CPUs these are mostly
+# spurious, undone by D-SACK: see the documentation) and
 # tcp_rr_rx_bytes_per_skb_<size>.
 # bare metal = host namespace to host namespace over the underlay; overlay = pod to pod over
 # the kernel VXLAN; oncache = pod to pod with the ONCache programs. ONCache with rpeer is not
@@ -95,14 +97,22 @@ for m in $SIZES; do
   [[ "$m" =~ ^[0-9]+$ ]] && [ "$m" -ge 16 ] && [ "$m" -le 65000 ] || die "--sizes: '$m' is not an integer in [16, 65000]"
 done
 read -r SND_CPU RCV_CPU _ <<<"$CPUS"
-[[ "${SND_CPU:-x}" =~ ^[0-9]+$ && "${RCV_CPU:-x}" =~ ^[0-9]+$ ]] && [ "$SND_CPU" != "$RCV_CPU" ] &&
-  [ "$SND_CPU" -lt "$(nproc)" ] && [ "$RCV_CPU" -lt "$(nproc)" ] ||
-  die "--cpus: '$CPUS' is not two different CPUs below $(nproc)"
+[ "$CPUS" = none ] ||
+  { [[ "${SND_CPU:-x}" =~ ^[0-9]+$ && "${RCV_CPU:-x}" =~ ^[0-9]+$ ]] && [ "$SND_CPU" != "$RCV_CPU" ] &&
+    [ "$SND_CPU" -lt "$(nproc)" ] && [ "$RCV_CPU" -lt "$(nproc)" ]; } ||
+  die "--cpus: '$CPUS' is not two different CPUs below $(nproc), nor none"
+[ "$CPUS" != none ] || [ "$SCHED" = none ] || die "--cpus none needs --sched none (a SCHED_FIFO tool must be pinned)"
 case "$SCHED" in rt | none) ;; *) die "--sched: '$SCHED' is not rt or none" ;; esac
 [[ "$SPREAD" =~ ^[0-9]+$ ]] && [ "$SPREAD" -ge 1 ] || die "--spread: '$SPREAD' is not a positive integer"
 # pin CPU: the prefix that runs a command on CPU (and SCHED_FIFO with --sched rt).
 pin() {
-  if [ "$SCHED" = rt ]; then echo chrt -f 10 taskset -c "$1"; else echo taskset -c "$1"; fi
+  if [ "$CPUS" = none ]; then
+    echo env
+  elif [ "$SCHED" = rt ]; then
+    echo chrt -f 10 taskset -c "$1"
+  else
+    echo taskset -c "$1"
+  fi
 }
 for tool in iperf3 sockperf python3 taskset chrt; do
   command -v "$tool" >/dev/null || die "'$tool' is not installed (utils/install-deps.sh)"
@@ -123,7 +133,7 @@ ksoftirqd_s() {
   local tck total=0 f comm
   tck=$(getconf CLK_TCK)
   for f in /proc/[0-9]*/stat; do
-    read -r _ comm _ <"$f" 2>/dev/null || continue
+    read -r _ comm _ 2>/dev/null <"$f" || continue
     [[ "$comm" == "(ksoftirqd/"* ]] || continue
     total=$((total + $(awk '{print $14 + $15}' "$f" 2>/dev/null || echo 0)))
   done
@@ -141,6 +151,12 @@ ip_counters() {
     $1 == "IpExt:" && !ext {for (i = 2; i <= NF; i++) e[$i] = i; ext = 1; next}
     $1 == "IpExt:" {io = $e["InOctets"]; oo = $e["OutOctets"]}
     END {print r, o, io, oo}'
+}
+# tcp_counters HOST POD: "OutSegs RetransSegs" of that namespace.
+tcp_counters() {
+  tb exec "$1" "$2" cat /proc/net/snmp | awk '
+    $1 == "Tcp:" && !t {for (i = 2; i <= NF; i++) h[$i] = i; t = 1; next}
+    $1 == "Tcp:" {print $h["OutSegs"], $h["RetransSegs"]}'
 }
 # udp_counters HOST POD: "OutDatagrams InDatagrams RcvbufErrors InErrors" of that namespace.
 udp_counters() {
@@ -252,7 +268,7 @@ for rep in $(seq 1 "$REPS"); do
     fi
     for f in $FLOWS; do
       PORT=$((PORT + 1))
-      [ "$f" != 1 ] || { read -r r0 o0 i0 _ < <(ip_counters "${path[2]}" "${path[3]}"); read -r _ s0 _ so0 < <(ip_counters "${path[0]}" "${path[1]}"); }
+      [ "$f" != 1 ] || { read -r r0 o0 i0 _ < <(ip_counters "${path[2]}" "${path[3]}"); read -r _ s0 _ so0 < <(ip_counters "${path[0]}" "${path[1]}"); read -r ts0 tr0 < <(tcp_counters "${path[0]}" "${path[1]}"); }
       read -r gbps cpu _ < <(run_iperf "${path[@]}" -P "$f")
       record "$mode" "$rep" "tcp_gbps_P$f" "$gbps"
       record "$mode" "$rep" "cpu_ms_per_gbit_tcp_P$f" "$cpu"
@@ -262,6 +278,8 @@ for rep in $(seq 1 "$REPS"); do
         record "$mode" "$rep" tcp_tx_bytes_per_skb_P1 "$(ratio $((so1 - so0)) $((s1 - s0)))"
         record "$mode" "$rep" tcp_rx_bytes_per_skb_P1 "$(ratio $((i1 - i0)) $((r1 - r0)))"
         record "$mode" "$rep" tcp_rx_skbs_per_ack_P1 "$(ratio $((r1 - r0)) $((o1 - o0)))"
+        read -r ts1 tr1 < <(tcp_counters "${path[0]}" "${path[1]}")
+        record "$mode" "$rep" tcp_retrans_pct_P1 "$(pct $((tr1 - tr0)) $((ts1 - ts0)))"
       fi
     done
     PORT=$((PORT + 1))
@@ -309,15 +327,20 @@ down_all
 # beside the metric it corresponds to.
 table=$(mktemp)
 python3 "$HERE/oncache-bench-table.py" "$ALLCSV" --spread "$SPREAD" | tee "$table"
-echo "($REPS repetitions of $SECONDS_PER_RUN s, modes interleaved; pinned: stream sender CPU $SND_CPU, receiver"
-echo " CPU $RCV_CPU, request-response both on CPU $RCV_CPU; scheduling: $SCHED; latency is one-way, half the"
-echo " round trip; CPU is per Gbit received or per transaction)"
+if [ "$CPUS" = none ]; then
+  placement="not pinned"
+else
+  placement="pinned: stream sender CPU $SND_CPU, receiver CPU $RCV_CPU, request-response both on CPU $RCV_CPU"
+fi
+echo "($REPS repetitions of $SECONDS_PER_RUN s, modes interleaved; $placement;"
+echo " scheduling: $SCHED; latency is one-way, half the round trip; CPU is per Gbit received or per"
+echo " transaction)"
 
 if [ -n "$PNG" ]; then
   data=$(mktemp)
   gains=$(mktemp)
   # Panel 1: every rate, latency and CPU metric relative to the overlay (costs inverted).
-  grep -E '^[a-z0-9]+_' "$table" | awk '$4 != "-" && $3 != "-" && $3 != 0 && $4 != 0 && $1 !~ /per_skb|per_ack|_pct$/ {
+  grep -E '^[a-z0-9]+_' "$table" | awk '$4 != "-" && $3 != "-" && $3 != 0 && $4 != 0 && $1 !~ /per_skb|per_ack|_pct/ {
       cost = ($1 ~ /lat|^cpu_/); b = ($2 == "-" ? 0 : $2)
       printf "%s %.3f 1 %.3f\n", $1, cost ? (b && b != "-" ? $3 / b : 0) : b / $3, cost ? $3 / $4 : $4 / $3}' >"$data"
   # Panel 2: measured gain beside the paper's (lower end of a range; "modest" left out).

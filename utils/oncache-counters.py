@@ -138,12 +138,12 @@ def main():
         with open(stats_path, "w") as f:
             f.write(stats_before)
     delta = {k: after[k] - before.get(k, 0) for k in sorted(after)}
-    for key, value in delta.items():
-        if value or args.all:
-            print("%-60s %14d" % (key, value))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(delta, f, indent=1, sort_keys=True)
+    for key, value in delta.items():
+        if value or args.all:
+            print("%-60s %14d" % (key, value))
     return status
 
 
