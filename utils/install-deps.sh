@@ -25,7 +25,7 @@
 #   conntrack                  the testbed flushes a deleted pod's conntrack entries (IP reuse)
 #   iputils-ping iperf3        the testbed test's ping and TCP stream; the benchmark's throughput
 #   sockperf                   the testbed benchmark's 64 B ping-pong latency
-#   ethtool                    the testbed's offload state per device (oncache-bench.sh --diag)
+#   ethtool                    the testbed's offload state per device (ethtool -k, see ebpf-datapath.rst)
 #   python3                    the testbed benchmark's iperf3 JSON parsing and the cost-model
 #                              fit (utils/oncache-fit.py, ctest oncache-fit-defaults)
 set -euo pipefail
