@@ -18,8 +18,13 @@ every delta. Nothing here depends on timing: a packet lost is counted where it i
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
+
+
+def _terminate(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def sh(args, ns=None):
@@ -125,6 +130,8 @@ def main():
         parser.error("no command")
     if os.geteuid() != 0:
         parser.error("needs root")
+    # SIGTERM (a killed job) unwinds through the finally below, which restores the sysctl.
+    signal.signal(signal.SIGTERM, _terminate)
     stats_path = "/proc/sys/kernel/bpf_stats_enabled"
     with open(stats_path) as f:
         stats_before = f.read().strip()
