@@ -9,7 +9,8 @@ Gains: rates ONCache over overlay (+ is more), latency overlay over ONCache (+ i
 CPU ONCache over overlay (- is less CPU); skb sizes, ACK ratios and drop shares have none.
 Spread of a mode: (max - min) / median over its repetitions, in percent. A gain is flagged
 in the last column, and is not a gain, when the overlay's or ONCache's spread exceeds --spread
-percent ("spread") or when its per-repetition ratios do not all have the same sign ("sign").
+percent ("spread") or when its per-repetition ratios do not all have the same sign ("sign"),
+or when fewer than 3 repetitions measured both modes ("reps<3").
 Beside it, the paper's figure (ONCache against Antrea, evaluation; RR figures are 1-byte
 netperf).
 """
@@ -112,6 +113,8 @@ def main():
                     flags.append("spread>%g%%" % args.spread)
                 if min(ratios) < 0 < max(ratios):
                     flags.append("sign")
+                if len(ratios) < 3:
+                    flags.append("reps<3")
                 flag = ",".join(flags) or "held"
         print(head % (metric, fmt(med["baremetal"]), fmt(med["overlay"]), fmt(med["oncache"]),
                       gain, PAPER.get(metric, "-"), rng,

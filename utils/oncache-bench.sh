@@ -12,8 +12,9 @@
 # preempt it (the kernel's RT throttle still leaves them 5 % of each CPU). Stream runs put the
 # sender on CPU S and the receiver on CPU R; the request-response runs put client and server
 # both on CPU R (on this testbed a cross-CPU wakeup, an IPI in a VM, costs more than the
-# datapath). --cpus none --sched none --seconds 3 is the former protocol (nothing pinned). The modes are interleaved within each repetition. Each figure is the median over
-# the repetitions with its spread (max - min over median); ONCache's gain is the median of the
+# datapath). --cpus none --sched none --seconds 3 is the former protocol (nothing pinned).
+# The modes are interleaved within each repetition. Each figure is the median over the
+# repetitions with its spread (max - min over median); ONCache's gain is the median of the
 # per-repetition ratios ONCache / overlay (measured side by side) with their range; a gain
 # whose modes spread by more than --spread percent (default 10), or whose range of ratios
 # crosses zero, is flagged in the last column and is not a gain.
@@ -104,8 +105,9 @@ read -r SND_CPU RCV_CPU _ <<<"$CPUS"
 [ "$CPUS" != none ] || [ "$SCHED" = none ] || die "--cpus none needs --sched none (a SCHED_FIFO tool must be pinned)"
 case "$SCHED" in rt | none) ;; *) die "--sched: '$SCHED' is not rt or none" ;; esac
 [[ "$SPREAD" =~ ^[0-9]+$ ]] && [ "$SPREAD" -ge 1 ] || die "--spread: '$SPREAD' is not a positive integer"
-# pin CPU: the prefix that runs a command on CPU (and SCHED_FIFO with --sched rt).
-pin() {
+# pin_prefix CPU: the command prefix that runs a tool on CPU (SCHED_FIFO with --sched rt);
+# SND_PIN and RCV_PIN hold it for the sender's and the receiver's CPU.
+pin_prefix() {
   if [ "$CPUS" = none ]; then
     echo env
   elif [ "$SCHED" = rt ]; then
@@ -114,6 +116,8 @@ pin() {
     echo taskset -c "$1"
   fi
 }
+read -r -a SND_PIN <<<"$(pin_prefix "$SND_CPU")"
+read -r -a RCV_PIN <<<"$(pin_prefix "$RCV_CPU")"
 for tool in iperf3 sockperf python3 taskset chrt; do
   command -v "$tool" >/dev/null || die "'$tool' is not installed (utils/install-deps.sh)"
 done
@@ -176,10 +180,10 @@ run_iperf() {
   shift 5
   rm -f "$WORK/srv" "$WORK/cli"
   k0=$(ksoftirqd_s)
-  "$TB" exec --tag "$TAG" "$dst_host" "$dst_pod" timeout $((SECONDS_PER_RUN + 10)) "$CPUTIME" "$WORK/srv" $(pin "$RCV_CPU") iperf3 -s -1 -B "$dst" -p "$PORT" >/dev/null 2>&1 &
+  "$TB" exec --tag "$TAG" "$dst_host" "$dst_pod" timeout $((SECONDS_PER_RUN + 10)) "$CPUTIME" "$WORK/srv" "${RCV_PIN[@]}" iperf3 -s -1 -B "$dst" -p "$PORT" >/dev/null 2>&1 &
   local server=$!
   sleep 0.3
-  out=$(tb exec "$src_host" "$src_pod" timeout $((SECONDS_PER_RUN + 8)) "$CPUTIME" "$WORK/cli" $(pin "$SND_CPU") iperf3 -c "$dst" -p "$PORT" -t "$SECONDS_PER_RUN" -J "$@" 2>/dev/null |
+  out=$(tb exec "$src_host" "$src_pod" timeout $((SECONDS_PER_RUN + 8)) "$CPUTIME" "$WORK/cli" "${SND_PIN[@]}" iperf3 -c "$dst" -p "$PORT" -t "$SECONDS_PER_RUN" -J "$@" 2>/dev/null |
     python3 -c '
 import json, sys
 end = json.load(sys.stdin)["end"]
@@ -202,10 +206,10 @@ run_pp() {
   shift 6
   rm -f "$WORK/srv" "$WORK/cli"
   k0=$(ksoftirqd_s)
-  "$TB" exec --tag "$TAG" "$dst_host" "$dst_pod" timeout $((SECONDS_PER_RUN + 10)) "$CPUTIME" "$WORK/srv" $(pin "$RCV_CPU") sockperf sr -i "$dst" -p "$PORT" "$@" >/dev/null 2>&1 &
+  "$TB" exec --tag "$TAG" "$dst_host" "$dst_pod" timeout $((SECONDS_PER_RUN + 10)) "$CPUTIME" "$WORK/srv" "${RCV_PIN[@]}" sockperf sr -i "$dst" -p "$PORT" "$@" >/dev/null 2>&1 &
   local server=$!
   sleep 0.3
-  out=$(tb exec "$src_host" "$src_pod" timeout $((SECONDS_PER_RUN + 8)) "$CPUTIME" "$WORK/cli" $(pin "$RCV_CPU") sockperf pp -i "$dst" -p "$PORT" -m "$size" -t "$SECONDS_PER_RUN" "$@" 2>&1 |
+  out=$(tb exec "$src_host" "$src_pod" timeout $((SECONDS_PER_RUN + 8)) "$CPUTIME" "$WORK/cli" "${RCV_PIN[@]}" sockperf pp -i "$dst" -p "$PORT" -m "$size" -t "$SECONDS_PER_RUN" "$@" 2>&1 |
     sed 's/\x1b\[[0-9;]*m//g' |
     awk '/Total Run/ {for (i = 1; i <= NF; i++) if ($i ~ /^SentMessages=/) {sub("SentMessages=", "", $i); sub(";", "", $i); all = $i + 0}}
          /Valid Duration/ {for (i = 1; i <= NF; i++) {if ($i ~ /^RunTime=/) {sub("RunTime=", "", $i); t = $i + 0} if ($i ~ /^SentMessages=/) {sub("SentMessages=", "", $i); sub(";", "", $i); n = $i + 0}}}
@@ -224,10 +228,10 @@ run_crr() {
   local src_host=$1 src_pod=$2 dst_host=$3 dst_pod=$4 dst=$5 k0 out
   rm -f "$WORK/srv" "$WORK/cli"
   k0=$(ksoftirqd_s)
-  "$TB" exec --tag "$TAG" "$dst_host" "$dst_pod" timeout $((SECONDS_PER_RUN + 10)) "$CPUTIME" "$WORK/srv" $(pin "$RCV_CPU") "$CRR" server --bind "$dst" --port "$PORT" --seconds $((SECONDS_PER_RUN + 3)) >/dev/null 2>&1 &
+  "$TB" exec --tag "$TAG" "$dst_host" "$dst_pod" timeout $((SECONDS_PER_RUN + 10)) "$CPUTIME" "$WORK/srv" "${RCV_PIN[@]}" "$CRR" server --bind "$dst" --port "$PORT" --seconds $((SECONDS_PER_RUN + 3)) >/dev/null 2>&1 &
   local server=$!
   sleep 0.3
-  out=$(tb exec "$src_host" "$src_pod" timeout $((SECONDS_PER_RUN + 8)) "$CPUTIME" "$WORK/cli" $(pin "$RCV_CPU") "$CRR" client --connect "$dst" --port "$PORT" --seconds "$SECONDS_PER_RUN" --size 64 |
+  out=$(tb exec "$src_host" "$src_pod" timeout $((SECONDS_PER_RUN + 8)) "$CPUTIME" "$WORK/cli" "${RCV_PIN[@]}" "$CRR" client --connect "$dst" --port "$PORT" --seconds "$SECONDS_PER_RUN" --size 64 |
     awk '$1 == "transactions" {print $6, $2}')
   [ -s "$WORK/srv.pid" ] && kill -TERM "$(cat "$WORK/srv.pid")" 2>/dev/null
   wait "$server" 2>/dev/null || true
