@@ -25,6 +25,7 @@
 #   conntrack                  the testbed flushes a deleted pod's conntrack entries (IP reuse)
 #   iputils-ping iperf3        the testbed test's ping and TCP stream; the benchmark's throughput
 #   sockperf                   the testbed benchmark's 64 B ping-pong latency
+#   ethtool                    the testbed's offload state per device (ethtool -k, see ebpf-datapath.rst)
 #   python3                    the testbed benchmark's iperf3 JSON parsing and the cost-model
 #                              fit (utils/oncache-fit.py, ctest oncache-fit-defaults)
 set -euo pipefail
@@ -33,7 +34,7 @@ packages=(libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
           cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark
           valgrind
           clang linux-libc-dev libbpf-dev pkg-config bpftool iproute2 iptables conntrack iputils-ping iperf3 sockperf
-          python3)
+          ethtool python3)
 
 missing=()
 for p in "${packages[@]}"; do
