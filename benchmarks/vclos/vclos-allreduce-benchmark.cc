@@ -6,7 +6,7 @@
 // M = 100 MiB. Prints wall time, events per second, simulated time per wall second and
 // peak memory, as a table and a CSV row, for TCP, RDMA (RoCEv2 queue pairs, DCQCN profile
 // --dcqcn) or both side by side (each in its own process, so each peak memory is its own),
-// beside issue 13's targets and SimAI's measured figures.
+// beside the suite's targets and SimAI's measured figures.
 //
 //   vclos-allreduce-benchmark --leaves=4 --transport=both     # 32 GPUs
 //   vclos-allreduce-benchmark --leaves=16 --transport=both    # 128 GPUs
@@ -442,7 +442,7 @@ Run(int argc, char* argv[])
         return 0;
     }
 
-    // The issue's targets (issue 13, optimized ns-3 build) and SimAI 1.6's measured figures
+    // The suite's targets (optimized ns-3 build) and SimAI 1.6's measured figures
     // on this machine (32 GPUs: 10.5 s wall, 4.7 s event loop, 6.5 M events, 1,466 MiB;
     // 128 GPUs: 49.7 s, 5.2 GB).
     // 1,024 GPUs: <= 5 minutes; SimAI's memory there was not measured.
@@ -474,17 +474,17 @@ Run(int argc, char* argv[])
     }
     if (gpus == 32)
     {
-        std::cout << "# SimAI 1.6 (issue 13, optimized):     wall 10.5 s, event loop 4.7 s, "
+        std::cout << "# SimAI 1.6 (measured, optimized):     wall 10.5 s, event loop 4.7 s, "
                      "6.5 M events, 1.39 M events/s, 1466 MiB\n";
     }
     else if (gpus == 128)
     {
-        std::cout << "# SimAI 1.6 (issue 13, optimized):     wall 49.7 s, 5.2 GB\n";
+        std::cout << "# SimAI 1.6 (measured, optimized):     wall 49.7 s, 5.2 GB\n";
     }
     if (known)
     {
         std::cout << std::setprecision(0)
-                  << "# target (issue 13, optimized ns-3 build): wall <= " << targetWall << " s";
+                  << "# target (optimized ns-3 build): wall <= " << targetWall << " s";
         if (knownMemory)
         {
             std::cout << ", memory <= " << simaiMiB / 5 << " MiB (1/5 of SimAI's)";

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Speed of the flow-level engine (FluidEngine) at 8,192 GPUs (issue 10, item 7).
+// Speed of the flow-level engine (FluidEngine) at 8,192 GPUs.
 //
 // Cluster: the spec's static 8,192-GPU configuration (section 7, static_routing): 128 leaves
 // of 16 servers x 4 GPUs, 64 spines, 100 Gbit/s NICs and leaf-spine links, 1000 Gbit/s

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// OCS-vClos placement time per decision at 8,192 GPUs (issue 11), against static vClos on the
+// OCS-vClos placement time per decision at 8,192 GPUs, against static vClos on the
 // same job stream.
 //
 // Cluster (spec section 7, the oxc_vclos run): 256 leaves of 8 servers x 4 GPUs, 32 OCSs

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Trace-scale speed (issue 10, item 7): a scenario file's jobs under each of its policies,
+// Trace-scale speed: a scenario file's jobs under each of its policies,
 // each run in a child process of its own (so its peak memory is its own), through the
 // scheduler core and the executor the file names (or --engine). Prints, per policy: jobs,
 // mean JCT, wall and CPU seconds of the run (workload built beforehand, in the child, and

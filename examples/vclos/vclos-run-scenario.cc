@@ -267,9 +267,11 @@ RunPolicy(const ScenarioConfig& s,
     Ptr<FluidExecutor> flow;
     Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
     scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
-    scheduler->SetAttribute("ReconfigurationDelay",
-                            TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
-    scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(s.scheduler.keepIdleCircuits));
+    // The OCS-vClos policy's parameters: its objects are created by name in Setup.
+    Config::SetDefault("ns3::VclosOcsPolicy::ReconfigurationDelay",
+                       TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
+    Config::SetDefault("ns3::VclosOcsPolicy::KeepIdleCircuits",
+                       BooleanValue(s.scheduler.keepIdleCircuits));
     g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
     if (flowLevel)
     {

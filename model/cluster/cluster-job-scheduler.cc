@@ -4,7 +4,6 @@
 #include "cluster-job-scheduler.h"
 
 #include "ns3/boolean.h"
-#include "ns3/cluster-ocs-placement.h"
 #include "ns3/cluster-placement.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -36,21 +35,6 @@ ClusterJobScheduler::GetTypeId()
                           "without head-of-line blocking).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&ClusterJobScheduler::m_backfill),
-                          MakeBooleanChecker())
-            .AddAttribute("ReconfigurationDelay",
-                          "How long a job waits, GPUs and circuits held, before it starts when "
-                          "its booking set up at least one new OCS circuit (ocs-vclos; spec "
-                          "5.2). Reused idle circuits cost nothing.",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&ClusterJobScheduler::m_reconfigurationDelay),
-                          MakeTimeChecker(Seconds(0), Seconds(3600)))
-            .AddAttribute("KeepIdleCircuits",
-                          "ocs-vclos: a finished job's circuits stay connected, idle, and a "
-                          "later job that needs the same ones reuses them without a "
-                          "reconfiguration (true), or they are torn down when it ends, as in "
-                          "the spec (false). Set before Setup.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&ClusterJobScheduler::m_keepIdleCircuits),
                           MakeBooleanChecker())
             .AddTraceSource("QueueLength",
                             "Jobs waiting.",
@@ -117,80 +101,46 @@ ClusterJobScheduler::Setup(Ptr<ClusterJobExecutor> executor,
                   std::invalid_argument,
                   "ClusterJobScheduler::Setup needs an executor, a place and a release function");
     m_executor = executor;
+    m_state = nullptr;
+    m_policy = nullptr;
     m_place = std::move(place);
     m_release = std::move(release);
     m_diagnose = std::move(diagnose);
 }
 
 void
-ClusterJobScheduler::Setup(Ptr<ClusterJobExecutor> executor, const std::string& policyName)
+ClusterJobScheduler::Setup(Ptr<ClusterJobExecutor> executor, Ptr<ClusterPlacementPolicy> policy)
 {
     SUITE_REQUIRE(executor, std::invalid_argument, "ClusterJobScheduler::Setup needs an executor");
+    SUITE_REQUIRE(policy, std::invalid_argument, "ClusterJobScheduler::Setup needs a policy");
     const ClusterTopology& topology = executor->GetTopology();
-    std::shared_ptr<ClusterPlacementPolicy> policy =
-        ClusterCreatePlacementPolicy(policyName, topology);
+    policy->Bind(topology);
     auto state = std::make_shared<ClusterState>(topology.GetLeaves(),
                                                 topology.GetServersPerLeaf(),
                                                 topology.GetGpusPerServer(),
                                                 topology.GetSpines());
-    m_state = state;
-    m_policy = policy;
-    m_ocs = nullptr;
-    m_everPlaceable.clear();
-    auto ocsPolicy = std::dynamic_pointer_cast<const VclosOcsPolicy>(m_policy);
-    if (ocsPolicy)
-    {
-        auto ocs = std::make_shared<ClusterOcsState>(topology);
-        m_ocs = ocs;
-        Setup(
-            executor,
-            [ocsPolicy, state, ocs](
-                const ClusterJobRequest& job) -> std::optional<ClusterJobAllocation> {
-                std::optional<ClusterOcsPlacement> p =
-                    ocsPolicy->Place(*state, *ocs, job.id, job.gpus);
-                if (!p)
-                {
-                    return std::nullopt;
-                }
-                // Book the circuits first: Book checks the whole request and changes nothing
-                // when it refuses, so a bad placement leaves both states as they were.
-                const ClusterOcsBookingReport report = ocs->Book(job.id, p->circuits);
-                state->Allocate(job.id, p->placement.gpus, {});
-                ClusterJobAllocation allocation;
-                allocation.gpus = p->placement.gpus;
-                allocation.uplinkSpine = p->placement.uplinkSpine;
-                allocation.uplinkPort = p->uplinkOcs;
-                allocation.virtualLeaf = p->virtualLeaf;
-                allocation.circuitsSetUp = report.setUp;
-                return allocation;
-            },
-            [state, ocs, keep = m_keepIdleCircuits](const ClusterJobRequest& job) {
-                state->Release(job.id);
-                if (ocs->HasJob(job.id))
-                {
-                    ocs->Release(job.id, keep);
-                }
-            },
-            [ocsPolicy, state, ocs](const ClusterJobRequest& job) {
-                return ocsPolicy->Diagnose(*state, *ocs, job.gpus);
-            });
-        return;
-    }
     Setup(
         executor,
-        [policy, state](const ClusterJobRequest& job) -> std::optional<ClusterJobAllocation> {
-            std::optional<ClusterPlacement> p = policy->Place(*state, job.id, job.gpus);
-            if (!p)
-            {
-                return std::nullopt;
-            }
-            state->Allocate(job.id, p->gpus, p->links);
-            return ClusterJobAllocation{p->gpus, p->uplinkSpine, {}, {}, 0};
-        },
-        [state](const ClusterJobRequest& job) { state->Release(job.id); },
+        [policy, state](const ClusterJobRequest& job) { return policy->Allocate(*state, job); },
+        [policy, state](const ClusterJobRequest& job) { policy->Release(*state, job); },
         [policy, state](const ClusterJobRequest& job) {
             return policy->Diagnose(*state, job.gpus);
         });
+    m_state = state;
+    m_policy = policy;
+    m_everPlaceable.clear();
+}
+
+void
+ClusterJobScheduler::Setup(Ptr<ClusterJobExecutor> executor, const std::string& policyName)
+{
+    Setup(executor, ClusterCreatePlacementPolicy(policyName));
+}
+
+Ptr<ClusterPlacementPolicy>
+ClusterJobScheduler::GetPolicy() const
+{
+    return m_policy;
 }
 
 std::shared_ptr<const ClusterState>
@@ -202,7 +152,7 @@ ClusterJobScheduler::GetClusterState() const
 std::shared_ptr<const ClusterOcsState>
 ClusterJobScheduler::GetOcsState() const
 {
-    return m_ocs;
+    return m_policy ? m_policy->GetCircuitState() : nullptr;
 }
 
 uint32_t
@@ -341,14 +291,16 @@ ClusterJobScheduler::TryStart(const ClusterJobRequest& job)
     m_running[job.id] = running;
     m_busyGpus = m_busyGpus + job.gpus;
     m_reconfigurations += allocation->circuitsSetUp > 0 ? 1 : 0;
-    m_executor->Placed(job, *allocation, m_ocs.get());
-    if (allocation->circuitsSetUp > 0 && m_reconfigurationDelay.IsStrictlyPositive())
+    m_executor->Placed(job, *allocation, GetOcsState().get());
+    const Time delay = m_policy ? m_policy->GetStartDelay(*allocation) : Time(0);
+    if (delay.IsStrictlyPositive())
     {
-        // The GPUs and circuits are held from now; the job runs once the OCSs have moved.
+        // The job holds its room from now; it runs once the policy's delay is over (the OCSs
+        // have moved).
         NS_LOG_INFO("job " << job.id << " set up " << allocation->circuitsSetUp
-                           << " circuits: starts in " << m_reconfigurationDelay.As(Time::MS));
+                           << " circuits: starts in " << delay.As(Time::MS));
         Ptr<ClusterJobScheduler> self(this);
-        Simulator::Schedule(m_reconfigurationDelay, [self, id = job.id]() {
+        Simulator::Schedule(delay, [self, id = job.id]() {
             SuiteGuardEvent("job scheduler", [&self, id]() { self->Launch(id); });
         });
     }
@@ -385,7 +337,7 @@ ClusterJobScheduler::DoFinish(uint32_t job)
     m_running.erase(job);
     m_executor->Stop(running.request, running.allocation);
     m_release(running.request);
-    m_executor->Released(running.request, m_ocs.get());
+    m_executor->Released(running.request, GetOcsState().get());
     m_busyGpus = m_busyGpus - running.request.gpus;
     ++m_finished;
     m_finishedTrace(running.request);

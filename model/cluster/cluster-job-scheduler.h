@@ -7,7 +7,6 @@
 #include "ns3/application-container.h"
 #include "ns3/cluster-collective-schedule.h"
 #include "ns3/cluster-job-executor.h"
-#include "ns3/cluster-ocs-state.h"
 #include "ns3/cluster-placement.h"
 #include "ns3/cluster-state.h"
 #include "ns3/nstime.h"
@@ -47,12 +46,12 @@ namespace ns3
  * declined placement fires PlacementFailed with its cause (not enough free GPUs, GPU
  * fragmentation, network fragmentation).
  *
- * With an OCS layer (topology OcsCount > 0) and the policy "ocs-vclos", the scheduler also
- * holds a ClusterOcsState: a job's circuits are booked with its GPUs (a running job's circuits
- * are never given to another job) and released, idle but still set up, when it ends. When
- * the booking sets up at least one new circuit (ClusterJobAllocation::circuitsSetUp > 0), the
- * job holds its GPUs and circuits from the placement on but starts on the executor
- * ReconfigurationDelay later (JobStarted fires then); reused idle circuits cost nothing.
+ * The scheduler knows a policy only through ClusterPlacementPolicy's interface: the policy
+ * books what a job holds (Allocate, Release), may hold circuit state of its own
+ * (GetCircuitState, handed to the executor with each placement and release) and says how
+ * long a placed job waits before it starts (GetStartDelay: VclosOcsPolicy's
+ * ReconfigurationDelay when its booking set up a new circuit). The job holds its room from
+ * the placement on and starts on the executor after that delay (JobStarted fires then).
  *
  * A job also waits while the executor cannot take it (ClusterJobExecutor::CanStart: the
  * packet level's TCP ports). An error inside an event (a placement that breaks its
@@ -78,8 +77,7 @@ class ClusterJobScheduler : public Object
     ClusterJobScheduler();
 
     /**
-     * \brief Set the executor and the placement policy. Pass a Ptr<ClusterJobExecutor> (a
-     *        Ptr of a derived class is ambiguous with the fabric overloads).
+     * \brief Set the executor and the placement as functions (no policy object).
      * \param executor how jobs run (its topology is the cluster)
      * \param place the placement function
      * \param release the release function
@@ -91,13 +89,24 @@ class ClusterJobScheduler : public Object
                DiagnoseFunction diagnose = nullptr);
 
     /**
-     * \brief Set the executor and a placement policy that books GPUs and leaf-spine links in
-     *        a ClusterState of the executor's topology (the policy's uplink spines are
-     *        pinned while a job runs).
+     * \brief Set the executor and a placement policy, which books GPUs and leaf-spine links
+     *        (and whatever else it holds) in a ClusterState of the executor's topology; the
+     *        policy is bound to that topology here (ClusterPlacementPolicy::Bind).
+     * \param executor how jobs run
+     * \param policy the policy (not yet bound)
+     */
+    void Setup(Ptr<ClusterJobExecutor> executor, Ptr<ClusterPlacementPolicy> policy);
+
+    /**
+     * \brief Setup with a policy by name (ClusterCreatePlacementPolicy: its TypeId and
+     *        attribute values from ClusterPlacementPolicyNames).
      * \param executor how jobs run
      * \param policyName a name ClusterCreatePlacementPolicy accepts ("ecmp", ..., "vclos")
      */
     void Setup(Ptr<ClusterJobExecutor> executor, const std::string& policyName);
+
+    /// \return the policy set by Setup (null with Setup by functions)
+    Ptr<ClusterPlacementPolicy> GetPolicy() const;
 
     /// \return the executor set by Setup (null before)
     Ptr<ClusterJobExecutor> GetExecutor() const;
@@ -108,11 +117,11 @@ class ClusterJobScheduler : public Object
     /// \return the cluster state of a policy set by name (null with Setup by functions)
     std::shared_ptr<const ClusterState> GetClusterState() const;
 
-    /// \return the circuit state of "ocs-vclos" set by name (null otherwise)
+    /// \return the policy's circuit state (ClusterPlacementPolicy::GetCircuitState; null
+    /// without a policy or for a policy without circuits)
     std::shared_ptr<const ClusterOcsState> GetOcsState() const;
 
-    /// \return jobs whose booking set up at least one new circuit (each pays
-    /// ReconfigurationDelay)
+    /// \return jobs whose booking set up at least one new circuit
     uint32_t GetReconfigurations() const;
 
     /**
@@ -185,23 +194,20 @@ class ClusterJobScheduler : public Object
     void Finish(uint32_t job);
     /// \param job a job whose ranks all finished (Finish without the event guard)
     void DoFinish(uint32_t job);
-    Ptr<ClusterJobExecutor> m_executor;     //!< how jobs run
-    std::shared_ptr<ClusterState> m_state;  //!< booked room, with a named policy
-    std::shared_ptr<ClusterOcsState> m_ocs; //!< circuits, with "ocs-vclos"
-    Time m_reconfigurationDelay;            //!< ReconfigurationDelay attribute
-    bool m_keepIdleCircuits = false;        //!< KeepIdleCircuits attribute
-    uint32_t m_reconfigurations;            //!< starts with new circuits
-    PlaceFunction m_place;                  //!< policy
-    ReleaseFunction m_release;              //!< policy
-    DiagnoseFunction m_diagnose;            //!< policy: why a job waits (may be null)
-    std::shared_ptr<const ClusterPlacementPolicy> m_policy; //!< a policy set by name
-    std::map<uint32_t, bool> m_everPlaceable;               //!< CanEverPlace per job size
-    bool m_backfill;                       //!< try every queued job, not only the head
-    std::deque<ClusterJobRequest> m_queue; //!< waiting jobs, in arrival order
-    std::map<uint32_t, Running> m_running; //!< by job id
-    uint32_t m_finished;                   //!< finished jobs
-    TracedValue<uint32_t> m_queueLength;   //!< waiting jobs
-    TracedValue<uint32_t> m_busyGpus;      //!< GPUs of running jobs
+    Ptr<ClusterJobExecutor> m_executor;       //!< how jobs run
+    std::shared_ptr<ClusterState> m_state;    //!< booked room, with a policy
+    uint32_t m_reconfigurations;              //!< starts with new circuits
+    PlaceFunction m_place;                    //!< policy
+    ReleaseFunction m_release;                //!< policy
+    DiagnoseFunction m_diagnose;              //!< policy: why a job waits (may be null)
+    Ptr<ClusterPlacementPolicy> m_policy;     //!< the policy (null with functions)
+    std::map<uint32_t, bool> m_everPlaceable; //!< CanEverPlace per job size
+    bool m_backfill;                          //!< try every queued job, not only the head
+    std::deque<ClusterJobRequest> m_queue;    //!< waiting jobs, in arrival order
+    std::map<uint32_t, Running> m_running;    //!< by job id
+    uint32_t m_finished;                      //!< finished jobs
+    TracedValue<uint32_t> m_queueLength;      //!< waiting jobs
+    TracedValue<uint32_t> m_busyGpus;         //!< GPUs of running jobs
     TracedCallback<const ClusterJobRequest&> m_arrivedTrace; //!< job arrived
     TracedCallback<const ClusterJobRequest&, const ClusterJobAllocation&>
         m_startedTrace;                                                   //!< started

@@ -3,7 +3,11 @@
  */
 #include "cluster-ocs-placement.h"
 
+#include "cluster-topology.h"
+
+#include "ns3/boolean.h"
 #include "ns3/suite-check.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
@@ -663,6 +667,109 @@ ClusterOcsStageName(ClusterOcsStage stage)
     return "unknown";
 }
 
+NS_OBJECT_ENSURE_REGISTERED(VclosOcsPolicy);
+
+TypeId
+VclosOcsPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosOcsPolicy")
+            .SetParent<ClusterPlacementPolicy>()
+            .SetGroupName("Cluster")
+            .AddConstructor<VclosOcsPolicy>()
+            .AddAttribute("MaxSearchNodes",
+                          "Stage-4 search nodes allowed per shape",
+                          UintegerValue(5000),
+                          MakeUintegerAccessor(&VclosOcsPolicy::m_maxSearchNodes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("ReconfigurationDelay",
+                          "How long a job whose booking set up at least one new circuit waits "
+                          "between its placement (GPUs and circuits held) and its start: the "
+                          "OCSs' reconfiguration time (0: circuits are instant)",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&VclosOcsPolicy::m_reconfigurationDelay),
+                          MakeTimeChecker(Seconds(0), Seconds(3600)))
+            .AddAttribute("KeepIdleCircuits",
+                          "A finished job's circuits stay set up (idle) and a later job may "
+                          "reuse them without a reconfiguration; a booking that needs their "
+                          "ports tears them down",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VclosOcsPolicy::m_keepIdleCircuits),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+VclosOcsPolicy::VclosOcsPolicy()
+    : m_ocsCount(0),
+      m_spines(0),
+      m_perOcs(0),
+      m_maxSearchNodes(5000),
+      m_keepIdleCircuits(false),
+      m_reconfigurationDelay(Seconds(0))
+{
+}
+
+void
+VclosOcsPolicy::Bind(const ClusterTopology& topology)
+{
+    SUITE_REQUIRE(topology.HasOcs(),
+                  std::invalid_argument,
+                  "placement: policy 'ocs-vclos' needs an OCS layer (OcsCount > 0)");
+    m_ocsCount = topology.GetUplinksPerLeaf();
+    m_spines = topology.GetSpines();
+    m_perOcs = topology.GetSpinePortsPerOcs();
+    m_circuits = std::make_shared<ClusterOcsState>(topology);
+}
+
+std::optional<ClusterJobAllocation>
+VclosOcsPolicy::Allocate(ClusterState& state, const ClusterJobRequest& job)
+{
+    SUITE_REQUIRE(m_circuits, std::logic_error, "VclosOcsPolicy: Bind before Allocate");
+    std::optional<ClusterOcsPlacement> p = Place(state, *m_circuits, job.id, job.gpus);
+    if (!p)
+    {
+        return std::nullopt;
+    }
+    const ClusterOcsBookingReport report = m_circuits->Book(job.id, p->circuits);
+    state.Allocate(job.id, p->placement.gpus, {});
+    ClusterJobAllocation allocation;
+    allocation.gpus = p->placement.gpus;
+    allocation.uplinkSpine = p->placement.uplinkSpine;
+    allocation.uplinkPort = p->uplinkOcs;
+    allocation.virtualLeaf = p->virtualLeaf;
+    allocation.circuitsSetUp = report.setUp;
+    return allocation;
+}
+
+void
+VclosOcsPolicy::Release(ClusterState& state, const ClusterJobRequest& job)
+{
+    state.Release(job.id);
+    if (m_circuits && m_circuits->HasJob(job.id))
+    {
+        m_circuits->Release(job.id, m_keepIdleCircuits);
+    }
+}
+
+ClusterPlacementFailure
+VclosOcsPolicy::Diagnose(const ClusterState& state, uint32_t gpus) const
+{
+    SUITE_REQUIRE(m_circuits, std::logic_error, "VclosOcsPolicy: Bind before Diagnose");
+    return Diagnose(state, *m_circuits, gpus);
+}
+
+std::shared_ptr<const ClusterOcsState>
+VclosOcsPolicy::GetCircuitState() const
+{
+    return m_circuits;
+}
+
+Time
+VclosOcsPolicy::GetStartDelay(const ClusterJobAllocation& allocation) const
+{
+    return allocation.circuitsSetUp > 0 ? m_reconfigurationDelay : Time(0);
+}
+
 VclosOcsPolicy::VclosOcsPolicy(uint32_t ocsCount,
                                uint32_t spines,
                                uint32_t spinePortsPerOcs,
@@ -670,7 +777,9 @@ VclosOcsPolicy::VclosOcsPolicy(uint32_t ocsCount,
     : m_ocsCount(ocsCount),
       m_spines(spines),
       m_perOcs(spinePortsPerOcs),
-      m_maxSearchNodes(maxSearchNodes)
+      m_maxSearchNodes(maxSearchNodes),
+      m_keepIdleCircuits(false),
+      m_reconfigurationDelay(Seconds(0))
 {
     ClusterOcsState check(1, ocsCount, spines, spinePortsPerOcs); // validates the shape
     SUITE_REQUIRE(maxSearchNodes > 0,

@@ -116,6 +116,12 @@ struct ClusterOcsSearchStats
 class VclosOcsPolicy : public ClusterPlacementPolicy
 {
   public:
+    /// \return the object TypeId
+    static TypeId GetTypeId();
+
+    /// Default: no OCS layer until Bind reads the topology's.
+    VclosOcsPolicy();
+
     /**
      * \brief Constructor; throws std::invalid_argument for a bad shape or maxSearchNodes 0.
      * \param ocsCount K
@@ -173,6 +179,47 @@ class VclosOcsPolicy : public ClusterPlacementPolicy
     std::string GetName() const override;
 
     /**
+     * \brief Reads the OCS layer (uplinks per leaf = OCSs, spines, spine ports per OCS) and
+     * starts with every circuit dark; throws std::invalid_argument without an OCS layer.
+     * \param topology the cluster
+     */
+    void Bind(const ClusterTopology& topology) override;
+
+    /**
+     * \brief Place (stages 1 to 4) and book the job's GPUs and circuits (the circuits first:
+     * ClusterOcsState::Book changes nothing when it refuses).
+     * \param state the cluster
+     * \param job the job
+     * \return the allocation (uplinkPort, virtualLeaf and circuitsSetUp set)
+     */
+    std::optional<ClusterJobAllocation> Allocate(ClusterState& state,
+                                                 const ClusterJobRequest& job) override;
+
+    /**
+     * \brief Free the job's GPUs and its circuits (kept lit when KeepIdleCircuits).
+     * \param state the cluster
+     * \param job the job
+     */
+    void Release(ClusterState& state, const ClusterJobRequest& job) override;
+
+    /**
+     * \brief As Diagnose(state, circuits, gpus) on the policy's own circuit state (Bind first).
+     * \param state the cluster
+     * \param gpus N
+     * \return the cause
+     */
+    ClusterPlacementFailure Diagnose(const ClusterState& state, uint32_t gpus) const override;
+
+    /// \return the circuit state (null before Bind)
+    std::shared_ptr<const ClusterOcsState> GetCircuitState() const override;
+
+    /**
+     * \param allocation an allocation of this policy
+     * \return ReconfigurationDelay when the booking set up a new circuit, else 0
+     */
+    Time GetStartDelay(const ClusterJobAllocation& allocation) const override;
+
+    /**
      * \brief The stage-4 shapes of a job, in the order tried (see the class).
      * \param state the GPUs (only the shape is read)
      * \param gpus N
@@ -181,10 +228,13 @@ class VclosOcsPolicy : public ClusterPlacementPolicy
     std::vector<uint32_t> GetShapes(const ClusterState& state, uint32_t gpus) const;
 
   private:
-    uint32_t m_ocsCount;       //!< K
-    uint32_t m_spines;         //!< S
-    uint32_t m_perOcs;         //!< P
-    uint64_t m_maxSearchNodes; //!< stage-4 node budget per shape
+    uint32_t m_ocsCount;                         //!< K
+    uint32_t m_spines;                           //!< S
+    uint32_t m_perOcs;                           //!< P
+    uint64_t m_maxSearchNodes;                   //!< stage-4 node budget per shape
+    bool m_keepIdleCircuits;                     //!< a finished job's circuits stay lit for reuse
+    Time m_reconfigurationDelay;                 //!< wait for circuits set up at placement
+    std::shared_ptr<ClusterOcsState> m_circuits; //!< the layer's circuits (Bind)
 };
 
 } // namespace ns3

@@ -6,7 +6,12 @@
 #include "cluster-ocs-placement.h"
 #include "cluster-topology.h"
 
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
 #include "ns3/suite-check.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <bitset>
@@ -15,6 +20,11 @@
 
 namespace ns3
 {
+
+NS_OBJECT_ENSURE_REGISTERED(ClusterPlacementPolicy);
+NS_OBJECT_ENSURE_REGISTERED(ClusterPackingPolicy);
+NS_OBJECT_ENSURE_REGISTERED(ClusterMultiClusterPolicy);
+NS_OBJECT_ENSURE_REGISTERED(VclosPolicy);
 
 namespace
 {
@@ -428,6 +438,57 @@ ClusterPlacementFailureName(ClusterPlacementFailure cause)
     return "unknown";
 }
 
+TypeId
+ClusterPlacementPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ClusterPlacementPolicy").SetParent<Object>().SetGroupName("Cluster");
+    return tid;
+}
+
+void
+ClusterPlacementPolicy::Bind(const ClusterTopology& topology)
+{
+    if (topology.HasOcs())
+    {
+        const std::string bad = ClusterOcsFullWiringCheck(topology);
+        SUITE_REQUIRE(bad.empty(),
+                      std::invalid_argument,
+                      "placement: policy '" << GetName()
+                                            << "' needs a fixed circuit layout: " << bad);
+    }
+}
+
+std::optional<ClusterJobAllocation>
+ClusterPlacementPolicy::Allocate(ClusterState& state, const ClusterJobRequest& job)
+{
+    std::optional<ClusterPlacement> p = Place(state, job.id, job.gpus);
+    if (!p)
+    {
+        return std::nullopt;
+    }
+    state.Allocate(job.id, p->gpus, p->links);
+    return ClusterJobAllocation{p->gpus, p->uplinkSpine, {}, {}, 0};
+}
+
+void
+ClusterPlacementPolicy::Release(ClusterState& state, const ClusterJobRequest& job)
+{
+    state.Release(job.id);
+}
+
+std::shared_ptr<const ClusterOcsState>
+ClusterPlacementPolicy::GetCircuitState() const
+{
+    return nullptr;
+}
+
+Time
+ClusterPlacementPolicy::GetStartDelay(const ClusterJobAllocation& allocation) const
+{
+    return Time(0);
+}
+
 ClusterPlacementFailure
 ClusterPlacementPolicy::Diagnose(const ClusterState& state, uint32_t gpus) const
 {
@@ -507,6 +568,33 @@ ClusterPlacementPolicy::PickGpusInLeaf(const ClusterState& state, uint32_t leaf,
     }
     std::sort(out.begin(), out.end());
     return out;
+}
+
+TypeId
+ClusterPackingPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ClusterPackingPolicy")
+            .SetParent<ClusterPlacementPolicy>()
+            .SetGroupName("Cluster")
+            .AddConstructor<ClusterPackingPolicy>()
+            .AddAttribute("Fit",
+                          "Server choice: first fit (lowest-numbered servers) or best fit "
+                          "(tightest servers and leaves)",
+                          EnumValue(FIRST_FIT),
+                          MakeEnumAccessor(&ClusterPackingPolicy::m_fit),
+                          MakeEnumChecker(FIRST_FIT, "first-fit", BEST_FIT, "best-fit"))
+            .AddAttribute("Routing",
+                          "Uplinks: ecmp (hashed) or source-routing (GPU index mod spines)",
+                          EnumValue(ECMP_ROUTING),
+                          MakeEnumAccessor(&ClusterPackingPolicy::m_routing),
+                          MakeEnumChecker(ECMP_ROUTING, "ecmp", SOURCE_ROUTING, "source-routing"));
+    return tid;
+}
+
+ClusterPackingPolicy::ClusterPackingPolicy()
+    : ClusterPackingPolicy(FIRST_FIT, ECMP_ROUTING)
+{
 }
 
 ClusterPackingPolicy::ClusterPackingPolicy(Fit fit, Routing routing)
@@ -594,6 +682,35 @@ ClusterPackingPolicy::GetName() const
 {
     return std::string(m_routing == ECMP_ROUTING ? "ecmp" : "source-routing") +
            (m_fit == FIRST_FIT ? "-first-fit" : "-best-fit");
+}
+
+TypeId
+ClusterMultiClusterPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ClusterMultiClusterPolicy")
+            .SetParent<ClusterPlacementPolicy>()
+            .SetGroupName("Cluster")
+            .AddConstructor<ClusterMultiClusterPolicy>()
+            .AddAttribute("Routing",
+                          "Uplinks: ecmp (hashed) or source-routing (GPU index mod spines)",
+                          EnumValue(ClusterPackingPolicy::ECMP_ROUTING),
+                          MakeEnumAccessor(&ClusterMultiClusterPolicy::m_routing),
+                          MakeEnumChecker(ClusterPackingPolicy::ECMP_ROUTING,
+                                          "ecmp",
+                                          ClusterPackingPolicy::SOURCE_ROUTING,
+                                          "source-routing"))
+            .AddAttribute("SubClusters",
+                          "Contiguous server ranges a job never spans (the authors': 4)",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&ClusterMultiClusterPolicy::m_subClusters),
+                          MakeUintegerChecker<uint32_t>(1));
+    return tid;
+}
+
+ClusterMultiClusterPolicy::ClusterMultiClusterPolicy()
+    : ClusterMultiClusterPolicy(ClusterPackingPolicy::ECMP_ROUTING)
+{
 }
 
 ClusterMultiClusterPolicy::ClusterMultiClusterPolicy(ClusterPackingPolicy::Routing routing,
@@ -688,6 +805,28 @@ std::string
 ClusterMultiClusterPolicy::GetName() const
 {
     return m_routing == ClusterPackingPolicy::ECMP_ROUTING ? "ecmp" : "source-routing";
+}
+
+TypeId
+VclosPolicy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::VclosPolicy")
+            .SetParent<ClusterPlacementPolicy>()
+            .SetGroupName("Cluster")
+            .AddConstructor<VclosPolicy>()
+            .AddAttribute("MaxSearchNodes",
+                          "Search nodes allowed per candidate n (the best found is used when "
+                          "the budget cuts the search)",
+                          UintegerValue(20000),
+                          MakeUintegerAccessor(&VclosPolicy::m_maxSearchNodes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("WholeServers",
+                          "A job that spans leaves takes whole servers (vClos paper, 4.4)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&VclosPolicy::m_wholeServers),
+                          MakeBooleanChecker());
+    return tid;
 }
 
 VclosPolicy::VclosPolicy(uint64_t maxSearchNodes, bool wholeServers)
@@ -861,75 +1000,58 @@ VclosPolicy::Diagnose(const ClusterState& state, uint32_t gpus) const
     return ClusterPlacementFailure::GPU_FRAGMENTATION;
 }
 
-std::unique_ptr<ClusterPlacementPolicy>
-ClusterCreatePlacementPolicy(const std::string& name)
+const std::vector<ClusterPlacementPolicyName>&
+ClusterPlacementPolicyNames()
 {
-    if (name == "ecmp")
-    {
-        return std::make_unique<ClusterMultiClusterPolicy>(ClusterPackingPolicy::ECMP_ROUTING);
-    }
-    if (name == "source-routing")
-    {
-        return std::make_unique<ClusterMultiClusterPolicy>(ClusterPackingPolicy::SOURCE_ROUTING);
-    }
-    if (name == "ecmp-first-fit")
-    {
-        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::FIRST_FIT,
-                                                      ClusterPackingPolicy::ECMP_ROUTING);
-    }
-    if (name == "ecmp-best-fit")
-    {
-        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::BEST_FIT,
-                                                      ClusterPackingPolicy::ECMP_ROUTING);
-    }
-    if (name == "source-routing-first-fit")
-    {
-        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::FIRST_FIT,
-                                                      ClusterPackingPolicy::SOURCE_ROUTING);
-    }
-    if (name == "source-routing-best-fit")
-    {
-        return std::make_unique<ClusterPackingPolicy>(ClusterPackingPolicy::BEST_FIT,
-                                                      ClusterPackingPolicy::SOURCE_ROUTING);
-    }
-    if (name == "vclos")
-    {
-        return std::make_unique<VclosPolicy>();
-    }
-    SUITE_REQUIRE(name != "ocs-vclos",
-                  std::invalid_argument,
-                  "placement: policy 'ocs-vclos' needs the topology (its OCS layer)");
-    SUITE_REQUIRE(false,
-                  std::invalid_argument,
-                  "placement: unknown policy '" << name
-                                                << "' (ecmp, source-routing, ecmp-first-fit, "
-                                                   "ecmp-best-fit, "
-                                                   "source-routing-first-fit, "
-                                                   "source-routing-best-fit, vclos, "
-                                                   "ocs-vclos)");
-    return nullptr;
+    static const std::vector<ClusterPlacementPolicyName> names = {
+        {"ecmp", "ns3::ClusterMultiClusterPolicy", {{"Routing", "ecmp"}}},
+        {"source-routing", "ns3::ClusterMultiClusterPolicy", {{"Routing", "source-routing"}}},
+        {"ecmp-first-fit",
+         "ns3::ClusterPackingPolicy",
+         {{"Fit", "first-fit"}, {"Routing", "ecmp"}}},
+        {"ecmp-best-fit", "ns3::ClusterPackingPolicy", {{"Fit", "best-fit"}, {"Routing", "ecmp"}}},
+        {"source-routing-first-fit",
+         "ns3::ClusterPackingPolicy",
+         {{"Fit", "first-fit"}, {"Routing", "source-routing"}}},
+        {"source-routing-best-fit",
+         "ns3::ClusterPackingPolicy",
+         {{"Fit", "best-fit"}, {"Routing", "source-routing"}}},
+        {"vclos", "ns3::VclosPolicy", {}},
+        {"ocs-vclos", "ns3::VclosOcsPolicy", {}},
+    };
+    return names;
 }
 
-std::unique_ptr<ClusterPlacementPolicy>
+Ptr<ClusterPlacementPolicy>
+ClusterCreatePlacementPolicy(const std::string& name)
+{
+    const auto& names = ClusterPlacementPolicyNames();
+    auto it =
+        std::find_if(names.begin(), names.end(), [&name](const auto& n) { return n.name == name; });
+    if (it == names.end())
+    {
+        std::string known;
+        for (const auto& n : names)
+        {
+            known += (known.empty() ? "" : ", ") + n.name;
+        }
+        SUITE_REQUIRE(false,
+                      std::invalid_argument,
+                      "placement: unknown policy '" << name << "' (" << known << ")");
+    }
+    ObjectFactory factory(it->typeId);
+    for (const auto& [attribute, value] : it->values)
+    {
+        factory.Set(attribute, StringValue(value));
+    }
+    return factory.Create<ClusterPlacementPolicy>();
+}
+
+Ptr<ClusterPlacementPolicy>
 ClusterCreatePlacementPolicy(const std::string& name, const ClusterTopology& topology)
 {
-    if (name == "ocs-vclos")
-    {
-        SUITE_REQUIRE(topology.HasOcs(),
-                      std::invalid_argument,
-                      "placement: policy 'ocs-vclos' needs an OCS layer (OcsCount > 0)");
-        return std::make_unique<VclosOcsPolicy>(topology.GetUplinksPerLeaf(),
-                                                topology.GetSpines(),
-                                                topology.GetSpinePortsPerOcs());
-    }
-    std::unique_ptr<ClusterPlacementPolicy> policy = ClusterCreatePlacementPolicy(name);
-    if (topology.HasOcs())
-    {
-        const std::string bad = ClusterOcsFullWiringCheck(topology);
-        SUITE_REQUIRE(bad.empty(),
-                      std::invalid_argument,
-                      "placement: policy '" << name << "' needs a fixed circuit layout: " << bad);
-    }
+    Ptr<ClusterPlacementPolicy> policy = ClusterCreatePlacementPolicy(name);
+    policy->Bind(topology);
     return policy;
 }
 

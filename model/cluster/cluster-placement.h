@@ -4,7 +4,11 @@
 #ifndef CLUSTER_PLACEMENT_H
 #define CLUSTER_PLACEMENT_H
 
+#include "cluster-job-executor.h"
 #include "cluster-state.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
 
 #include <cstdint>
 #include <memory>
@@ -64,13 +68,55 @@ std::string ClusterPlacementFailureName(ClusterPlacementFailure cause);
  * Place() never changes the state and never returns a partial placement: either every GPU
  * (and, for vClos, every link) of the job, or std::nullopt (the job waits). It throws
  * std::invalid_argument for a job of 0 GPUs or larger than the cluster. Policies are
- * deterministic: the same state and job give the same placement. A later OCS-vClos policy
- * derives from this class too (with its own state of circuits).
+ * deterministic: the same state and job give the same placement.
+ *
+ * Policies are ns-3 Objects chosen by TypeId, their parameters Attributes
+ * (ClusterCreatePlacementPolicy maps the scenario files' names to a TypeId and attribute
+ * values, ClusterPlacementPolicyNames lists them). The scheduler knows a policy only through
+ * Bind, Allocate, Release, Diagnose, GetCircuitState and GetStartDelay: a policy that books
+ * more than GPUs and links (OCS-vClos and its circuits) overrides them.
  */
-class ClusterPlacementPolicy
+class ClusterPlacementPolicy : public Object
 {
   public:
-    virtual ~ClusterPlacementPolicy() = default;
+    /// \return the object TypeId
+    static TypeId GetTypeId();
+
+    ~ClusterPlacementPolicy() override = default;
+
+    /**
+     * \brief Called once by the scheduler before the first job: the policy reads what it needs
+     * of the cluster. Default: on an OCS layer, a static policy needs the fixed full
+     * leaf-spine wiring (ClusterOcsFullWiringCheck); throws std::invalid_argument otherwise.
+     * \param topology the cluster
+     */
+    virtual void Bind(const ClusterTopology& topology);
+
+    /**
+     * \brief Place a job and book what it holds. Default: Place(), then the GPUs and links in
+     * `state`.
+     * \param state the cluster, booked on success
+     * \param job the job
+     * \return what the executor needs to run the job, or std::nullopt when it must wait
+     */
+    virtual std::optional<ClusterJobAllocation> Allocate(ClusterState& state,
+                                                         const ClusterJobRequest& job);
+
+    /**
+     * \brief Free what Allocate booked for a finished job. Default: its GPUs and links.
+     * \param state the cluster
+     * \param job the job
+     */
+    virtual void Release(ClusterState& state, const ClusterJobRequest& job);
+
+    /// \return the policy's circuit state (null for a policy without circuits, the default)
+    virtual std::shared_ptr<const ClusterOcsState> GetCircuitState() const;
+
+    /**
+     * \param allocation an allocation this policy made
+     * \return how long the job waits between its placement and its start (0 by default)
+     */
+    virtual Time GetStartDelay(const ClusterJobAllocation& allocation) const;
 
     /**
      * \brief Find room for a job.
@@ -161,6 +207,12 @@ class ClusterPackingPolicy : public ClusterPlacementPolicy
         SOURCE_ROUTING //!< uplink = GPU index in its leaf mod spines
     };
 
+    /// \return the object TypeId
+    static TypeId GetTypeId();
+
+    /// Default: first fit, ECMP (attributes Fit and Routing).
+    ClusterPackingPolicy();
+
     /**
      * \brief Constructor.
      * \param fit server choice
@@ -198,10 +250,16 @@ class ClusterPackingPolicy : public ClusterPlacementPolicy
 class ClusterMultiClusterPolicy : public ClusterPlacementPolicy
 {
   public:
+    /// \return the object TypeId
+    static TypeId GetTypeId();
+
+    /// Default: ECMP, 4 sub-clusters (attributes Routing and SubClusters).
+    ClusterMultiClusterPolicy();
+
     /**
      * \brief Constructor; throws std::invalid_argument for subClusters 0.
      * \param routing uplink choice
-     * \param subClusters sub-clusters (the spec: 4)
+     * \param subClusters sub-clusters (the authors' baseline: 4)
      */
     explicit ClusterMultiClusterPolicy(ClusterPackingPolicy::Routing routing,
                                        uint32_t subClusters = 4);
@@ -276,10 +334,14 @@ class ClusterMultiClusterPolicy : public ClusterPlacementPolicy
 class VclosPolicy : public ClusterPlacementPolicy
 {
   public:
+    /// \return the object TypeId
+    static TypeId GetTypeId();
+
     /**
-     * \brief Constructor; throws std::invalid_argument for maxSearchNodes 0.
+     * \brief Constructor (attributes MaxSearchNodes and WholeServers); throws
+     * std::invalid_argument for maxSearchNodes 0.
      * \param maxSearchNodes search nodes allowed per candidate n
-     * \param wholeServers a job that spans leaves takes whole servers (spec 4.4)
+     * \param wholeServers a job that spans leaves takes whole servers (vClos paper, 4.4)
      */
     explicit VclosPolicy(uint64_t maxSearchNodes = 20000, bool wholeServers = true);
 
@@ -333,30 +395,45 @@ class VclosPolicy : public ClusterPlacementPolicy
 
 /**
  * \ingroup cluster
- * \brief Build a policy by name: "ecmp" and "source-routing" (the spec's baselines,
- * ClusterMultiClusterPolicy with 4 sub-clusters), "ecmp-first-fit", "ecmp-best-fit",
- * "source-routing-first-fit", "source-routing-best-fit" (ClusterPackingPolicy over the whole
- * cluster), "vclos"; throws std::invalid_argument naming the unknown policy.
- * \param name the name
- * \return the policy
+ * \brief A policy name of scenario files: the TypeId it stands for and its attribute values.
  */
-std::unique_ptr<ClusterPlacementPolicy> ClusterCreatePlacementPolicy(const std::string& name);
-
-class ClusterTopology;
+struct ClusterPlacementPolicyName
+{
+    std::string name;                                        //!< as in scenario files
+    std::string typeId;                                      //!< the policy's TypeId
+    std::vector<std::pair<std::string, std::string>> values; //!< attribute values, as text
+};
 
 /**
  * \ingroup cluster
- * \brief Build a policy by name for a topology: the names above, and "ocs-vclos"
- * (VclosOcsPolicy, which needs an OCS layer: OcsCount > 0). On an OCS layer the
- * static policies run on the fixed full leaf-spine wiring (ClusterOcsFullWiringCheck); where
- * the layer has none they are refused. Throws std::invalid_argument with one line.
+ * \return the one table of policy names: "ecmp" and "source-routing" (the authors' baselines,
+ * ClusterMultiClusterPolicy with 4 sub-clusters), "ecmp-first-fit", "ecmp-best-fit",
+ * "source-routing-first-fit", "source-routing-best-fit" (ClusterPackingPolicy over the whole
+ * cluster), "vclos" (VclosPolicy) and "ocs-vclos" (VclosOcsPolicy, which needs an OCS layer).
+ */
+const std::vector<ClusterPlacementPolicyName>& ClusterPlacementPolicyNames();
+
+/**
+ * \ingroup cluster
+ * \brief Build a policy by name (ClusterPlacementPolicyNames) from its TypeId and attribute
+ * values (attribute defaults set with Config::SetDefault apply to the others); throws
+ * std::invalid_argument naming the unknown policy.
+ * \param name the name
+ * \return the policy, not yet bound to a cluster
+ */
+Ptr<ClusterPlacementPolicy> ClusterCreatePlacementPolicy(const std::string& name);
+
+/**
+ * \ingroup cluster
+ * \brief Build a policy by name and Bind it to a topology. Throws std::invalid_argument with
+ * one line (an unknown name, "ocs-vclos" without an OCS layer, a static policy on an OCS
+ * layer without the fixed full wiring).
  * \param name the name
  * \param topology the cluster
  * \return the policy
  */
-std::unique_ptr<ClusterPlacementPolicy> ClusterCreatePlacementPolicy(
-    const std::string& name,
-    const ClusterTopology& topology);
+Ptr<ClusterPlacementPolicy> ClusterCreatePlacementPolicy(const std::string& name,
+                                                         const ClusterTopology& topology);
 
 } // namespace ns3
 

@@ -2149,7 +2149,7 @@ static OncacheUdpStreamTestSuite g_oncacheUdpStreamTestSuite; //!< the suite
 
 /**
  * \ingroup oncache-tests
- * \brief A pod's own DSCP bits never count as a mark (issue 12): a pod sending with EF (0xb8)
+ * \brief A pod's own DSCP bits never count as a mark: a pod sending with EF (0xb8)
  *        or AF11 (0x28), whose DSCP has the established-mark bit 0x08 set, sends the first,
  *        not yet established, packet of a UDP flow; nothing may be learned from it. ONCache
  *        owns the two lowest DSCP bits: the receiver sees the pod's DSCP without them.

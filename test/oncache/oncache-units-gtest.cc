@@ -371,7 +371,7 @@ Ipv4HeaderSum(const std::vector<uint8_t>& b, std::size_t off)
 }
 } // namespace
 
-// A pod's own DSCP bits never count as marks (issue 12): the egress fast path overwrites both
+// A pod's own DSCP bits never count as marks: the egress fast path overwrites both
 // mark bits, so after a miss only the miss mark is set (EF 0xb8 leaves as 0xb4, not 0xbc).
 TEST(OncacheFastPath, PodDscpBitsAreOverwrittenByTheMarks)
 {

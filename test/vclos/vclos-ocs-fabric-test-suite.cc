@@ -583,17 +583,18 @@ RunScheduler(const std::string& policy, bool packet)
 {
     Ptr<ClosFabricHelper> helper = OcsFabricHelper(4, 4);
     Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
-    scheduler->SetAttribute("ReconfigurationDelay", TimeValue(MicroSeconds(20)));
+    Ptr<ClusterPlacementPolicy> placement = ClusterCreatePlacementPolicy(policy);
+    placement->SetAttributeFailSafe("ReconfigurationDelay", TimeValue(MicroSeconds(20)));
     // Finished jobs' circuits stay lit: torn down at the job's end, they would cut its TCP
     // connections' closing segments (2 OCS drops here), which the "no OCS drop" check counts.
-    scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(true));
+    placement->SetAttributeFailSafe("KeepIdleCircuits", BooleanValue(true));
     Ptr<ClosFabric> fabric;
     Ptr<ClosLinkLoadTracker> links;
     if (packet)
     {
         fabric = helper->Install();
         helper->AssignStreams(fabric, 0);
-        scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
+        scheduler->Setup(CollectivePacketExecutorOn(fabric), placement);
         links = CreateObject<ClosLinkLoadTracker>();
         links->Install(fabric);
     }
@@ -601,7 +602,7 @@ RunScheduler(const std::string& policy, bool packet)
     {
         Ptr<FluidExecutor> flow = CreateObject<FluidExecutor>();
         flow->SetTopology(helper->GetTopologyConfig());
-        scheduler->Setup(Ptr<ClusterJobExecutor>(flow), policy);
+        scheduler->Setup(Ptr<ClusterJobExecutor>(flow), placement);
     }
     SchedulerRun run;
     scheduler->TraceConnectWithoutContext("JobStarted", MakeBoundCallback(&RecordStart, &run));

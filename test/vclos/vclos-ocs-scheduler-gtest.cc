@@ -11,6 +11,7 @@
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
 #include "ns3/cluster-job-scheduler.h"
+#include "ns3/cluster-ocs-placement.h"
 #include "ns3/cluster-ocs-state.h"
 #include "ns3/cluster-placement.h"
 #include "ns3/cluster-topology.h"
@@ -228,9 +229,11 @@ RunJobs(const ClusterTopologyConfig& config,
     executor->SetAttribute("Sharing", StringValue("EqualShare"));
     executor->SetTopology(config);
     Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
-    scheduler->SetAttribute("ReconfigurationDelay", TimeValue(delay));
-    scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(keepIdleCircuits));
-    scheduler->Setup(Ptr<ClusterJobExecutor>(executor), policy);
+    // The OCS-vClos policy's attributes (a static policy has none).
+    Ptr<ClusterPlacementPolicy> placement = ClusterCreatePlacementPolicy(policy);
+    placement->SetAttributeFailSafe("ReconfigurationDelay", TimeValue(delay));
+    placement->SetAttributeFailSafe("KeepIdleCircuits", BooleanValue(keepIdleCircuits));
+    scheduler->Setup(Ptr<ClusterJobExecutor>(executor), placement);
     auto ocs = scheduler->GetOcsState();
     Record r;
     auto before = std::make_shared<std::set<CircuitKey>>();
@@ -453,12 +456,13 @@ TEST(VclosOcsScheduler, CircuitsTornDownWhenJobsEndByDefault)
         Ptr<FluidExecutor> executor = CreateObject<FluidExecutor>();
         executor->SetTopology(config);
         Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
-        scheduler->SetAttribute("ReconfigurationDelay", TimeValue(MilliSeconds(10)));
+        Ptr<VclosOcsPolicy> placement = CreateObject<VclosOcsPolicy>();
+        placement->SetAttribute("ReconfigurationDelay", TimeValue(MilliSeconds(10)));
         if (keep)
         {
-            scheduler->SetAttribute("KeepIdleCircuits", BooleanValue(true));
+            placement->SetAttribute("KeepIdleCircuits", BooleanValue(true));
         }
-        scheduler->Setup(Ptr<ClusterJobExecutor>(executor), "ocs-vclos");
+        scheduler->Setup(Ptr<ClusterJobExecutor>(executor), placement);
         std::map<uint64_t, Time> started;
         scheduler->TraceConnectWithoutContext(
             "JobStarted",
@@ -555,9 +559,13 @@ TEST(VclosOcsScheduler, RefusesBadInput)
                       scheduler->Setup(Ptr<ClusterJobExecutor>(executor), "ocs-vclos");
                   }).find("needs an OCS layer"),
                   std::string::npos);
-        EXPECT_NE(ErrorOf<std::invalid_argument>([]() {
-                      ClusterCreatePlacementPolicy("ocs-vclos");
-                  }).find("needs the topology"),
+        // Built by name without a topology, the policy has no circuits until Bind.
+        EXPECT_NE(ErrorOf<std::logic_error>([]() {
+                      ClusterState state(2, 1, 2, 2);
+                      ClusterJobRequest job;
+                      job.gpus = 1;
+                      ClusterCreatePlacementPolicy("ocs-vclos")->Allocate(state, job);
+                  }).find("Bind before Allocate"),
                   std::string::npos);
     }
     // A static policy on an OCS layer without a full wiring (the spec's).
@@ -573,9 +581,11 @@ TEST(VclosOcsScheduler, RefusesBadInput)
     }
     // A negative reconfiguration delay.
     {
-        Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
+        Ptr<VclosOcsPolicy> placement = CreateObject<VclosOcsPolicy>();
         EXPECT_FALSE(
-            scheduler->SetAttributeFailSafe("ReconfigurationDelay", TimeValue(MilliSeconds(-1))));
+            placement->SetAttributeFailSafe("ReconfigurationDelay", TimeValue(MilliSeconds(-1))));
+        EXPECT_TRUE(
+            placement->SetAttributeFailSafe("ReconfigurationDelay", TimeValue(MilliSeconds(1))));
     }
     Simulator::Destroy();
 }

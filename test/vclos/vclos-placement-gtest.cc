@@ -584,7 +584,7 @@ TEST(VclosPlacementVclos, SearchBudgetFallbackStaysValid)
 
 TEST(VclosPlacementVclos, SpecShapesOnSixteenLeaves)
 {
-    // Issue 10's cluster: 16 leaves x 8 GPUs (2 servers x 4), 8 spines. Spec 4.2: N = 18 is
+    // A cluster of 16 leaves x 8 GPUs (2 servers x 4), 8 spines. Spec 4.2: N = 18 is
     // 9 leaves x 2 GPUs (not 3 x 6: two flows on one leaf-spine link in halving-doubling).
     ClusterState idle(16, 2, 4, 8);
     VclosPolicy vclos;
