@@ -8,6 +8,10 @@
 
 #include "ns3/cluster-placement.h"
 #include "ns3/cluster-state.h"
+#include "ns3/cluster-topology.h"
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <bitset>
@@ -289,6 +293,50 @@ TEST(VclosPlacementBadInput, OneLineErrorsNamingTheField)
               std::string::npos);
     EXPECT_NE(ErrorOf<std::invalid_argument>([] { VclosPolicy(0); }).find("MaxSearchNodes"),
               std::string::npos);
+}
+
+// Policies by TypeId: each name of the one table builds an object of its TypeId whose own
+// name, derived from its attribute values, is the table's (the table cannot set an attribute
+// the policy does not read); a policy set up through its TypeId and Attributes places as the
+// one built by name (the same GPUs on a part-booked cluster); a bad attribute value is refused
+// by the checker. Control: the same placement with the other Fit differs.
+TEST(VclosPlacementPolicyNames, TypeIdsAndAttributes)
+{
+    std::set<std::string> names;
+    for (const auto& entry : ClusterPlacementPolicyNames())
+    {
+        names.insert(entry.name);
+        Ptr<ClusterPlacementPolicy> policy = ClusterCreatePlacementPolicy(entry.name);
+        EXPECT_EQ(policy->GetInstanceTypeId().GetName(), entry.typeId) << entry.name;
+        EXPECT_EQ(policy->GetName(), entry.name);
+    }
+    EXPECT_EQ(names.size(), ClusterPlacementPolicyNames().size());
+    for (const char* name : POLICIES)
+    {
+        EXPECT_EQ(names.count(name), 1U) << name;
+    }
+    EXPECT_EQ(names.count("ocs-vclos"), 1U);
+
+    ClusterState state(2, 4, 2, 4);
+    state.Allocate(7, {2}, {}); // one GPU of server 1: first fit takes server 0, best fit 1
+    auto placeWith = [&state](const std::string& fit) {
+        ObjectFactory factory("ns3::ClusterPackingPolicy");
+        factory.Set("Fit", StringValue(fit));
+        factory.Set("Routing", StringValue("ecmp"));
+        return factory.Create<ClusterPlacementPolicy>()->Place(state, 1, 1)->gpus;
+    };
+    EXPECT_EQ(placeWith("best-fit"),
+              ClusterCreatePlacementPolicy("ecmp-best-fit")->Place(state, 1, 1)->gpus);
+    EXPECT_EQ(placeWith("first-fit"),
+              ClusterCreatePlacementPolicy("ecmp-first-fit")->Place(state, 1, 1)->gpus);
+    EXPECT_NE(placeWith("best-fit"), placeWith("first-fit")); // control: Fit is read
+    Ptr<ClusterPlacementPolicy> vclos = ClusterCreatePlacementPolicy("vclos");
+    EXPECT_FALSE(vclos->SetAttributeFailSafe("MaxSearchNodes", UintegerValue(0)));
+    EXPECT_FALSE(vclos->SetAttributeFailSafe("Fit", StringValue("best-fit")));
+    EXPECT_TRUE(vclos->SetAttributeFailSafe("MaxSearchNodes", UintegerValue(1)));
+    auto unknown = ErrorOf<std::invalid_argument>([] { ClusterCreatePlacementPolicy("ilp"); });
+    EXPECT_NE(unknown.find("unknown policy 'ilp' (ecmp, source-routing"), std::string::npos)
+        << unknown;
 }
 
 TEST(VclosPlacementVclos, SingleLeafBestFitAndWholeLeafClos)

@@ -19,5 +19,5 @@ SuiteModuleOrderCall()
 {
     alignas(64) static unsigned char storage[1024];
     return ns3::ClosParsePacket(nullptr, *reinterpret_cast<ns3::ClosParsedPacket*>(storage)) ? 1
-                                                                                            : 0;
+                                                                                             : 0;
 }
