@@ -33,7 +33,7 @@ suite_module(
     model/cluster/cluster-scheduler-tracker.h
   LIBRARIES
     ns3-suite ns3::libcore ns3::libnetwork ns3::libstats)
-# The model zoo is data in the source tree; $VCLOS_MODEL_ZOO overrides its path at run time.
+# The model zoo is data in the source tree; $CLUSTER_MODEL_ZOO overrides its path at run time.
 target_compile_definitions(ns3-cluster PRIVATE
   CLUSTER_MODEL_ZOO_SOURCE_PATH="${CMAKE_CURRENT_SOURCE_DIR}/model/cluster/cluster-model-zoo.csv")
 install(FILES model/cluster/cluster-model-zoo.csv model/cluster/cluster-model-aliases.csv

@@ -4,8 +4,10 @@ suite_module(
   NAME scenario
   SOURCES
     helper/scenario/scenario-config.cc
+    helper/scenario/scenario-runner.cc
   HEADERS
     helper/scenario/scenario-config.h
+    helper/scenario/scenario-runner.h
   LIBRARIES
     ns3-collective ns3-fluid)
 # Scenario files are JSON (Debian's nlohmann-json3-dev, header-only, private to the library).

@@ -344,15 +344,15 @@ Run(int argc, char* argv[])
     cmd.AddValue("egress",
                  "Fabric ports: queue-disc (ns-3's queue disc and device queue) or clock (each "
                  "frame given its start time on arrival: about half the events; "
-                 "doc/vclos/rdma.rst, Lean path: a port with a clock)",
+                 "doc/lean-link/lean-link.rst, Clock ports)",
                  o.egress);
     cmd.AddValue("eventScheduler",
                  "Event set: priority-queue, map (ns-3's default), heap, calendar or list "
-                 "(same results; doc/vclos/rdma.rst, Lean path)",
+                 "(same results; doc/performance.rst)",
                  scheduler);
     cmd.AddValue("distributed",
                  "Split the fabric over the processes of an MPI run (mpirun -np 2 ...): RDMA "
-                 "only; needs ns-3's mpi module (doc/vclos/rdma.rst, Distributed runs)",
+                 "only; needs ns-3's mpi module (doc/lean-link/lean-link.rst, Distributed runs)",
                  distributed);
     cmd.AddValue("drain",
                  "Run until no event is left instead of stopping at the last rank's end, as a "
@@ -409,7 +409,7 @@ Run(int argc, char* argv[])
         SUITE_REQUIRE(probe->SetAttributeFailSafe(attribute, UintegerValue(value)),
                       std::invalid_argument,
                       argument << ": " << value << " is out of range for ns3::ClosFabricHelper::"
-                               << attribute << " (doc/vclos/vclos.rst lists the ranges)");
+                               << attribute << " (doc/scenario/scenario.rst lists the ranges)");
     }
     std::vector<std::string> transports;
     if (transport == "both")
@@ -526,6 +526,6 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Lean path: huge pages"
+    SuiteUseHugePages(argv); // doc/suite/suite.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Run);
 }

@@ -306,6 +306,6 @@ Body(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Lean path: huge pages"
+    SuiteUseHugePages(argv); // doc/suite/suite.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Body);
 }

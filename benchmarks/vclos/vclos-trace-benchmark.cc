@@ -50,59 +50,26 @@ struct Figures
     uint64_t materialized = 0; //!< of which continued flow by flow
 };
 
-/// Run one policy (in the child).
+/// Run one policy (in the child), with the runner every program shares.
 Figures
 RunPolicy(const ScenarioConfig& s,
           const std::string& policy,
           const std::vector<ClusterJobRequest>& jobs)
 {
-    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
-    scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
-    Ptr<FluidExecutor> flow;
-    Ptr<ClosFabricHelper> helper = CreateObject<ClosFabricHelper>();
-    if (s.scheduler.engine == "flow")
-    {
-        flow = ScenarioFlowExecutor(s);
-        scheduler->Setup(Ptr<ClusterJobExecutor>(flow), policy);
-    }
-    else
-    {
-        Ptr<ClosFabric> fabric = helper->Install();
-        helper->AssignStreams(fabric, 0);
-        scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
-    }
+    const ScenarioPolicyRun run = ScenarioRunner(s).Run(policy, jobs);
     Figures f;
-    std::map<uint32_t, Time> arrival;
     double jctSum = 0;
-    const auto total = static_cast<uint32_t>(jobs.size());
-    for (const auto& j : jobs)
+    for (const auto& [id, r] : run.jobs->GetJobs())
     {
-        arrival[j.id] = j.submit;
+        jctSum += r.finish.IsPositive() ? (r.finish - r.arrival).GetSeconds() : 0;
     }
-    scheduler->TraceConnectWithoutContext(
-        "JobFinished",
-        Callback<void, const ClusterJobRequest&>([&](const ClusterJobRequest& j) {
-            jctSum += (Simulator::Now() - arrival.at(j.id)).GetSeconds();
-            if (++f.jobs == total)
-            {
-                Simulator::Stop(); // TCP's closing timers would run on
-            }
-        }));
-    scheduler->Submit(jobs);
-    const uint64_t before = Simulator::GetEventCount();
-    const auto start = std::chrono::steady_clock::now();
-    Simulator::Run();
-    f.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    f.events = Simulator::GetEventCount() - before;
-    SuiteCheckRunStatus();
+    f.jobs = run.jobs->GetFinishedJobs();
     f.meanJctS = f.jobs ? jctSum / f.jobs : 0;
-    if (flow)
-    {
-        f.transfers = flow->GetStats().flows;
-        f.isolated = flow->GetStats().isolatedJobs;
-        f.materialized = flow->GetStats().materialized;
-    }
-    Simulator::Destroy();
+    f.wallS = run.wallSeconds;
+    f.events = run.events;
+    f.transfers = run.flows;
+    f.isolated = run.isolatedJobs;
+    f.materialized = run.materialized;
     return f;
 }
 
@@ -193,6 +160,6 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Lean path: huge pages"
+    SuiteUseHugePages(argv); // doc/suite/suite.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Run);
 }

@@ -379,6 +379,6 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Lean path: huge pages"
+    SuiteUseHugePages(argv); // doc/suite/suite.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Run);
 }

@@ -53,22 +53,6 @@ NS_LOG_COMPONENT_DEFINE("VclosRunScenario");
 namespace
 {
 
-/// What one policy's run measured.
-struct PolicyRun
-{
-    std::string policy;                             //!< name (ECMP salt runs: "ecmp#2", ...)
-    std::string placement;                          //!< the placement policy's name
-    Ptr<ClusterSchedulerTracker> jobs;              //!< job lives and time series
-    double conflictingShare = 0;                    //!< on leaf-spine links
-    Time end;                                       //!< last job finished
-    double wallSeconds = 0;                         //!< simulation wall time
-    uint64_t events = 0;                            //!< simulator events
-    uint64_t flows = 0;                             //!< flow level: transfers run
-    double peakRssMb = 0;                           //!< peak resident memory of the process so far
-    uint32_t reconfigurations = 0;                  //!< OCS: starts that set up new circuits
-    std::map<uint32_t, std::vector<uint32_t>> gpus; //!< each job's GPUs, in rank order
-};
-
 /// Join strings with commas.
 std::string
 Join(const std::vector<std::string>& items)
@@ -251,8 +235,9 @@ OfferedLoad(const ScenarioConfig& s, const std::vector<ClusterJobRequest>& jobs,
     return out.str();
 }
 
-/// Run jobs under one policy on a fresh fabric (ECMP salt run k: 0 is the scenario's own).
-PolicyRun
+/// Run jobs under one policy on a fresh cluster (ECMP salt run k: 0 is the scenario's own),
+/// with the program's interruption check and, for the measured runs, its outputs.
+ScenarioPolicyRun
 RunPolicy(const ScenarioConfig& s,
           const std::string& policy,
           const std::vector<ClusterJobRequest>& jobs,
@@ -260,157 +245,26 @@ RunPolicy(const ScenarioConfig& s,
           std::ostream* finishedRows = nullptr,
           uint32_t saltRun = 0)
 {
-    const bool flowLevel = s.scheduler.engine == "flow";
-    const std::string label = saltRun == 0 ? policy : policy + "#" + std::to_string(saltRun + 1);
-    Ptr<ClosFabricHelper> fabricHelper = CreateObject<ClosFabricHelper>();
-    Ptr<ClosFabric> fabric;
-    Ptr<FluidExecutor> flow;
-    Ptr<ClusterJobScheduler> scheduler = CreateObject<ClusterJobScheduler>();
-    scheduler->SetAttribute("Backfill", BooleanValue(s.scheduler.backfill));
-    // The OCS-vClos policy's parameters: its objects are created by name in Setup.
-    Config::SetDefault("ns3::VclosOcsPolicy::ReconfigurationDelay",
-                       TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
-    Config::SetDefault("ns3::VclosOcsPolicy::KeepIdleCircuits",
-                       BooleanValue(s.scheduler.keepIdleCircuits));
-    g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
-    if (flowLevel)
-    {
-        flow = ScenarioFlowExecutor(s, saltRun);
-        scheduler->Setup(Ptr<ClusterJobExecutor>(flow), policy);
-    }
-    else
-    {
-        RngSeedManager::SetRun(s.seeds.rngRun + saltRun);
-        // Circuits an OCS-vClos booking sets up are lit when the scheduler starts the job.
-        fabricHelper->SetAttribute(
-            "OcsReconfigurationTime",
-            TimeValue(Time::FromDouble(s.scheduler.reconfigurationMs, Time::MS)));
-        fabric = fabricHelper->Install();
-        fabricHelper->AssignStreams(fabric, 0);
-        if (outputs && s.output.pcap)
-        {
-            fabricHelper->EnablePcap(s.output.prefix + "-" + label, fabric);
-        }
-        scheduler->Setup(CollectivePacketExecutorOn(fabric), policy);
-    }
-    PolicyRun run;
-    run.policy = label;
-    run.placement = policy;
-    run.jobs = CreateObject<ClusterSchedulerTracker>();
-    run.jobs->Install(scheduler);
-    Ptr<ClosLinkLoadTracker> links;
-    FlowMonitorHelper flowHelper;
-    if (!flowLevel)
-    {
-        links = CreateObject<ClosLinkLoadTracker>();
-        links->SetAttribute("IdleGap",
-                            TimeValue(NanoSeconds(std::llround(s.metrics.idleGapUs * 1e3))));
-        links->Install(fabric);
-        if (outputs && s.output.flowMonitor)
-        {
-            flowHelper.InstallAll();
-        }
-    }
-    auto* placed = &run.gpus;
-    scheduler->TraceConnectWithoutContext(
-        "JobStarted",
-        Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
-            [placed](const ClusterJobRequest& job, const ClusterJobAllocation& allocation) {
-                (*placed)[job.id] = allocation.gpus;
-            }));
-    auto wallStart = std::chrono::steady_clock::now();
-    auto total = static_cast<uint32_t>(jobs.size());
-    if (outputs && s.output.progress)
-    {
-        scheduler->TraceConnectWithoutContext(
-            "JobFinished",
-            Callback<void, const ClusterJobRequest&>(
-                [run, total, wallStart, shown = std::make_shared<double>(-1)](
-                    const ClusterJobRequest&) {
-                    double wall =
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart)
-                            .count();
-                    if (wall < *shown + 0.5 && run.jobs->GetFinishedJobs() < total)
-                    {
-                        return; // at most two lines a second
-                    }
-                    *shown = wall;
-                    std::cerr << "\r[vclos-run-scenario] " << run.policy << ": "
-                              << run.jobs->GetFinishedJobs() << "/" << total << " jobs, "
-                              << std::fixed << std::setprecision(2)
-                              << Simulator::Now().GetSeconds() * 1e3 << " ms simulated, "
-                              << std::setprecision(0) << wall << " s wall   " << std::flush;
-                }));
-    }
-    // Stop when the last job finishes: TCP's closing timers (and FlowMonitor's periodic
-    // check, which never ends) would otherwise keep the simulation running.
-    Ptr<ClusterSchedulerTracker> tracker = run.jobs;
-    scheduler->TraceConnectWithoutContext(
-        "JobFinished",
-        Callback<void, const ClusterJobRequest&>([tracker, total](const ClusterJobRequest&) {
-            if (tracker->GetFinishedJobs() == total)
-            {
-                Simulator::Stop();
-            }
-        }));
+    ScenarioRunner runner(s);
+    runner.SetOutputs(outputs);
+    runner.SetProgressName("vclos-run-scenario");
+    runner.SetInterruption({[](bool flowLevel) {
+                                g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
+                                Simulator::ScheduleNow(&Interruption::Check, &g_interruption);
+                            },
+                            []() { return g_interruption.checks; },
+                            []() { return g_interruption.Due(); }});
     if (finishedRows)
     {
         // Each finished job's row goes out at once, so an interrupted run keeps them.
-        scheduler->TraceConnectWithoutContext(
-            "JobFinished",
-            Callback<void, const ClusterJobRequest&>(
-                [tracker, finishedRows, label](const ClusterJobRequest& job) {
-                    WriteJobRow(*finishedRows, label, job.id, tracker->GetJobs().at(job.id), 0, 0);
-                    finishedRows->flush();
-                }));
+        runner.SetFinishedHook([finishedRows](const std::string& label,
+                                              uint32_t id,
+                                              const ClusterSchedulerTracker::JobRecord& r) {
+            WriteJobRow(*finishedRows, label, id, r, 0, 0);
+            finishedRows->flush();
+        });
     }
-    scheduler->Submit(jobs);
-    uint64_t eventsBefore = Simulator::GetEventCount();
-    uint64_t checksBefore = g_interruption.checks;
-    Simulator::ScheduleNow(&Interruption::Check, &g_interruption);
-    Simulator::Run();
-    run.wallSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    run.events = Simulator::GetEventCount() - eventsBefore - (g_interruption.checks - checksBefore);
-    if (outputs && s.output.progress)
-    {
-        std::cerr << "\n";
-    }
-    SuiteCheckRunStatus(); // a model that could not go on: "error: <cause>"
-    if (g_interruption.Due())
-    {
-        Simulator::Destroy();
-        return run;
-    }
-    for (const auto& [id, r] : run.jobs->GetJobs())
-    {
-        run.end = std::max(run.end, r.finish);
-    }
-    SUITE_REQUIRE(run.jobs->GetFinishedJobs() == jobs.size(),
-                  std::runtime_error,
-                  label << ": only " << run.jobs->GetFinishedJobs() << " of " << jobs.size()
-                        << " jobs finished");
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    run.peakRssMb = usage.ru_maxrss / 1024.0;
-    run.reconfigurations = scheduler->GetReconfigurations();
-    if (flowLevel)
-    {
-        run.conflictingShare = flow->GetConflictingFlowShare();
-        run.flows = flow->GetStats().flows;
-    }
-    else
-    {
-        run.conflictingShare = links->GetSpineConflictingFlowShare();
-        if (outputs && s.output.flowMonitor)
-        {
-            flowHelper.SerializeToXmlFile(s.output.prefix + "-" + label + "-flowmon.xml",
-                                          true,
-                                          true);
-        }
-    }
-    Simulator::Destroy();
-    return run;
+    return runner.Run(policy, jobs, saltRun);
 }
 
 /// Run time alone (empty fabric, same policy) of every distinct job shape, by job id.
@@ -434,7 +288,7 @@ AloneRunTimes(const ScenarioConfig& s,
         {
             ClusterJobRequest alone = job;
             alone.submit = Seconds(0);
-            PolicyRun run = RunPolicy(s, policy, {alone}, false);
+            ScenarioPolicyRun run = RunPolicy(s, policy, {alone}, false);
             if (g_interruption.Due())
             {
                 return out;
@@ -560,7 +414,7 @@ Run(int argc, char* argv[])
     std::string scheduler = SUITE_DEFAULT_EVENT_SCHEDULER;
     cmd.AddValue("eventScheduler",
                  "Event set of the packet engine: priority-queue, map (ns-3's default), heap, "
-                 "calendar or list (same results; doc/vclos/rdma.rst, Lean path)",
+                 "calendar or list (same results; doc/performance.rst)",
                  scheduler);
     double wallLimit = 0;
     cmd.AddValue("wallLimit",
@@ -630,7 +484,7 @@ Run(int argc, char* argv[])
                           "scenario: scheduler.policies: job "
                               << job.id << " (" << job.gpus << " GPUs) can never be placed by '"
                               << policy << "' on this fabric, even idle (see the placement "
-                              << "section of doc/vclos/vclos.rst)");
+                              << "section of doc/scenario/scenario.rst)");
         }
     }
 
@@ -656,7 +510,7 @@ Run(int argc, char* argv[])
     std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
     SUITE_REQUIRE(jobCsv, std::runtime_error, "cannot write " << s.output.prefix << "-jobs.csv");
     jobCsv << JOBS_CSV_HEADER << std::flush;
-    std::vector<PolicyRun> runs;
+    std::vector<ScenarioPolicyRun> runs;
     std::map<std::string, std::map<uint32_t, double>> alone;
     for (const auto& policy : s.scheduler.policies)
     {
@@ -695,7 +549,7 @@ Run(int argc, char* argv[])
     // One contention-free reference for every policy and both engines: each job alone on
     // the placement it got, where only NICs and intra-server links constrain.
     Ptr<FluidExecutor> reference = ScenarioFlowExecutor(s);
-    auto referenceMs = [&](const PolicyRun& run, const ClusterJobRequest& job) {
+    auto referenceMs = [&](const ScenarioPolicyRun& run, const ClusterJobRequest& job) {
         const double collective =
             reference->GetContentionFreeSeconds(job.algorithm,
                                                 run.gpus.at(job.id),
@@ -917,6 +771,6 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    SuiteUseHugePages(argv); // doc/vclos/rdma.rst, "Lean path: huge pages"
+    SuiteUseHugePages(argv); // doc/suite/suite.rst, "Huge pages"
     return SuiteRunProgram(argc, argv, Run);
 }

@@ -153,8 +153,8 @@ ClosFabricHelper::GetTypeId()
                           "LeanLinkRemoteChannel, its Delay the lookahead. 1: one process. "
                           "More needs ns-3's mpi module with as many processes enabled, "
                           "LinkLayer=p2p with LeanLinks, no OCS layer, and at least as many "
-                          "leaves and spines as processes (doc/vclos/rdma.rst, \"Distributed "
-                          "runs\").",
+                          "leaves and spines as processes (doc/lean-link/lean-link.rst, "
+                          "\"Distributed runs\").",
                           UintegerValue(1),
                           MakeUintegerAccessor(&ClosFabricHelper::m_systems),
                           MakeUintegerChecker<uint32_t>(1, MAX_PORTS))
@@ -259,15 +259,16 @@ ClosFabricHelper::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&ClosFabricHelper::m_switchFastPath),
                           MakeBooleanChecker())
-            .AddAttribute("LeanLinks",
-                          "LinkLayer=p2p: NIC-leaf and leaf-spine links are LeanLinkNetDevice "
-                          "pairs (the frames of PointToPointNetDevice at the same times, one "
-                          "event per frame instead of two; doc/vclos/rdma.rst \"Lean path: "
-                          "links\"). false: PointToPointNetDevice. Intra-server and OCS links "
-                          "stay PointToPointNetDevice.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&ClosFabricHelper::m_leanLinks),
-                          MakeBooleanChecker())
+            .AddAttribute(
+                "LeanLinks",
+                "LinkLayer=p2p: NIC-leaf and leaf-spine links are LeanLinkNetDevice "
+                "pairs (the frames of PointToPointNetDevice at the same times, one "
+                "event per frame instead of two; doc/lean-link/lean-link.rst, \"Device and "
+                "channel\"). false: PointToPointNetDevice. Intra-server and OCS links "
+                "stay PointToPointNetDevice.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&ClosFabricHelper::m_leanLinks),
+                MakeBooleanChecker())
             .AddAttribute("Egress",
                           "Where frames wait on the lean NIC-leaf and leaf-spine ports. "
                           "queue-disc: the queue disc (RED marking at EcnThreshold, or FIFO) "
@@ -276,7 +277,7 @@ ClosFabricHelper::GetTypeId()
                           "schedules only its arrival at the peer (LeanLinkNetDevice "
                           "Egress=Clock: about half the events; QueueSize limits the frames "
                           "not yet started; marks CE above EcnThreshold on arrival, DCTCP's "
-                          "step; doc/vclos/rdma.rst \"Lean path: a port with a clock\"). "
+                          "step; doc/lean-link/lean-link.rst, \"Clock ports\"). "
                           "clock needs LinkLayer=p2p, LeanLinks and no SetQueueDisc. "
                           "Intra-server and OCS links keep their queue discs.",
                           EnumValue(QUEUE_DISC),

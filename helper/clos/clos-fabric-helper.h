@@ -40,7 +40,7 @@ namespace ns3
  * and traces without an allocation per packet; a SetQueueDisc() queue disc keeps ns-3's).
  * With LinkLayer pfc the NIC-leaf and leaf-spine links are lossless Ethernet instead
  * (PfcNetDevice, no queue disc; leaves and spines get a PfcSwitchBuffer; see
- * doc/vclos/pfc.rst); intra-server links stay point-to-point. With SwitchFastPath (the
+ * doc/pfc/pfc.rst); intra-server links stay point-to-point. With SwitchFastPath (the
  * default) leaves and spines forward transit IPv4 packets through ClosSwitchForwarder
  * instead of Ipv4L3Protocol (same routing, TTL, queue discs and devices; see its doc).
  *

@@ -63,7 +63,7 @@ LeanLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
     Ptr<LeanLinkChannel> channel;
     if (a->GetSystemId() != b->GetSystemId())
     {
-        // The ends run in two processes of a distributed run (doc/vclos/rdma.rst,
+        // The ends run in two processes of a distributed run (doc/lean-link/lean-link.rst,
         // "Distributed runs").
 #ifdef LEAN_LINK_MPI
         ObjectFactory remote = m_channelFactory; // the same attributes (Delay)

@@ -23,7 +23,7 @@ namespace ns3
  *        fabric, workload, time scaling, placement policies, seeds, metrics and outputs.
  *
  * Every field has a default, so a file names only what it changes. The schema, field by
- * field, is in doc/vclos/vclos.rst ("Scenario files"); scenarios/vclos/ holds examples.
+ * field, is in doc/scenario/scenario.rst ("Scenario files"); scenarios/vclos/ holds examples.
  */
 struct ScenarioConfig
 {
@@ -85,7 +85,7 @@ struct ScenarioConfig
         bool keepIdleCircuits = false;   //!< OCS: finished jobs' circuits stay, reusable
     } scheduler;                         //!< the scheduler
 
-    /// How the packet engine's ranks move bytes (doc/vclos/rdma.rst, "RDMA in scenarios and
+    /// How the packet engine's ranks move bytes (doc/roce/roce.rst, "RDMA in scenarios and
     /// the scheduler"). The flow engine accepts it and models neither: its sharing is fluid.
     struct Transport
     {

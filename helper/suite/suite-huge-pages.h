@@ -43,7 +43,7 @@ std::string SuiteHugePagesTunables(const char* glibcTunables,
  * removes its LD_PRELOAD before main and records only the first image: run it with
  * SUITE_HUGE_PAGES=0. If the exec
  * fails, the program goes on as it is. Results do not change, only the page size behind the
- * heap (doc/vclos/rdma.rst, "Lean path: huge pages").
+ * heap (doc/suite/suite.rst, "Huge pages").
  * \param argv the program's arguments, as main received them
  * \param program the file to run again (tests run another)
  */

@@ -25,7 +25,7 @@ double SuiteMean(const std::vector<double>& values);
  */
 double SuitePercentile(std::vector<double> values, double q);
 
-/// The event scheduler programs use unless told otherwise (doc/vclos/rdma.rst, "Lean path").
+/// The event scheduler programs use unless told otherwise (doc/performance.rst).
 constexpr const char* SUITE_DEFAULT_EVENT_SCHEDULER = "priority-queue";
 
 /**

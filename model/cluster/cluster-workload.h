@@ -67,7 +67,7 @@ uint64_t ClusterRoundUpToPowerOfTwo(uint64_t n);
  * 0.893, 0.895, 1 (copied as-is, non-monotone). The quantile q maps to the first size whose
  * running maximum of the cumulative list exceeds q: sizes whose cumulative value does not
  * rise above an earlier one (16 and 32) get no mass. This is what the authors' mass
- * transport gives in aggregate (see doc/vclos/workload.rst).
+ * transport gives in aggregate (see doc/cluster/cluster.rst).
  * \param q a quantile in [0, 1)
  * \return the TPU-v4 size (uncapped)
  */

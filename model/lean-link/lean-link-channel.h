@@ -99,7 +99,7 @@ class LeanLinkChannel : public Channel
     std::size_t m_attached;              //!< devices attached
     /// The ends are in two processes. A flag rather than a virtual call for every frame:
     /// the local receive stays inline in TransmitStart (a virtual Deliver cost 20
-    /// instructions per frame, doc/vclos/rdma.rst, "Distributed runs").
+    /// instructions per frame, doc/lean-link/lean-link.rst, "Distributed runs").
     const bool m_crossesProcesses;
     TracedCallback<Ptr<const Packet>, Ptr<NetDevice>, Ptr<NetDevice>, Time, Time>
         m_txrxTrace; //!< frame carried (packet, src, dst, tx, tx + delay)

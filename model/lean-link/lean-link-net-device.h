@@ -30,7 +30,7 @@ class LeanLinkChannel;
  * \brief A point-to-point device that puts the same frames on the wire at the same times as
  *        ns-3's PointToPointNetDevice (PPP header, DataRate, InterframeGap, a device queue
  *        TxQueue, NetDeviceQueueInterface flow control) with one event per frame instead of
- *        two (rdma-spec 7, requirement 5; doc/vclos/rdma.rst "Lean path: links").
+ *        two (rdma-spec 7, requirement 5; doc/lean-link/lean-link.rst, "Device and channel").
  *
  * PointToPointNetDevice schedules a TransmitComplete event at the end of every frame (plus
  * the interframe gap), which starts the next queued frame; this device keeps the end of the
@@ -52,7 +52,7 @@ class LeanLinkChannel;
  * send runs before its TransmitComplete event the frame first sits in the device queue
  * until that event (same time). See the documentation for what this can change.
  *
- * **Egress=Clock** (doc/vclos/rdma.rst "Lean path: a port with a clock"): no device queue
+ * **Egress=Clock** (doc/lean-link/lean-link.rst, "Clock ports"): no device queue
  * and no event at the sender at all. A FIFO port's frame starts when the frames before it
  * have ended, so Send gives each frame its start time at once (max(now, busy until)) and
  * schedules only its arrival at the peer. A LeanLinkEgressClock keeps the frames not yet

@@ -14,8 +14,8 @@ namespace ns3
 
 /**
  * \ingroup lean-link
- * \brief DataRate::CalculateBytesTxTime with a two-entry memo (doc/vclos/rdma.rst "Lean path:
- *        transmit times and the event set").
+ * \brief DataRate::CalculateBytesTxTime with a two-entry memo (doc/lean-link/lean-link.rst,
+ * "Transmit-time memo").
  *
  * ns-3 computes a serialization time as Seconds(int64x64_t(bits) / bitRate): a 128-bit
  * division per call, and the packet path asks for it several times per packet with the same

@@ -38,7 +38,7 @@ namespace ns3
  * window in which a CNP arrived; the increase timer stops once R_C = R_T = line rate, where
  * no further increase can change anything. Timers due at the same instant apply in the order
  * α update, increase, decrease check, and all of them before a CNP or a byte count notified
- * at that instant. See doc/vclos/dcqcn.rst.
+ * at that instant. See doc/roce/roce.rst.
  *
  * Rates are integer bits per second: a cut is floor(R_C·(1 − α/2)), a midpoint is
  * (R_C + R_T)/2 rounded up, so R_C reaches R_T exactly (attribute Midpoint: or HPCC's

@@ -1,4 +1,4 @@
-# A distributed (MPI) all-reduce against the same run in one process (doc/vclos/rdma.rst,
+# A distributed (MPI) all-reduce against the same run in one process (doc/lean-link/lean-link.rst,
 # "Distributed runs"). Runs BENCHMARK in one process with --drain (it runs until no event is
 # left, as a distributed run must) and under MPIEXEC with 2 and 3 processes, each with ARGS:
 # - the collective time must be the same to the nanosecond in all three;

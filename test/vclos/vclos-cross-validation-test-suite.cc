@@ -36,7 +36,7 @@ struct EngineRun
 
 /// The fabric both engines describe: 4 leaves x 8 servers x 1 GPU, 8 spines, 1:1. (With
 /// several GPUs per server the packet level's intra-server TCP runs far below the 1 Tbit/s
-/// links, see doc/vclos/flow-engine.rst: the engines then disagree.)
+/// links, see doc/fluid/fluid.rst: the engines then disagree.)
 Ptr<ClosFabricHelper>
 FabricHelper(uint32_t spines = 8)
 {
@@ -171,7 +171,7 @@ class VclosContentionFreeAgreementTestCase : public TestCase
     void DoRun() override
     {
         // Rings only: halving-doubling and all-to-all run 1.6-2.3x slower at packet level
-        // than the fluid model (doc/vclos/flow-engine.rst, "Validation").
+        // than the fluid model (doc/fluid/fluid.rst, "Validation").
         const auto jobs = Jobs(16 * 1024 * 1024, true);
         const EngineRun packet = RunEngine(false, "vclos", jobs);
         const EngineRun flow = RunEngine(true, "vclos", jobs);

@@ -334,8 +334,8 @@ class VclosFastPathCrossCheckTestCase : public TestCase
 /// the same frames (a frame that starts at
 /// the instant the previous one ends is started from another event than ns-3's
 /// TransmitComplete, so frames arriving at one node at one instant can be taken in another
-/// order; doc/vclos/rdma.rst, "Lean path: links"). Both: fewer events, never two frames on
-/// a link at once.
+/// order; doc/lean-link/lean-link.rst, "Device and channel"). Both: fewer events, never two frames
+/// on a link at once.
 class VclosLeanLinkCrossCheckTestCase : public TestCase
 {
   public:

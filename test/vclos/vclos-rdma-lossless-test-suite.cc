@@ -175,7 +175,7 @@ class VclosRdmaLosslessDcqcnTest : public TestCase
         NS_TEST_EXPECT_MSG_LT(with.leastRate, DataRate("100Gbps"), "and cut a sender's rate");
         // (The NICs hand packets to their paused ports at the QP's rate and the ports queue
         // them, so at this size the cuts come after the data left the QPs: the completion and
-        // the pauses are those of the run without DCQCN. doc/vclos/rdma.rst, limits.)
+        // the pauses are those of the run without DCQCN. doc/roce/roce.rst, limits.)
         NS_TEST_EXPECT_MSG_EQ(with.drops, 0, "lossless");
         NS_TEST_EXPECT_MSG_EQ(with.delivered, with.posted, "every byte delivered");
         // Control: the same run twice gives the same figures (same seed, same result).

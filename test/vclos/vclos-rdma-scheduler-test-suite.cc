@@ -4,7 +4,7 @@
 // The scheduler's jobs over RoCEv2 queue pairs (CollectivePacketExecutor Transport=rdma): every
 // job finishes with the TCP run's byte counts (and the ring family's 2(N-1)M per iteration),
 // per-flow ECMP, source pins and the link-load tracker work unchanged on QPs, and the same
-// seed gives the same run. See doc/vclos/rdma.rst, "RDMA in scenarios and the scheduler".
+// seed gives the same run. See doc/roce/roce.rst, "RDMA in scenarios and the scheduler".
 #include "vclos-test-run.h"
 
 #include "ns3/boolean.h"

@@ -13,6 +13,8 @@
 #include "ns3/roce-dcqcn.h"
 #include "ns3/roce-nic.h"
 #include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -445,7 +447,7 @@ TEST(ScenarioConfig, TraceTimesAreReadInTheirUnitAndMustFitOnceScaled)
     EXPECT_NE(e.find("trace.csv:3) would arrive at 1.8e+10 s"), std::string::npos) << e;
 }
 
-// The transport section (doc/vclos/rdma.rst, "RDMA in scenarios and the scheduler"): read,
+// The transport section (doc/roce/roce.rst, "RDMA in scenarios and the scheduler"): read,
 // written back, applied as Config defaults; bad values named with file, line and field.
 TEST(ScenarioConfig, TransportIsReadAppliedOrRefusedWithLine)
 {
@@ -511,4 +513,50 @@ TEST(ScenarioConfig, TransportIsReadAppliedOrRefusedWithLine)
               std::string::npos);
     EXPECT_NE(ErrorOf([&] { ScenarioApplyTransport(flag); }).find("transport.type"),
               std::string::npos);
+}
+
+// ScenarioRunner, the loop every program shares: a flow-level run of small jobs goes to its
+// end (every job finished, each with as many GPUs as it asked for, the run's end its last
+// finish). A program's check that stops the simulation at once and says so leaves the run
+// marked interrupted with no job finished and no error; the same stop without the program
+// saying so is refused with one line (control: the completeness check is live).
+TEST(ScenarioRunner, RunsToTheEndOrStopsAtTheProgramsCheck)
+{
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
+    ScenarioConfig s;
+    s.workload.jobs = 6;
+    s.workload.maxGpus = 8;
+    s.scaling.gradientBytes = 0.001;
+    s.scaling.computeTime = 0.001;
+    s.scaling.maxIterations = 1;
+    s.scheduler.engine = "flow";
+    const auto jobs = ScenarioBuildJobs(s, zoo);
+    ScenarioPolicyRun run = ScenarioRunner(s).Run("vclos", jobs);
+    EXPECT_FALSE(run.interrupted);
+    ASSERT_EQ(run.jobs->GetFinishedJobs(), jobs.size());
+    Time last;
+    for (const auto& job : jobs)
+    {
+        const auto& record = run.jobs->GetJobs().at(job.id);
+        EXPECT_EQ(run.gpus.at(job.id).size(), job.gpus);
+        EXPECT_GE(record.finish, record.start);
+        last = std::max(last, record.finish);
+    }
+    EXPECT_EQ(run.end, last);
+    EXPECT_EQ(run.policy, "vclos");
+
+    ScenarioRunner stopping(s);
+    stopping.SetInterruption({[](bool) { Simulator::ScheduleNow(&Simulator::Stop); },
+                              []() { return uint64_t{0}; },
+                              []() { return true; }});
+    run = stopping.Run("vclos", jobs, 1);
+    EXPECT_TRUE(run.interrupted);
+    EXPECT_EQ(run.jobs->GetFinishedJobs(), 0u);
+    EXPECT_EQ(run.policy, "vclos#2");
+
+    ScenarioRunner silent(s);
+    silent.SetInterruption(
+        {[](bool) { Simulator::ScheduleNow(&Simulator::Stop); }, nullptr, []() { return false; }});
+    const std::string error = ErrorOf<std::runtime_error>([&]() { silent.Run("vclos", jobs); });
+    EXPECT_NE(error.find("vclos: only 0 of 6 jobs finished"), std::string::npos) << error;
 }
