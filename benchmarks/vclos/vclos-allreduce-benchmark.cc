@@ -60,6 +60,10 @@ struct Result
     uint64_t cnps = 0;       //!< RDMA: CNPs the requester QPs received
 };
 
+/// The largest all-reduce a run takes: 1 TiB, already beyond what a packet-level run
+/// finishes in a day (100 MiB takes seconds to minutes).
+constexpr uint64_t MAX_MESSAGE_BYTES = uint64_t{1} << 40;
+
 /// The options of a run.
 struct Options
 {
@@ -325,7 +329,7 @@ Run(int argc, char* argv[])
     cmd.AddValue("leaves", "Leaves (GPUs = leaves x gpusPerLeaf)", o.leaves);
     cmd.AddValue("gpusPerLeaf", "GPUs (one per host) under each leaf", o.gpusPerLeaf);
     cmd.AddValue("spines", "Spines", o.spines);
-    cmd.AddValue("messageBytes", "All-reduce size M in bytes", o.messageBytes);
+    cmd.AddValue("messageBytes", "All-reduce size M in bytes, 1 to 2^40 (1 TiB)", o.messageBytes);
     cmd.AddValue("algorithm", "ring, hierarchical-ring, halving-doubling or all-to-all", algorithm);
     cmd.AddValue("pinned", "Pin each GPU to the spine of its index in its leaf", o.pinned);
     cmd.AddValue("transport", "tcp, rdma or both (side by side)", transport);
@@ -369,6 +373,10 @@ Run(int argc, char* argv[])
                   "distributed: this ns-3 has no mpi module (utils/build-optimized-ns3.sh builds "
                   "one)");
 #endif
+    SUITE_REQUIRE(o.messageBytes >= 1 && o.messageBytes <= MAX_MESSAGE_BYTES,
+                  std::invalid_argument,
+                  "messageBytes: " << o.messageBytes << " must be 1 to " << MAX_MESSAGE_BYTES
+                                   << " (1 TiB)");
     SUITE_REQUIRE(o.ackInterval >= 1,
                   std::invalid_argument,
                   "ackInterval: " << o.ackInterval << " must be at least 1 packet");

@@ -27,9 +27,16 @@ main(int argc, char* argv[])
     bool pcap = false;
     SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("mode", "Data path: BareMetal, Overlay, Oncache or OncacheRpeer", mode);
-    cmd.AddValue("bytes", "Bytes to transfer", bytes);
+    cmd.AddValue("bytes", "Bytes to transfer (at least 1)", bytes);
     cmd.AddValue("pcap", "Write oncache-pod-to-pod-*.pcap of the hosts' NICs", pcap);
     cmd.Parse(argc, argv);
+    if (bytes == 0)
+    {
+        // ns-3's BulkSend reads MaxBytes 0 as "no limit": the run would send for its whole
+        // second.
+        std::cerr << "error: --bytes=0: expected at least 1 byte" << std::endl;
+        return 1;
+    }
 
     try
     {

@@ -27,6 +27,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/ocs-helper.h"
 #include "ns3/ocs-switch.h"
+#include "ns3/suite-command-line.h"
 
 #include <array>
 #include <cmath>
@@ -75,6 +76,10 @@ struct Record
     }
 };
 
+/// The most CSV rows a run may ask for (--stopAt / --bin): each is a row kept in memory and
+/// an event.
+constexpr int64_t MAX_BINS = 1000000;
+
 /// \return an empty string, or the one-line reason the options are refused
 std::string
 CheckOptions(const Time& darkTime,
@@ -95,6 +100,11 @@ CheckOptions(const Time& darkTime,
     if (!bin.IsStrictlyPositive() || bin > stopAt)
     {
         return "--bin: must be positive and at most --stopAt";
+    }
+    if (stopAt.GetInteger() / bin.GetInteger() > MAX_BINS)
+    {
+        return "--bin: must be at least --stopAt / " + std::to_string(MAX_BINS) + " (" +
+               std::to_string(MAX_BINS) + " CSV rows)";
     }
     if (!minRto.IsStrictlyPositive())
     {
@@ -122,22 +132,24 @@ main(int argc, char* argv[])
     Time bin = MilliSeconds(10);
     Time minRto = MilliSeconds(200);
     Time hopDelay = MicroSeconds(1);
-    std::string dataRate = "1Gbps";
+    DataRate dataRate("1Gbps");
     bool follow = true;
     std::string output = "vclos-ocs-example";
 
-    CommandLine cmd(__FILE__);
+    SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("darkTime", "OCS reconfiguration (dark) time", darkTime);
     cmd.AddValue("moveAt", "when both circuits move from relay b to relay c", moveAt);
     cmd.AddValue("stopAt", "end of the run", stopAt);
     cmd.AddValue("bin", "width of a CSV row", bin);
     cmd.AddValue("minRto", "TCP's minimum retransmission timeout (TcpSocketBase::MinRto)", minRto);
     cmd.AddValue("hopDelay", "propagation delay device <-> OCS (OcsSwitch::Delay)", hopDelay);
-    cmd.AddValue("dataRate", "rate of every device", dataRate);
+    cmd.AddValue("dataRate", "rate of every device (> 0)", dataRate);
     cmd.AddValue("follow", "IPv4 interfaces follow the circuits (FollowCircuits)", follow);
-    cmd.AddValue("output", "prefix of the CSV file", output);
+    cmd.AddOutputPrefix("output", "prefix of the CSV file (its folder must exist)", output);
     cmd.Parse(argc, argv);
-    std::string bad = CheckOptions(darkTime, moveAt, stopAt, bin, minRto, hopDelay);
+    std::string bad = dataRate.GetBitRate() == 0
+                          ? "--dataRate: must be above 0bps"
+                          : CheckOptions(darkTime, moveAt, stopAt, bin, minRto, hopDelay);
     if (!bad.empty())
     {
         std::cerr << "vclos-ocs-example: " << bad << std::endl;
@@ -160,7 +172,7 @@ main(int argc, char* argv[])
     ports.Add(relays.Get(1));
 
     OcsHelper helper;
-    helper.SetDeviceAttribute("DataRate", StringValue(dataRate));
+    helper.SetDeviceAttribute("DataRate", DataRateValue(dataRate));
     helper.SetOcsAttribute("Delay", TimeValue(hopDelay));
     helper.SetOcsAttribute("ReconfigurationTime", TimeValue(darkTime));
     Ptr<OcsSwitch> ocs = helper.Install(ports);

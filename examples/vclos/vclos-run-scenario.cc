@@ -500,12 +500,16 @@ Run(int argc, char* argv[])
 
     // SIGINT, SIGTERM or the wall-clock limit stop the run at its next check (every 10 us of
     // simulated time): <prefix>-jobs.csv then holds the rows of the jobs that finished.
-    if (wallLimit > 0)
+    // A limit past half of what the clock can still count (about 146 years) is no limit: the
+    // deadline would overflow.
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point now = Clock::now();
+    if (wallLimit > 0 &&
+        wallLimit < std::chrono::duration<double>(Clock::time_point::max() - now).count() / 2)
     {
         g_interruption.limited = true;
-        g_interruption.deadline = std::chrono::steady_clock::now() +
-                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(wallLimit));
+        g_interruption.deadline = now + std::chrono::duration_cast<Clock::duration>(
+                                            std::chrono::duration<double>(wallLimit));
     }
     std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
     SUITE_REQUIRE(jobCsv, std::runtime_error, "cannot write " << s.output.prefix << "-jobs.csv");

@@ -801,6 +801,11 @@ ListedJobs(const ScenarioConfig& s)
                        w.firstJob << " skips all " << listed.size() << " jobs of the list");
         auto end =
             w.jobs == 0 ? listed.size() : std::min<std::size_t>(listed.size(), w.firstJob + w.jobs);
+        SCENARIO_CHECK(end - w.firstJob <= ScenarioConfig::MAX_JOBS,
+                       "workload.jobs",
+                       "the job list gives " << end - w.firstJob << " jobs, more than "
+                                             << ScenarioConfig::MAX_JOBS
+                                             << " (set workload.jobs to take fewer)");
         listed = std::vector<ClusterWorkloadJob>(listed.begin() + w.firstJob, listed.begin() + end);
     }
     else
@@ -836,9 +841,10 @@ ListedJobs(const ScenarioConfig& s)
                        "job " << l.id << " would arrive at " << arrival << " s or compute for "
                               << compute << " s, beyond the " << SUITE_MAX_TIME_SECONDS
                               << " s a simulated time can hold");
-        SCENARIO_CHECK(bytes < 9e15,
+        // A job list's bytes go up to 2^53: only a factor above 1 can take them further.
+        SCENARIO_CHECK(bytes <= static_cast<double>(SuiteCsvReader::MAX_EXACT_INTEGER),
                        "scaling.gradientBytes",
-                       "job " << l.id << " would all-reduce " << bytes << " bytes (at most 9e15)");
+                       "job " << l.id << " would all-reduce " << bytes << " bytes (at most 2^53)");
         ClusterJobRequest r;
         r.id = l.id;
         r.gpus = std::min(l.gpus, w.maxGpus);

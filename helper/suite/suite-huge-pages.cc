@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <unistd.h>
 
 namespace ns3
@@ -18,8 +19,12 @@ namespace
 /// glibc's tunable: malloc madvises the memory it gets from the kernel for huge pages.
 constexpr const char* HUGETLB_TUNABLE = "glibc.malloc.hugetlb";
 
-/// \return the tunable's value in a GLIBC_TUNABLES text ("a=1:b=2"), or "" if it is absent
-std::string
+/// Set in the environment of the process SuiteUseHugePages runs again: that one never does.
+constexpr const char* RERUN_ENV = "SUITE_HUGE_PAGES_RERUN";
+
+/// \return the tunable's value in a GLIBC_TUNABLES text ("a=1:b=2"), or nullopt if it is
+///         absent ("" when it is named with no value)
+std::optional<std::string>
 TunableValue(const std::string& tunables, const std::string& name)
 {
     std::size_t begin = 0;
@@ -34,7 +39,7 @@ TunableValue(const std::string& tunables, const std::string& name)
         }
         begin = end + 1;
     }
-    return "";
+    return std::nullopt;
 }
 
 } // namespace
@@ -46,7 +51,7 @@ SuiteHugePagesTunables(const char* glibcTunables,
                        const std::string& thpMode)
 {
     const std::string tunables = glibcTunables ? glibcTunables : "";
-    if (!TunableValue(tunables, HUGETLB_TUNABLE).empty() ||
+    if (TunableValue(tunables, HUGETLB_TUNABLE).has_value() ||
         (optOut && std::strcmp(optOut, "0") == 0) || (ldPreload && *ldPreload) ||
         thpMode.find("[never]") != std::string::npos || thpMode.empty())
     {
@@ -67,12 +72,16 @@ SuiteUseHugePages(char* argv[], const char* program)
                                                         std::getenv(SUITE_HUGE_PAGES_ENV),
                                                         std::getenv("LD_PRELOAD"),
                                                         thpMode);
-    if (tunables.empty() || setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0)
+    if (tunables.empty() || std::getenv(RERUN_ENV) != nullptr)
     {
         return;
     }
-    execv(program, argv);
+    if (setenv(RERUN_ENV, "1", 1) == 0 && setenv("GLIBC_TUNABLES", tunables.c_str(), 1) == 0)
+    {
+        execv(program, argv);
+    }
     // The exec failed: go on as before, without the tunable.
+    unsetenv(RERUN_ENV);
     if (original.empty())
     {
         unsetenv("GLIBC_TUNABLES");
@@ -87,7 +96,8 @@ bool
 SuiteHugePagesRequested()
 {
     const char* tunables = std::getenv("GLIBC_TUNABLES");
-    return TunableValue(tunables ? tunables : "", HUGETLB_TUNABLE) == "1";
+    return TunableValue(tunables ? tunables : "", HUGETLB_TUNABLE) ==
+           std::optional<std::string>("1");
 }
 
 } // namespace ns3

@@ -36,8 +36,10 @@ std::string SuiteHugePagesTunables(const char* glibcTunables,
  *
  * glibc reads its tunables once, at start-up, so this runs the program again (execv of
  * /proc/self/exe with the same arguments) with GLIBC_TUNABLES extended. Call it first in main,
- * before anything is printed or built. It does nothing when the tunable is already set
- * (either way: the user's choice stands), when SUITE_HUGE_PAGES=0, when the kernel's mode is
+ * before anything is printed or built. It does nothing when the tunable is already named
+ * (with any value, even none: the user's choice stands), when SUITE_HUGE_PAGES=0, when the
+ * process is itself such a rerun (SUITE_HUGE_PAGES_RERUN is set: at most one exec, whatever
+ * the C library made of the tunables), when the kernel's mode is
  * "never", or when LD_PRELOAD is set: a preloaded tool may not follow an exec (valgrind's
  * tools do not by default), and a preloaded allocator has its own page policy. heaptrack
  * removes its LD_PRELOAD before main and records only the first image: run it with

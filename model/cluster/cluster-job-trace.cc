@@ -29,8 +29,17 @@ DaysFromCivil(int64_t y, unsigned m, unsigned d)
     return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
-/// Seconds since the epoch of "YYYY-MM-DD HH:MM:SS" (years 1970 to 2100), or throw naming
-/// the field.
+/// \return the days of month m (1 to 12) of year y (Gregorian leap years)
+unsigned
+DaysInMonth(int y, unsigned m)
+{
+    static const unsigned days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : days[m - 1];
+}
+
+/// Seconds since the epoch of "YYYY-MM-DD HH:MM:SS" (years 1970 to 2100, days that the month
+/// has), or throw naming the field.
 int64_t
 ParseTimestamp(const SuiteCsvReader& csv, const std::string& column)
 {
@@ -44,11 +53,12 @@ ParseTimestamp(const SuiteCsvReader& csv, const std::string& column)
     char tail = 0;
     // Field widths keep every number within its type (no overflow in sscanf).
     int n = std::sscanf(text.c_str(), "%4d-%2u-%2u %2u:%2u:%2u%c", &y, &mo, &d, &h, &mi, &s, &tail);
-    SUITE_REQUIRE(n == 6 && y >= 1970 && y <= 2100 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 &&
-                      h < 24 && mi < 60 && s < 61,
+    SUITE_REQUIRE(n == 6 && y >= 1970 && y <= 2100 && mo >= 1 && mo <= 12 && d >= 1 &&
+                      d <= DaysInMonth(y, mo) && h < 24 && mi < 60 && s < 61,
                   std::runtime_error,
                   csv.Where() << ": field '" << column
-                              << "' must be a time YYYY-MM-DD HH:MM:SS, years 1970 to 2100 (got '"
+                              << "' must be a time YYYY-MM-DD HH:MM:SS, years 1970 to 2100, "
+                                 "a day the month has (got '"
                               << text << "')");
     return DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
 }

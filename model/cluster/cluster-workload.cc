@@ -125,6 +125,17 @@ CheckedSecondsPerByte(const ClusterSecondsPerByte& secondsPerByte, const Cluster
     return spb;
 }
 
+/// \return a job's contention-free collective time: none for one GPU (nothing to exchange)
+double
+CollectiveSeconds(const ClusterWorkloadJob& job, const ClusterSecondsPerByte& secondsPerByte)
+{
+    if (job.gpus < 2 || job.bytes <= 0)
+    {
+        return 0;
+    }
+    return job.bytes * CheckedSecondsPerByte(secondsPerByte, job);
+}
+
 /// The names ClusterParseCollectiveAlgorithm accepts, for error messages.
 std::string
 KnownAlgorithms()
@@ -382,8 +393,8 @@ ClusterOfferedLoad(const std::vector<ClusterWorkloadJob>& jobs,
     {
         first = std::min(first, job.arrivalS);
         last = std::max(last, job.arrivalS);
-        double comm = job.bytes > 0 ? job.bytes * CheckedSecondsPerByte(secondsPerByte, job) : 0;
-        work += static_cast<double>(job.gpus) * job.iterations * (job.computeS + comm);
+        work += static_cast<double>(job.gpus) * job.iterations *
+                (job.computeS + CollectiveSeconds(job, secondsPerByte));
     }
     SUITE_REQUIRE(last > first,
                   std::invalid_argument,

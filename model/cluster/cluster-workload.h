@@ -223,7 +223,8 @@ std::vector<ClusterWorkloadJob> ClusterGenerateSpec7Workload(
 /**
  * \ingroup cluster
  * \brief Offered load: sum over jobs of gpus x iterations x (computeS + bytes x
- *        secondsPerByte(job)) over clusterGpus x (last arrival - first arrival).
+ *        secondsPerByte(job)) over clusterGpus x (last arrival - first arrival). A job of
+ *        one GPU has no collective: its bytes cost nothing (secondsPerByte is not asked).
  * \param jobs the jobs, in arrival order (at least two distinct arrival times)
  * \param clusterGpus the cluster's GPUs (>= 1)
  * \param secondsPerByte the contention-free collective time per byte

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <string>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 
 using namespace ns3;
@@ -45,6 +46,11 @@ TEST(SuiteHugePages, LeavesTheProcessAloneWhereItShould)
     EXPECT_EQ(SuiteHugePagesTunables("glibc.malloc.hugetlb=0", nullptr, nullptr, MADVISE), "");
     EXPECT_EQ(SuiteHugePagesTunables("a=1:glibc.malloc.hugetlb=1", nullptr, nullptr, MADVISE), "");
     EXPECT_EQ(SuiteHugePagesTunables(nullptr, "0", nullptr, MADVISE), "");
+    // Named with no value is named too (it was taken as absent: the program ran itself again
+    // and again, each time adding the tunable behind the empty one).
+    EXPECT_EQ(SuiteHugePagesTunables("glibc.malloc.hugetlb=", nullptr, nullptr, MADVISE), "");
+    EXPECT_EQ(SuiteHugePagesTunables("a=1:glibc.malloc.hugetlb=:b=2", nullptr, nullptr, MADVISE),
+              "");
     // A preloaded tool may not follow the exec (valgrind's do not); a preloaded allocator
     // keeps its own page policy.
     EXPECT_EQ(SuiteHugePagesTunables(nullptr,
@@ -65,13 +71,28 @@ TEST(SuiteHugePages, LeavesTheProcessAloneWhereItShould)
 namespace
 {
 
+/// Sets or (nullptr) unsets an environment variable.
+void
+SetOrUnset(const char* name, const char* value)
+{
+    if (value)
+    {
+        setenv(name, value, 1);
+    }
+    else
+    {
+        unsetenv(name);
+    }
+}
+
 /**
- * Fork; the child sets \p optOut, calls SuiteUseHugePages with a shell that writes the
- * GLIBC_TUNABLES it received to a file, and exits 99 if no exec happened.
+ * Fork; the child sets \p optOut, GLIBC_TUNABLES (\p tunables) and SUITE_HUGE_PAGES_RERUN
+ * (\p rerun), calls SuiteUseHugePages with a shell that writes the GLIBC_TUNABLES and
+ * SUITE_HUGE_PAGES_RERUN it received to a file, and exits 99 if no exec happened.
  * \return the child's exit status and the file's text ("" if none)
  */
 std::pair<int, std::string>
-RunAgain(const char* optOut)
+RunAgain(const char* optOut, const char* tunables = nullptr, const char* rerun = nullptr)
 {
     char path[] = "/tmp/suite-huge-pages-XXXXXX";
     const int fd = mkstemp(path);
@@ -81,17 +102,12 @@ RunAgain(const char* optOut)
     const pid_t pid = fork();
     if (pid == 0)
     {
-        unsetenv("GLIBC_TUNABLES");
         unsetenv("LD_PRELOAD");
-        if (optOut)
-        {
-            setenv(SUITE_HUGE_PAGES_ENV, optOut, 1);
-        }
-        else
-        {
-            unsetenv(SUITE_HUGE_PAGES_ENV);
-        }
-        std::string script = "printf %s \"$GLIBC_TUNABLES\" > " + std::string(path);
+        SetOrUnset("GLIBC_TUNABLES", tunables);
+        SetOrUnset(SUITE_HUGE_PAGES_ENV, optOut);
+        SetOrUnset("SUITE_HUGE_PAGES_RERUN", rerun);
+        std::string script =
+            "printf %s \"$GLIBC_TUNABLES;$SUITE_HUGE_PAGES_RERUN\" > " + std::string(path);
         char* argv[] = {const_cast<char*>("sh"), const_cast<char*>("-c"), script.data(), nullptr};
         SuiteUseHugePages(argv, "/bin/sh");
         _exit(99);
@@ -123,7 +139,19 @@ TEST(SuiteHugePages, RunsTheProgramAgainWithTheTunable)
         GTEST_SKIP() << "this kernel gives no transparent huge pages";
     }
     EXPECT_EQ(status, 0);
-    EXPECT_EQ(tunables, TUNABLE);
+    EXPECT_EQ(tunables, TUNABLE + ";1");
+}
+
+TEST(SuiteHugePages, RunsAgainAtMostOnce)
+{
+    // The rerun itself never runs again, whatever became of its tunables.
+    auto [status, tunables] = RunAgain(nullptr, nullptr, "1");
+    EXPECT_EQ(status, 99);
+    EXPECT_EQ(tunables, "");
+    // Nor does a process whose tunable is named with an empty value.
+    std::tie(status, tunables) = RunAgain(nullptr, "glibc.malloc.hugetlb=");
+    EXPECT_EQ(status, 99);
+    EXPECT_EQ(tunables, "");
 }
 
 TEST(SuiteHugePages, OptedOutTheProgramGoesOnAsItIs)

@@ -189,6 +189,37 @@ TEST(VclosJobTrace, HeliosYearsOutOfRangeAreRefused)
     EXPECT_NE(e.find(":2: field 'gpu_num'"), std::string::npos) << e;
 }
 
+// Every month had 31 days: 2020-02-31 was read as 2 March.
+TEST(VclosJobTrace, HeliosDaysBeyondTheMonthAreRefused)
+{
+    auto read = [](const std::string& p) { return ClusterReadHeliosTrace(p); };
+    auto row = [](const std::string& date) {
+        return std::string(HELIOS) + "a,u,v,j,8,32,1,COMPLETED," + date +
+               " 10:00:00,2100-12-31 10:00:30,2100-12-31 11:00:30\n";
+    };
+    for (const char* date : {"2020-02-31",
+                             "2020-02-30",
+                             "2019-02-29",
+                             "2100-02-29",
+                             "2020-04-31",
+                             "2020-06-31",
+                             "2020-09-31",
+                             "2020-11-31"})
+    {
+        std::string e = ErrorOf(read, row(date));
+        EXPECT_NE(e.find(":2: field 'submit_time' must be a time"), std::string::npos)
+            << date << ": " << e;
+    }
+    // Control: the last day of each month, leap days of leap years included.
+    for (const char* date :
+         {"2020-02-29", "2000-02-29", "2019-02-28", "2020-04-30", "2020-12-31", "2020-01-31"})
+    {
+        EXPECT_EQ(ErrorOf(read, row(date)), "") << date;
+    }
+    auto jobs = ClusterReadHeliosTrace(TempFile(row("2020-02-29")));
+    ASSERT_EQ(jobs.size(), 1u);
+}
+
 TEST(VclosJobTrace, GeneratesADeterministicPoissonWorkload)
 {
     auto a = ClusterGenerateJobs(5000, Seconds(241), Seconds(6000), {"resnet50", "vgg16"}, 64, 7);

@@ -400,6 +400,27 @@ TEST(VclosWorkload, OfferedLoadByHand)
     EXPECT_THROW(ClusterOfferedLoad({a, b}, 16, bad), std::invalid_argument); // bad engine
 }
 
+// A one-GPU job exchanges nothing: its message bytes (at least 1 in a scenario) cost no time,
+// and an engine's 0 s/byte for it is not an error (light-load-128 stopped on it).
+TEST(VclosWorkload, OfferedLoadOfOneGpuJobsHasNoCollective)
+{
+    ClusterWorkloadJob a;
+    a.gpus = 1;
+    a.computeS = 100;
+    a.bytes = 1000;
+    ClusterWorkloadJob b = a;
+    b.id = 1;
+    b.arrivalS = 100;
+    auto spb = [](const ClusterWorkloadJob& job) { return job.gpus == 1 ? 0.0 : 0.01; };
+    // 2 x 1 x 100 GPU-s over 16 GPUs x 100 s.
+    EXPECT_DOUBLE_EQ(ClusterOfferedLoad({a, b}, 16, spb), 0.125);
+    // Control: two GPUs exchange, and 0 s/byte for them is still refused.
+    b.gpus = 2;
+    auto zero = [](const ClusterWorkloadJob&) { return 0.0; };
+    EXPECT_THROW(ClusterOfferedLoad({a, b}, 16, zero), std::invalid_argument);
+    EXPECT_DOUBLE_EQ(ClusterOfferedLoad({a, b}, 16, spb), (100 + 2 * 110) / 1600.0);
+}
+
 TEST(VclosWorkload, JobListRoundTrip)
 {
     ClusterSpec7Config config;
