@@ -5,7 +5,7 @@
  * is. Layouts and constants only: no decision code, so the differential test
  * (test/oncache-bpf/oncache-differential-test.cc) compares two implementations.
  *
- * Spec: ../shared/papers/oncache-spec.md, sections 2.2-2.6 and 7. Byte order: every IPv4
+ * Model: the ONCache paper (NSDI '25): its caches and fast path. Byte order: every IPv4
  * address and port below is in network byte order, exactly as in the packet; the VNI and
  * ifindexes are in host byte order.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ONCache datapath (spec ../shared/papers/oncache-spec.md, sections 2.2-2.6 and 7): four tc
+ * ONCache datapath (the ONCache paper (NSDI '25): its caches and fast path): four tc
  * programs sharing five BTF-defined maps plus a counter array.
  *
  *   oncache_egress      egress fast path    clsact ingress of each pod's host-side veth

@@ -685,7 +685,7 @@ ClosFabricHelper::Install()
             connect(gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay, true);
         if (pfc)
         {
-            // Congestion points are switch egresses (rdma-spec 3.1): NICs never mark.
+            // Congestion points are switch egresses (DCQCN paper, section 3): NICs never mark.
             d.Get(0)->SetAttribute("EcnEnabled", BooleanValue(false));
         }
         uint32_t nicIf = AddInterface(d.Get(0), fabric->GetGpuAddress(gpu));

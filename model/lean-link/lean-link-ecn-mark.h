@@ -15,7 +15,8 @@ namespace ns3
 
 /**
  * \ingroup lean-link
- * \brief The ECN marking curve of an egress queue (rdma-spec 3.1; DCTCP's step is Kmin = Kmax).
+ * \brief The ECN marking curve of an egress queue (DCQCN paper, section 3; DCTCP's step is Kmin =
+ * Kmax).
  *
  * A packet that arrives at (or departs from) a queue of q units (bytes, or packets: the caller
  * chooses) is marked CE with probability 0 while q <= kmin, Pmax (q - kmin) / (kmax - kmin)

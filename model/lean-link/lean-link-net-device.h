@@ -30,7 +30,7 @@ class LeanLinkChannel;
  * \brief A point-to-point device that puts the same frames on the wire at the same times as
  *        ns-3's PointToPointNetDevice (PPP header, DataRate, InterframeGap, a device queue
  *        TxQueue, NetDeviceQueueInterface flow control) with one event per frame instead of
- *        two (rdma-spec 7, requirement 5; doc/lean-link/lean-link.rst, "Device and channel").
+ *        two (a speed requirement; doc/lean-link/lean-link.rst, "Device and channel").
  *
  * PointToPointNetDevice schedules a TransmitComplete event at the end of every frame (plus
  * the interframe gap), which starts the next queued frame; this device keeps the end of the

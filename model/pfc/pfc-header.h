@@ -17,7 +17,7 @@ namespace ns3
  *        after the Ethernet header (EtherType 0x8808): opcode 0x0101, the class-enable vector
  *        (one bit per priority, low byte), eight 16-bit pause times (priority 0 first) in
  *        quanta of 512 bit times, and 26 bytes of zero pad, 46 bytes in all, so that with the
- *        14-byte Ethernet header and the FCS the frame is 64 bytes (rdma-spec 4.1).
+ *        14-byte Ethernet header and the FCS the frame is 64 bytes (IEEE 802.1Qbb).
  */
 class PfcHeader : public Header
 {

@@ -67,12 +67,13 @@ PfcNetDevice::GetTypeId()
                           DataRateValue(DataRate("100Gbps")),
                           MakeDataRateAccessor(&PfcNetDevice::m_bps),
                           MakeDataRateChecker())
-            .AddAttribute("FrameOverhead",
-                          "Wire bytes of a frame beyond its Ethernet header and payload: FCS "
-                          "4 + preamble and SFD 8 + inter-frame gap 12 = 24 (rdma-spec 1.1).",
-                          UintegerValue(24),
-                          MakeUintegerAccessor(&PfcNetDevice::m_frameOverhead),
-                          MakeUintegerChecker<uint32_t>(0, 1000))
+            .AddAttribute(
+                "FrameOverhead",
+                "Wire bytes of a frame beyond its Ethernet header and payload: FCS "
+                "4 + preamble and SFD 8 + inter-frame gap 12 = 24 (IBTA RoCEv2 annex A17).",
+                UintegerValue(24),
+                MakeUintegerAccessor(&PfcNetDevice::m_frameOverhead),
+                MakeUintegerChecker<uint32_t>(0, 1000))
             .AddAttribute("ControlPriority",
                           "Strict-priority class (ACK/NAK/CNP); it is never ECN-marked and "
                           "bypasses the switch buffer.",
@@ -103,13 +104,14 @@ PfcNetDevice::GetTypeId()
                           MakeEnumAccessor(&PfcNetDevice::m_pauseSemantics),
                           MakeEnumChecker(TIMED, "Timed", XON_XOFF, "XonXoff"))
             .AddAttribute("EcnEnabled",
-                          "Mark CE on the data priorities (rdma-spec 3.1).",
+                          "Mark CE on the data priorities (DCQCN paper, section 3).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&PfcNetDevice::m_ecnEnabled),
                           MakeBooleanChecker())
             .AddAttribute("EcnKmin",
                           "Queue bytes at and below which nothing is marked (HPCC and SimAI "
-                          "at 100 Gb/s: 400 KB, KB = 1000 B; 100 KB at 25 Gb/s, rdma-spec 5).",
+                          "at 100 Gb/s: 400 KB, KB = 1000 B; 100 KB at 25 Gb/s, the HPCC "
+                          "simulator's switch buffer).",
                           UintegerValue(400000),
                           MakeUintegerAccessor(&PfcNetDevice::m_ecnKmin),
                           MakeUintegerChecker<uint64_t>())

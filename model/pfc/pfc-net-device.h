@@ -27,7 +27,7 @@ class PfcSwitchBuffer;
 /**
  * \ingroup pfc
  * \brief A full-duplex Ethernet port with 8 priorities, 802.1Qbb PFC and DCQCN-style ECN
- *        marking (rdma-spec 3.1, 4, 5), modelled on PointToPointNetDevice.
+ *        marking (DCQCN paper, section 3), modelled on PointToPointNetDevice.
  *
  * Frames carry a real Ethernet II header (EtherType 0x0800 for IPv4); a frame of F bytes
  * (header included) occupies the wire for max(F, 60) + FrameOverhead bytes at DataRate (FCS,

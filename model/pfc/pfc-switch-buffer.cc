@@ -46,7 +46,8 @@ PfcSwitchBuffer::GetTypeId()
             .SetGroupName("Pfc")
             .AddConstructor<PfcSwitchBuffer>()
             .AddAttribute("BufferSize",
-                          "Shared buffer of the switch in bytes (rdma-spec 5: 32 MiB in HPCC's "
+                          "Shared buffer of the switch in bytes (the HPCC simulator's switch "
+                          "buffer: 32 MiB in HPCC's "
                           "100G set-up and SimAI's default).",
                           UintegerValue(32u << 20),
                           MakeUintegerAccessor(&PfcSwitchBuffer::m_bufferSize),
@@ -92,7 +93,7 @@ PfcSwitchBuffer::GetTypeId()
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("Headroom",
                           "Headroom per port in bytes; 0: 2 x rate x delay + 3 MTU frames + a "
-                          "PFC frame, each port from its own rate and cable (rdma-spec 4.4).",
+                          "PFC frame, each port from its own rate and cable (IEEE 802.1Qbb).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&PfcSwitchBuffer::m_headroomBytes),
                           MakeUintegerChecker<uint64_t>())

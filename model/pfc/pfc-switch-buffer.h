@@ -19,8 +19,8 @@ class PfcNetDevice;
 
 /**
  * \ingroup pfc
- * \brief The shared-buffer MMU of one switch (rdma-spec 4.2, 4.3, 5): byte accounting per
- *        ingress (port, priority) — a priority group (PG) — from the moment a frame arrives
+ * \brief The shared-buffer MMU of one switch (IEEE 802.1Qbb; the HPCC simulator's SwitchMmu): byte
+ * accounting per ingress (port, priority) — a priority group (PG) — from the moment a frame arrives
  *        until its first bit leaves the egress port, admission, and PFC generation.
  *
  * Every PfcNetDevice of the switch is a port (AddPort). A PG holds u bytes (reserve
@@ -69,7 +69,7 @@ class PfcSwitchBuffer : public Object
      * \brief Make a device a port of this switch. Its headroom is Headroom bytes, or, when
      *        Headroom is 0, 2 * rate * delay + 3 frames of Mtu (one waiting at this end before
      *        the PFC frame, one in flight upstream, one being admitted) + the PFC frame
-     *        (rdma-spec 4.4, in-simulator form). Throws std::invalid_argument (one line) when
+     *        (IEEE 802.1Qbb, in-simulator form). Throws std::invalid_argument (one line) when
      *        the attributes are inconsistent (see Validate).
      * \param device the device (attached to its channel)
      * \return the port index

@@ -19,7 +19,7 @@ namespace ns3
 
 /**
  * \ingroup roce
- * \brief DCQCN's reaction point (rdma-spec.md 3.3): the rate of one queue pair, cut on
+ * \brief DCQCN's reaction point (DCQCN paper, section 3): the rate of one queue pair, cut on
  *        congestion notifications and raised again by an increase timer and a byte counter.
  *
  * Two variants (attribute Variant):
@@ -33,7 +33,7 @@ namespace ns3
  *   increase timer steps fast recovery, additive (at stage F) and hyper (+R_HAI) increase.
  *
  * Both variants give the values of the periodic-timer definition at every instant, with far
- * fewer events (rdma-spec.md 7.2): α is never an event (it is brought up to date in closed
+ * fewer events (a speed requirement): α is never an event (it is brought up to date in closed
  * form, (1 − g)^k, when read); the Mellanox decrease check is one event at the end of a
  * window in which a CNP arrived; the increase timer stops once R_C = R_T = line rate, where
  * no further increase can change anything. Timers due at the same instant apply in the order
@@ -71,7 +71,7 @@ class Dcqcn : public RoceRateControl
     ~Dcqcn() override;
 
     /**
-     * \brief Attribute values of a named parameter set (rdma-spec.md 3.4).
+     * \brief Attribute values of a named parameter set (DCQCN paper, section 3).
      * \param name "paper", "hpcc", "simai" or "nvidia"
      * \param nicRate the NIC's rate (the "hpcc" rates scale with it)
      * \return attribute name and value pairs, usable with SetAttribute or ObjectFactory::Set

@@ -11,19 +11,19 @@
 namespace ns3
 {
 
-/// The UDP destination port of RoCEv2 (rdma-spec.md 1.1).
+/// The UDP destination port of RoCEv2 (IBTA RoCEv2 annex A17).
 constexpr uint16_t ROCE_UDP_PORT = 4791;
 
 /**
  * \ingroup roce
- * \brief The InfiniBand Base Transport Header (12 bytes, rdma-spec.md 1.2), serialized
+ * \brief The InfiniBand Base Transport Header (12 bytes, IBTA Vol. 1 ch. 9), serialized
  *        byte-exact: OpCode; SE, M, PadCnt, TVer; P_Key; FECN, BECN, 6 reserved bits;
  *        DestQP (24 bits); AckReq, 7 reserved bits; PSN (24 bits).
  */
 class RoceBth : public Header
 {
   public:
-    /// The RC opcodes the model uses (rdma-spec.md 1.2).
+    /// The RC opcodes the model uses (IBTA Vol. 1 ch. 9).
     enum Opcode : uint8_t
     {
         RC_WRITE_FIRST = 0x06,
@@ -72,7 +72,7 @@ class RoceBth : public Header
 /**
  * \ingroup roce
  * \brief The RDMA Extended Transport Header (16 bytes: VA 8, R_Key 4, DMA length 4) on
- *        RDMA WRITE FIRST and ONLY (rdma-spec.md 1.1).
+ *        RDMA WRITE FIRST and ONLY (IBTA RoCEv2 annex A17).
  */
 class RoceReth : public Header
 {
@@ -96,7 +96,7 @@ class RoceReth : public Header
 /**
  * \ingroup roce
  * \brief The ACK Extended Transport Header (4 bytes: syndrome 8 bits, MSN 24 bits) on
- *        ACKNOWLEDGE packets (rdma-spec.md 1.3).
+ *        ACKNOWLEDGE packets (IBTA Vol. 1 ch. 9).
  */
 class RoceAeth : public Header
 {
@@ -129,7 +129,7 @@ class RoceAeth : public Header
 
 /**
  * \ingroup roce
- * \brief The 16 reserved zero bytes that follow the BTH of a CNP (rdma-spec.md 1.3).
+ * \brief The 16 reserved zero bytes that follow the BTH of a CNP (IBTA Vol. 1 ch. 9).
  *        Deserialize reads them; IsZero says whether they were all zero.
  */
 class RoceCnpPadding : public Header

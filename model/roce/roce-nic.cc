@@ -58,7 +58,7 @@ RoceNic::GetTypeId()
             .AddConstructor<RoceNic>()
             .AddAttribute("Mtu",
                           "Payload bytes per packet (IB path MTU): 256, 512, 1024, 2048 or 4096 "
-                          "(rdma-spec.md 1.1); with IbMtuOnly=false any value from 256 that "
+                          "(IBTA RoCEv2 annex A17); with IbMtuOnly=false any value from 256 that "
                           "the IP MTU carries.",
                           UintegerValue(4096),
                           MakeUintegerAccessor(&RoceNic::m_mtu),
@@ -66,7 +66,7 @@ RoceNic::GetTypeId()
             .AddAttribute("IbMtuOnly",
                           "Refuse an Mtu that is not an IB path MTU. false accepts payloads "
                           "above RoCE's 4096-byte cap, such as SimAI's default 9000 bytes, for "
-                          "like-for-like comparisons with SimAI (rdma-spec.md 5: a fidelity "
+                          "like-for-like comparisons with SimAI (SimAI's defaults: a fidelity "
                           "gap, no real RNIC sends them).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceNic::m_ibMtuOnly),
@@ -74,33 +74,33 @@ RoceNic::GetTypeId()
             .AddAttribute("AckInterval",
                           "The responder acknowledges every this many packets accepted in "
                           "order, and every packet with the AckReq bit (the last of each "
-                          "message); at least 1 (rdma-spec.md 2, AckPolicy).",
+                          "message); at least 1 (IBTA Vol. 1 ch. 9, AckPolicy).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RoceNic::m_ackInterval),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("CnpInterval",
                           "Notification point: at most one CNP per QP per this interval; a "
-                          "CE mark within it after a CNP sends none (rdma-spec.md 3.2, N).",
+                          "CE mark within it after a CNP sends none (DCQCN paper, section 3, N).",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RoceNic::m_cnpInterval),
                           MakeTimeChecker())
             .AddAttribute("AckTimeout",
                           "Retransmission timer of a requester: with packets unacknowledged "
                           "this long it goes back to snd_una. 0 disables it (IB t=0, "
-                          "infinite). Default 4.096 us * 2^14 (rdma-spec.md 2, AckTimeoutExp).",
+                          "infinite). Default 4.096 us * 2^14 (IBTA Vol. 1 ch. 9, AckTimeoutExp).",
                           TimeValue(NanoSeconds(4096ULL << 14)),
                           MakeTimeAccessor(&RoceNic::m_ackTimeout),
                           MakeTimeChecker())
             .AddAttribute("RetryCount",
                           "Timeouts in a row without progress after which a requester enters "
-                          "the error state and stops (rdma-spec.md 2).",
+                          "the error state and stops (IBTA Vol. 1 ch. 9).",
                           UintegerValue(7),
                           MakeUintegerAccessor(&RoceNic::m_retryCount),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute(
                 "NakSuppression",
                 "UntilProgress: one NAK per expected PSN (IBTA); Interval: also "
-                "repeat it after NakInterval (HPCC compat) (rdma-spec.md 2).",
+                "repeat it after NakInterval (HPCC compat) (IBTA Vol. 1 ch. 9).",
                 EnumValue(NAK_UNTIL_PROGRESS),
                 MakeEnumAccessor(&RoceNic::m_nakMode),
                 MakeEnumChecker(NAK_UNTIL_PROGRESS, "UntilProgress", NAK_INTERVAL, "Interval"))
@@ -136,7 +136,7 @@ RoceNic::GetTypeId()
                           MakeUintegerChecker<uint8_t>())
             .AddAttribute("ControlDscp",
                           "DSCP of ACKs, NAKs and CNPs (0..63; NVIDIA's CNP default is 48, "
-                          "rdma-spec.md 1.3).",
+                          "IBTA Vol. 1 ch. 9).",
                           UintegerValue(48),
                           MakeUintegerAccessor(&RoceNic::m_controlDscp),
                           MakeUintegerChecker<uint8_t>())
@@ -338,7 +338,7 @@ RoceNic::DoDispose()
 uint16_t
 RoceNic::SourcePort(uint32_t localQpn, uint32_t remoteQpn)
 {
-    // Linux rdma_calc_flow_label and rdma_flow_label_to_udp_sport (rdma-spec.md 1.4).
+    // Linux rdma_calc_flow_label and rdma_flow_label_to_udp_sport (IBTA RoCEv2 annex A17).
     uint64_t v = uint64_t{localQpn} * remoteQpn;
     v ^= v >> 20;
     v ^= v >> 40;

@@ -30,7 +30,7 @@ class RoceHostPath;
 /**
  * \ingroup roce
  * \brief A RoCEv2 NIC on a node with the Internet stack: its RC queue pairs, UDP port 4791
- *        and the transmit scheduler (rdma-spec.md 1, 2, 3.2).
+ *        and the transmit scheduler (IBTA RoCEv2 annex A17).
  *
  * Data packets leave one at a time: the NIC serves its requester QPs round robin, each no
  * faster than its rate (its RoceRateControl, or line rate) and all together no faster
@@ -56,7 +56,7 @@ class RoceHostPath;
 class RoceNic : public Object
 {
   public:
-    /// How NAKs are suppressed (rdma-spec.md 2, "NakSuppression").
+    /// How NAKs are suppressed (IBTA Vol. 1 ch. 9, "NakSuppression").
     enum NakSuppression
     {
         NAK_UNTIL_PROGRESS, //!< one NAK per ePSN (IBTA as read in the spec)
@@ -124,7 +124,7 @@ class RoceNic : public Object
     Ptr<RoceHostPath> GetHostPath() const;
 
     /**
-     * \brief The UDP source port of a QP pair (rdma-spec.md 1.4, Linux
+     * \brief The UDP source port of a QP pair (IBTA RoCEv2 annex A17, Linux
      *        rdma_calc_flow_label + rdma_flow_label_to_udp_sport).
      * \param localQpn one QPN
      * \param remoteQpn the other

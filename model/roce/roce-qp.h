@@ -26,7 +26,7 @@ class RoceNic;
 
 /**
  * \ingroup roce
- * \brief One side of a reliable-connected (RC) RoCEv2 queue pair (rdma-spec.md 1, 2).
+ * \brief One side of a reliable-connected (RC) RoCEv2 queue pair (IBTA RoCEv2 annex A17).
  *
  * A requester QP (RoceNic::Connect) carries RDMA WRITE messages to its peer; the
  * responder QP on the peer's NIC accepts them in PSN order and acknowledges them. Both
@@ -34,7 +34,7 @@ class RoceNic;
  * arriving packets by DestQP. PSNs are 24 bits on the wire; inside they are 64-bit counters
  * (the wire value is the counter modulo 2^24), so wrapping needs no special case.
  *
- * Reliability is go-back-N (rdma-spec.md 2): the responder keeps ePSN, accepts PSN == ePSN,
+ * Reliability is go-back-N (IBTA Vol. 1 ch. 9): the responder keeps ePSN, accepts PSN == ePSN,
  * NAKs (sequence error, carrying ePSN) the first PSN > ePSN until ePSN advances, and re-ACKs
  * duplicates. The requester advances snd_una on an ACK, rewinds snd_nxt to the NAK's PSN,
  * and on the retransmission timer (AckTimeout) goes back to snd_una; after RetryCount
@@ -83,7 +83,7 @@ class RoceQp : public Object
     uint32_t GetRemoteQpn() const;
     /// \return the peer's address
     Ipv4Address GetPeer() const;
-    /// \return the UDP source port of every packet of this QP (rdma-spec.md 1.4)
+    /// \return the UDP source port of every packet of this QP (IBTA RoCEv2 annex A17)
     uint16_t GetSourcePort() const;
     /// \return the rate controller, or null (line rate)
     Ptr<RoceRateControl> GetRateControl() const;

@@ -167,7 +167,7 @@ class VclosRingAlphaBetaTestCase : public TestCase
 /**
  * The RDMA twin of VclosRingAlphaBetaTestCase: the same ring all-reduce with
  * Transport=rdma (RoCEv2 queue pairs at line rate, no rate control), against the same
- * alpha-beta closed form with the RoCE wire model worked out by hand from rdma-spec.md 1.1
+ * alpha-beta closed form with the RoCE wire model worked out by hand from IBTA RoCEv2 annex A17
  * (not from the code): a full WRITE MIDDLE packet carries 4096 payload bytes in
  * 4096 + PPP 2 + IPv4 20 + UDP 8 + BTH 12 = 4138 wire bytes, so B = 100 Gb/s x 4096/4138
  * (the FIRST packet's 16-byte RETH per 512 KiB chunk is below 0.01% and left out); alpha =

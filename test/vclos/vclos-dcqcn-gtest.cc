@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// DCQCN's reaction point (Dcqcn), spec rdma-spec.md 3.3 and 6 (V0): scripted CNPs and
+// DCQCN's reaction point (Dcqcn), the DCQCN paper, section 3: scripted CNPs and
 // byte counts into an isolated RP, R_C / R_T / α against values worked out by hand below;
 // the event-light timers against an independent brute-force reference (a periodic-timer
 // simulation of the equations stepping 1 ns at a time); no events without CNP, and none

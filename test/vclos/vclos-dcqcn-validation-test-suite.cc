@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// DCQCN validation on a dumbbell (rdma-spec.md 6 V2, V3): N RoCE senders -> switch -> one
+// DCQCN validation on a dumbbell (a validation experiment V2, V3): N RoCE senders -> switch -> one
 // receiver, the switch's port to the receiver the bottleneck with RED/ECN marking on the
 // instantaneous queue (spec 3.1), every requester QP paced by Dcqcn (paper profile).
 // Two flows started together share the link fairly; a third joining later takes its third;
@@ -40,13 +40,13 @@ namespace
 
 /// Link rate of every link (the bottleneck is the switch's port to the receiver).
 constexpr double LINK_BPS = 40e9;
-/// DCQCN paper profile marking (rdma-spec.md 3.4): Kmin 5 KB, Kmax 200 KB, Pmax 1%.
+/// DCQCN paper profile marking (DCQCN paper, section 3): Kmin 5 KB, Kmax 200 KB, Pmax 1%.
 constexpr double KMIN = 5000;
 constexpr double KMAX = 200000;
 constexpr double PMAX = 0.01;
 /// The switch buffer for the bottleneck port (bytes): where an uncontrolled queue ends.
 constexpr uint32_t BUFFER = 1000000;
-/// Wire bytes of a full WRITE MIDDLE packet (rdma-spec.md 1.1, by hand): PPP 2 + IPv4 20 +
+/// Wire bytes of a full WRITE MIDDLE packet (IBTA RoCEv2 annex A17, by hand): PPP 2 + IPv4 20 +
 /// UDP 8 + BTH 12 + 4096 payload.
 constexpr double WIRE = 2 + 20 + 8 + 12 + 4096;
 /// Payload goodput of the bottleneck (bytes/s) when busy: C * 4096 / WIRE.
@@ -277,7 +277,7 @@ ConvergenceMs(const Outcome& o,
 }
 
 /**
- * The DCQCN fluid model's fixed point (rdma-spec.md 6 V2, [PAD:dcqcn-stability.tex]),
+ * The DCQCN fluid model's fixed point (a validation experiment V2, [PAD:dcqcn-stability.tex]),
  * computed here from the spec's formula in packet units, not from the code:
  * p* = cuberoot(R_AI N^2 / (tau' C^2) (1/B + N/(T C))^2), q* = Kmin + (p* / Pmax)(Kmax - Kmin)
  * (Kmax when p* > Pmax). Paper profile: R_AI 40 Mb/s, tau' = T = 55 us, B = 10 MB.

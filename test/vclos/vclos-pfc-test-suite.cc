@@ -36,7 +36,7 @@ using namespace ns3;
 namespace
 {
 
-// Hand-computed wire figures (rdma-spec 1.1), independent of the code under test.
+// Hand-computed wire figures (IBTA RoCEv2 annex A17), independent of the code under test.
 constexpr uint32_t PAYLOAD = 1009;                 //!< UDP payload bytes
 constexpr uint32_t QUEUED = PAYLOAD + 8 + 20 + 14; //!< UDP + IPv4 + Ethernet: 1051
 constexpr uint32_t WIRE = QUEUED + 4 + 8 + 12;     //!< + FCS, preamble/SFD, IFG: 1075
@@ -211,7 +211,7 @@ class IncastTestCase : public TestCase
     void DoRun() override
     {
         const uint32_t n = 8;
-        const uint32_t perSender = 500; // ~500 KB each (rdma-spec V5)
+        const uint32_t perSender = 500; // ~500 KB each (a validation experiment)
         Lab lab(n + 2);                 // senders 0..7, receiver 8, switch 9
         lab.pfc.SetBufferAttribute("BufferSize", UintegerValue(1 << 20));
         lab.pfc.SetBufferAttribute("PfcEnabled", BooleanValue(m_c.pfc));
@@ -364,7 +364,7 @@ class ThresholdTestCase : public TestCase
 {
   public:
     ThresholdTestCase(bool dynamic, double alpha)
-        : TestCase(dynamic ? "first XOFF at the dynamic threshold Q* (rdma-spec 4.3), alpha " +
+        : TestCase(dynamic ? "first XOFF at the dynamic threshold Q* (IEEE 802.1Qbb), alpha " +
                                  std::to_string(alpha)
                            : "first XOFF at the static threshold"),
           m_dynamic(dynamic),
@@ -464,7 +464,7 @@ class ThresholdTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
-/// The headroom absorbs what arrives after XOFF (rdma-spec 4.4), and too little loses.
+/// The headroom absorbs what arrives after XOFF (IEEE 802.1Qbb), and too little loses.
 class HeadroomTestCase : public TestCase
 {
   public:

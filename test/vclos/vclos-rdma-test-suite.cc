@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// RoCEv2 queue pairs (rdma-spec.md 1, 2, 3.2) on real point-to-point links: a transfer
+// RoCEv2 queue pairs (IBTA RoCEv2 annex A17) on real point-to-point links: a transfer
 // arrives complete and in order in the time the header arithmetic predicts; go-back-N and
 // the retransmission timer recover losses (and without the timer a lost tail stalls); the
 // pcap holds UDP port 4791 and the BTH bytes where the spec puts them; a rate controller
@@ -51,8 +51,9 @@ using namespace ns3;
 namespace
 {
 
-/// Header bytes of a WRITE MIDDLE/LAST packet on a point-to-point link, from rdma-spec.md
-/// 1.1 (not from the code): PPP 2 + IPv4 20 + UDP 8 + BTH 12. FIRST/ONLY add a RETH (16).
+/// Header bytes of a WRITE MIDDLE/LAST packet on a point-to-point link, from the RoCEv2 annex, the
+/// DCQCN paper and IEEE 802.1Qbb 1.1 (not from the code): PPP 2 + IPv4 20 + UDP 8 + BTH 12.
+/// FIRST/ONLY add a RETH (16).
 constexpr uint32_t HEADERS = 2 + 20 + 8 + 12;
 constexpr uint32_t RETH = 16;
 /// An ACK on the wire: PPP 2 + IPv4 20 + UDP 8 + BTH 12 + AETH 4.
@@ -155,7 +156,7 @@ Packets(uint64_t bytes, uint32_t mtu)
     return (bytes + mtu - 1) / mtu;
 }
 
-/// Closed form of a transfer's time (rdma-spec.md 1.3 overheads): every byte of every packet
+/// Closed form of a transfer's time (IBTA Vol. 1 ch. 9 overheads): every byte of every packet
 /// at \p rate, plus the last packet's propagation and its ACK's way back.
 double
 ClosedFormSeconds(uint64_t bytes, uint32_t mtu, double rateBps, double delaySeconds)
@@ -516,7 +517,7 @@ class VclosRdmaPcapTest : public TestCase
             records.emplace_back(d.begin() + at + 16, d.begin() + at + 16 + length);
             at += 16 + length;
         }
-        // Expected Linux flow-label port of QPNs 2 and 2 (rdma-spec.md 1.4), by hand:
+        // Expected Linux flow-label port of QPNs 2 and 2 (IBTA RoCEv2 annex A17), by hand:
         // 2*2 = 4; folds leave 4; 0xC000 | 4.
         NS_TEST_ASSERT_MSG_EQ(sport, 0xC004, "UDP source port from the flow label");
         std::vector<uint8_t> opcodes;
@@ -945,7 +946,8 @@ class VclosRdmaBadAttributeTest : public TestCase
     }
 };
 
-/// IbMtuOnly=false: SimAI's 9000-byte payloads (rdma-spec.md 5), segmented and framed by hand.
+/// IbMtuOnly=false: SimAI's 9000-byte payloads (the HPCC simulator's switch buffer), segmented and
+/// framed by hand.
 class VclosRdmaJumboPayloadTest : public TestCase
 {
   public:
@@ -1316,7 +1318,7 @@ class VclosRdmaWireFormatTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(RoceQp::Unwrap(0xFFFFFF, 2 * wrap), 2 * wrap - 1, "behind");
         NS_TEST_ASSERT_MSG_EQ(RoceQp::Unwrap(5, wrap + 5), wrap + 5, "same");
         NS_TEST_ASSERT_MSG_EQ(RoceQp::Unwrap(100, wrap + 10), wrap + 100, "ahead");
-        // Linux flow label -> UDP source port (rdma-spec.md 1.4), by hand:
+        // Linux flow label -> UDP source port (IBTA RoCEv2 annex A17), by hand:
         // 17 x 4096 = 0x11000 (no bits above 20); low 14 bits 0x1000, high 6 bits 0x04:
         // 0x1000 ^ 0x04 = 0x1004, | 0xC000 = 0xD004.
         NS_TEST_ASSERT_MSG_EQ(RoceNic::SourcePort(17, 4096), 0xD004, "17 x 4096");
