@@ -1,6 +1,7 @@
 # The suite module: what every program of the other modules shares (strict text-to-number
 # and attribute-text parsing, the command-line wrapper, gnuplot without a shell, plot ranges,
 # output prefix checks, the program runner that turns an exception into one line, the
+# interruption check (signals, a wall-clock limit), numbers written exactly for CSV files, the
 # re-run on transparent huge pages).
 suite_module(
   NAME suite
@@ -13,6 +14,8 @@ suite_module(
     helper/suite/suite-plot-bounds.cc
     helper/suite/suite-output-prefix.cc
     helper/suite/suite-run-program.cc
+    helper/suite/suite-run-interruption.cc
+    helper/suite/suite-exact-number.cc
     helper/suite/suite-huge-pages.cc
     helper/suite/suite-program-support.cc
     model/suite/suite-csv-reader.cc
@@ -26,6 +29,8 @@ suite_module(
     helper/suite/suite-plot-bounds.h
     helper/suite/suite-output-prefix.h
     helper/suite/suite-run-program.h
+    helper/suite/suite-run-interruption.h
+    helper/suite/suite-exact-number.h
     helper/suite/suite-huge-pages.h
     helper/suite/suite-program-support.h
     model/suite/suite-check.h

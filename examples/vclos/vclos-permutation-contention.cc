@@ -69,7 +69,7 @@ struct Options
     uint32_t salts = 30;
     std::string hash = "crc32";
     std::string transport = "tcp";
-    std::string output = "collective-permutation-helper";
+    std::string output = "vclos-permutation";
     bool flowMonitor = false;
     bool pcap = false;
     bool progress = true;

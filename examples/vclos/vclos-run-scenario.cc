@@ -65,15 +65,6 @@ Join(const std::vector<std::string>& items)
     return out;
 }
 
-/// A number with a fixed count of decimals.
-std::string
-Fixed(double value, int decimals)
-{
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(decimals) << value;
-    return out.str();
-}
-
 /// Split a comma-separated list.
 std::vector<std::string>
 Split(const std::string& list)
@@ -87,128 +78,8 @@ Split(const std::string& list)
     return out;
 }
 
-/// The signal that asks the run to stop (0: none). The handler only sets it.
-volatile std::sig_atomic_t g_stopSignal = 0;
-
-/// When the first stop signal arrived (time(), async-signal-safe), 0: none.
-volatile std::sig_atomic_t g_stopSince = 0;
-
-/// SIGINT/SIGTERM handler: async-signal-safe, it only records the signal. A second one a
-/// second or more later ends the program at once (`timeout` sends its signal to the child
-/// and to the process group, so two may arrive together: those count as one).
-extern "C" void
-RequestStop(int signal)
-{
-    const auto now = static_cast<std::sig_atomic_t>(time(nullptr));
-    if (g_stopSignal != 0 && now - g_stopSince >= 1)
-    {
-        _exit(128 + signal);
-    }
-    if (g_stopSignal == 0)
-    {
-        g_stopSince = now;
-    }
-    g_stopSignal = signal;
-}
-
-/// Stops a run at the next check once a signal arrived or the wall-clock limit passed.
-struct Interruption
-{
-    std::chrono::steady_clock::time_point deadline; //!< wall-clock limit
-    bool limited = false;                           //!< a limit is set
-    std::string cause;                              //!< why the run stopped ("" if it did not)
-    int status = 0;                                 //!< exit status it asks for
-    uint64_t checks = 0;                            //!< check events run (not the model's)
-    Time stoppedAt;                                 //!< simulated time of the stop
-
-    /// How often, in simulated time, a run looks at the flag and the clock (packet level:
-    /// 10 us; flow level, which runs trace seconds: 1 s).
-    int64_t periodNs = 10000;
-
-    /// \return whether the run must stop now (and why, in cause and status)
-    bool Due()
-    {
-        if (!cause.empty())
-        {
-            return true;
-        }
-        if (g_stopSignal != 0)
-        {
-            cause = g_stopSignal == SIGINT ? "SIGINT" : "SIGTERM";
-            status = 128 + g_stopSignal;
-        }
-        else if (limited && std::chrono::steady_clock::now() >= deadline)
-        {
-            cause = "the wall-clock limit (--wallLimit)";
-            status = 124;
-        }
-        return !cause.empty();
-    }
-
-    /// Periodic check event; it ends when nothing else is left to simulate.
-    static void Check(Interruption* self)
-    {
-        ++self->checks;
-        if (self->Due())
-        {
-            self->stoppedAt = Simulator::Now();
-            Simulator::Stop();
-        }
-        else if (!Simulator::IsFinished())
-        {
-            Simulator::Schedule(NanoSeconds(self->periodNs), &Interruption::Check, self);
-        }
-    }
-};
-
-Interruption g_interruption; //!< the program's
-
-/// Write one job's row of <prefix>-jobs.csv (aloneMs, referenceMs <= 0: no such columns).
-void
-WriteJobRow(std::ostream& out,
-            const std::string& policy,
-            uint32_t id,
-            const ClusterSchedulerTracker::JobRecord& r,
-            double aloneMs,
-            double referenceMs)
-{
-    auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
-    double jct = ms(r.finish - r.arrival);
-    double ran = ms(r.finish - r.start);
-    out << policy << "," << id << "," << r.gpus << "," << r.leaves << ","
-        << ClusterCollectiveAlgorithmName(r.algorithm) << "," << ms(r.arrival) << "," << ms(r.start)
-        << "," << ms(r.finish) << "," << ms(r.start - r.arrival) << "," << ran << "," << jct << ",";
-    if (aloneMs > 0)
-    {
-        out << aloneMs << "," << jct / aloneMs << "," << ran / aloneMs;
-    }
-    else
-    {
-        out << ",,";
-    }
-    using F = ClusterPlacementFailure;
-    auto cause = [](F f) { return static_cast<std::size_t>(f); };
-    out << "," << r.failures[cause(F::GPUS)] << "," << r.failures[cause(F::GPU_FRAGMENTATION)]
-        << "," << r.failures[cause(F::NETWORK_FRAGMENTATION)] << ","
-        << ms(r.blocked[cause(F::NETWORK_FRAGMENTATION)]) << ",";
-    if (referenceMs > 0)
-    {
-        out << referenceMs << "," << jct / referenceMs << "," << ran / referenceMs;
-    }
-    else
-    {
-        out << ",,";
-    }
-    out << "," << r.failures[cause(F::CIRCUITS)] << "," << ms(r.blocked[cause(F::CIRCUITS)])
-        << "\n";
-}
-
-/// The header of <prefix>-jobs.csv.
-const char* const JOBS_CSV_HEADER =
-    "policy,job,gpus,leaves,algorithm,arrival_ms,start_ms,finish_ms,wait_ms,run_ms,"
-    "jct_ms,alone_ms,slowdown,run_stretch,declined_gpus,declined_gpu_fragmentation,"
-    "declined_network_fragmentation,network_fragmentation_wait_ms,reference_ms,"
-    "reference_slowdown,reference_run_stretch,declined_circuits,circuits_wait_ms\n";
+/// The program's interruption check (signals, --wallLimit).
+SuiteRunInterruption& g_interruption = SuiteRunInterruption::Get();
 
 /// \return whether a policy leaves paths to the switches' ECMP hash (run over several salts)
 bool
@@ -248,23 +119,37 @@ RunPolicy(const ScenarioConfig& s,
     ScenarioRunner runner(s);
     runner.SetOutputs(outputs);
     runner.SetProgressName("vclos-run-scenario");
-    runner.SetInterruption({[](bool flowLevel) {
-                                g_interruption.periodNs = flowLevel ? 1000000000 : 10000;
-                                Simulator::ScheduleNow(&Interruption::Check, &g_interruption);
-                            },
-                            []() { return g_interruption.checks; },
-                            []() { return g_interruption.Due(); }});
+    runner.SetInterruption(&g_interruption);
     if (finishedRows)
     {
         // Each finished job's row goes out at once, so an interrupted run keeps them.
         runner.SetFinishedHook([finishedRows](const std::string& label,
                                               uint32_t id,
                                               const ClusterSchedulerTracker::JobRecord& r) {
-            WriteJobRow(*finishedRows, label, id, r, 0, 0);
+            ScenarioWriteJobRow(*finishedRows, label, id, r, 0, 0);
             finishedRows->flush();
         });
     }
     return runner.Run(policy, jobs, saltRun);
+}
+
+/// Say how many hierarchical-ring jobs of a run ran the ring family instead.
+void
+ReportFallbacks(const ScenarioPolicyRun& run, const std::vector<ClusterJobRequest>& jobs)
+{
+    uint32_t fallbacks = 0;
+    for (const auto& job : jobs)
+    {
+        auto it = run.jobs->GetJobs().find(job.id);
+        bool ran = it != run.jobs->GetJobs().end() && it->second.IsFinished();
+        fallbacks += ran && it->second.algorithm != job.algorithm ? 1 : 0;
+    }
+    if (fallbacks > 0)
+    {
+        std::cout << "# " << run.policy << ": " << fallbacks
+                  << " hierarchical-ring jobs placed on unequal servers ran the ring "
+                  << "family instead (jobs.csv: algorithm)\n";
+    }
 }
 
 /// Run time alone (empty fabric, same policy) of every distinct job shape, by job id.
@@ -326,13 +211,18 @@ Plot(const ScenarioConfig& s,
     SuiteRenderPlot(plot, file);
 }
 
-int
-Run(int argc, char* argv[])
+/// What the command line sets beside the scenario's fields.
+struct Options
 {
-    // From the start: a signal during set-up (building a large workload) stops the run at
-    // its first check, with its one line, rather than killing it silently.
-    std::signal(SIGINT, RequestStop);
-    std::signal(SIGTERM, RequestStop);
+    std::string path; //!< the scenario file ("": defaults)
+    std::string eventScheduler = SUITE_DEFAULT_EVENT_SCHEDULER; //!< packet engine's event set
+    double wallLimit = 0;                                       //!< wall-clock limit (s; 0: none)
+};
+
+/// \return the scenario file's path from the command line ("" when none)
+std::string
+ScenarioPath(int argc, char* argv[])
+{
     std::string path;
     for (int i = 1; i < argc; ++i)
     {
@@ -342,11 +232,14 @@ Run(int argc, char* argv[])
             path = arg.substr(11);
         }
     }
-    ScenarioConfig s = path.empty() ? ScenarioConfig() : ScenarioRead(path);
-    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
-    ScenarioApplyAttributes(s);
-    RngSeedManager::SetRun(s.seeds.rngRun);
+    return path;
+}
 
+/// Read the command line into the scenario (its fields' overrides) and the options.
+void
+ParseCommandLine(int argc, char* argv[], ScenarioConfig& s, Options& o)
+{
+    std::string& path = o.path;
     std::string policies = Join(s.scheduler.policies);
     std::string models = Join(s.workload.models);
     std::string algorithms = Join(s.workload.algorithms);
@@ -411,27 +304,35 @@ Run(int argc, char* argv[])
     cmd.AddValue("flowMonitor", "output.flowMonitor", s.output.flowMonitor);
     cmd.AddValue("pcap", "output.pcap", s.output.pcap);
     cmd.AddValue("progress", "output.progress", s.output.progress);
-    std::string scheduler = SUITE_DEFAULT_EVENT_SCHEDULER;
     cmd.AddValue("eventScheduler",
                  "Event set of the packet engine: priority-queue, map (ns-3's default), heap, "
                  "calendar or list (same results; doc/performance.rst)",
-                 scheduler);
-    double wallLimit = 0;
+                 o.eventScheduler);
     cmd.AddValue("wallLimit",
                  "Stop after this many wall-clock seconds (0: no limit), as on SIGINT/SIGTERM: "
                  "<prefix>-jobs.csv keeps the finished jobs, exit status 124",
-                 wallLimit);
+                 o.wallLimit);
     cmd.Parse(argc, argv); // --RngRun overrides seeds.rngRun
     s.seeds.rngRun = RngSeedManager::GetRun();
-    const std::string badScheduler = SuiteSetEventScheduler(scheduler);
-    SUITE_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
     s.scheduler.policies = Split(policies);
     s.workload.models = Split(models);
     s.workload.algorithms = Split(algorithms);
-    SUITE_REQUIRE(std::isfinite(wallLimit) && wallLimit >= 0,
+}
+
+/// Apply and check what the command line and the scenario ask, before any job is built.
+void
+Prepare(const ScenarioConfig& s, const Options& o, const ClusterModelZoo& zoo)
+{
+    const std::string badScheduler = SuiteSetEventScheduler(o.eventScheduler);
+    SUITE_REQUIRE(badScheduler.empty(), std::invalid_argument, badScheduler);
+    SUITE_REQUIRE(std::isfinite(o.wallLimit) && o.wallLimit >= 0,
                   std::invalid_argument,
-                  "--wallLimit=" << wallLimit << " must be a number of seconds >= 0");
+                  "--wallLimit=" << o.wallLimit << " must be a number of seconds >= 0");
     ScenarioValidate(s, zoo);
+    for (const auto& warning : ScenarioWarnings(s))
+    {
+        std::cerr << "warning: " << warning << "\n";
+    }
     ScenarioApplyTransport(s);
     if (s.output.flowMonitor)
     {
@@ -445,15 +346,14 @@ Run(int argc, char* argv[])
     SUITE_REQUIRE(unusable.empty(),
                   std::invalid_argument,
                   "scenario: output.prefix: '" << s.output.prefix << "': " << unusable);
-    std::vector<ClusterJobRequest> jobs = ScenarioBuildJobs(s, zoo);
-    // The cluster's shape from its description; the packet engine's fabric is built once up
-    // front only to check its own limits.
-    const ClusterTopology topology(CreateObject<ClosFabricHelper>()->GetTopologyConfig());
-    if (s.scheduler.engine == "packet")
-    {
-        CreateObject<ClosFabricHelper>()->Install(); // the fabric's own limits, up front
-        Simulator::Destroy();
-    }
+}
+
+/// Refuse, up front, a job the cluster is too small for or a policy can never place.
+void
+CheckJobsFit(const ScenarioConfig& s,
+             const std::vector<ClusterJobRequest>& jobs,
+             const ClusterTopology& topology)
+{
     const uint32_t gpus = topology.GetGpus();
     const ClusterState shape(topology.GetLeaves(),
                              topology.GetServersPerLeaf(),
@@ -466,8 +366,8 @@ Run(int argc, char* argv[])
                       "scenario: workload.maxGpus: job " << job.id << " needs " << job.gpus
                                                          << " GPUs, the fabric has " << gpus);
     }
-    // Up front, before any policy runs: a size a policy can never place would block its
-    // FIFO queue for ever (the scheduler refuses it at Submit too).
+    // A size a policy can never place would block its FIFO queue for ever (the scheduler
+    // refuses it at Submit too).
     for (const auto& policy : s.scheduler.policies)
     {
         auto placement = ClusterCreatePlacementPolicy(policy, topology);
@@ -487,213 +387,59 @@ Run(int argc, char* argv[])
                               << "section of doc/scenario/scenario.rst)");
         }
     }
+}
 
-    std::string config = ScenarioToJson(s);
-    std::ofstream(s.output.prefix + "-config.json") << config;
-    std::cout
-        << "# scenario " << s.name << (path.empty() ? " (built-in defaults)" : "")
-        << ": resolved configuration (saved as " << s.output.prefix << "-config.json)\n"
-        << config << "# " << jobs.size() << " jobs on " << gpus << " GPUs; offered load "
-        << OfferedLoad(s, jobs, gpus)
-        << " (GPU-seconds of compute and contention-free collectives over GPUs x arrival span); "
-        << std::defaultfloat << ScenarioDescribeScaling(s) << "\n";
-
-    // SIGINT, SIGTERM or the wall-clock limit stop the run at its next check (every 10 us of
-    // simulated time): <prefix>-jobs.csv then holds the rows of the jobs that finished.
-    // A limit past half of what the clock can still count (about 146 years) is no limit: the
-    // deadline would overflow.
-    using Clock = std::chrono::steady_clock;
-    const Clock::time_point now = Clock::now();
-    if (wallLimit > 0 &&
-        wallLimit < std::chrono::duration<double>(Clock::time_point::max() - now).count() / 2)
-    {
-        g_interruption.limited = true;
-        g_interruption.deadline = now + std::chrono::duration_cast<Clock::duration>(
-                                            std::chrono::duration<double>(wallLimit));
-    }
-    std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
-    SUITE_REQUIRE(jobCsv, std::runtime_error, "cannot write " << s.output.prefix << "-jobs.csv");
-    jobCsv << JOBS_CSV_HEADER << std::flush;
-    std::vector<ScenarioPolicyRun> runs;
-    std::map<std::string, std::map<uint32_t, double>> alone;
+/// Every run of the scenario: each policy (ECMP over its salts), and with metrics.slowdown
+/// each job shape alone. \return 0, or the exit status of an interruption
+int
+RunPolicies(const ScenarioConfig& s,
+            const std::vector<ClusterJobRequest>& jobs,
+            std::ofstream& jobCsv,
+            std::vector<ScenarioPolicyRun>& runs,
+            std::map<std::string, std::map<uint32_t, double>>& alone)
+{
+    std::string running; // the run in progress, for the interruption's line
     for (const auto& policy : s.scheduler.policies)
     {
         const uint32_t saltRuns = HashesFlows(policy) ? s.seeds.ecmpRuns : 1;
         for (uint32_t k = 0; k < saltRuns && !g_interruption.Due(); ++k)
         {
+            running = "policy " + (k == 0 ? policy : policy + "#" + std::to_string(k + 1));
             runs.push_back(RunPolicy(s, policy, jobs, true, &jobCsv, k));
-            uint32_t fallbacks = 0;
-            for (const auto& job : jobs)
-            {
-                auto it = runs.back().jobs->GetJobs().find(job.id);
-                bool ran = it != runs.back().jobs->GetJobs().end() && it->second.IsFinished();
-                fallbacks += ran && it->second.algorithm != job.algorithm ? 1 : 0;
-            }
-            if (fallbacks > 0)
-            {
-                std::cout << "# " << runs.back().policy << ": " << fallbacks
-                          << " hierarchical-ring jobs placed on unequal servers ran the ring "
-                          << "family instead (jobs.csv: algorithm)\n";
-            }
+            ReportFallbacks(runs.back(), jobs);
         }
         if (s.metrics.slowdown && !g_interruption.Due())
         {
+            running = "the alone runs of policy " + policy;
             alone[policy] = AloneRunTimes(s, policy, jobs);
         }
         if (g_interruption.Due())
         {
             jobCsv.close();
-            std::cerr << "interrupted by " << g_interruption.cause << " in policy " << policy
-                      << " at " << g_interruption.stoppedAt.GetSeconds() * 1e3
+            std::cerr << "interrupted by " << g_interruption.GetCause() << " in " << running
+                      << " at " << g_interruption.GetStoppedAt().GetSeconds() * 1e3
                       << " ms simulated: " << s.output.prefix
                       << "-jobs.csv holds the finished jobs, no summary\n";
-            return g_interruption.status;
+            return g_interruption.GetStatus();
         }
     }
-    // One contention-free reference for every policy and both engines: each job alone on
-    // the placement it got, where only NICs and intra-server links constrain.
-    Ptr<FluidExecutor> reference = ScenarioFlowExecutor(s);
-    auto referenceMs = [&](const ScenarioPolicyRun& run, const ClusterJobRequest& job) {
-        const double collective =
-            reference->GetContentionFreeSeconds(job.algorithm,
-                                                run.gpus.at(job.id),
-                                                static_cast<double>(job.messageBytes));
-        return job.iterations * (job.computeTime.GetSeconds() + collective) * 1e3;
-    };
+    return 0;
+}
 
-    // Complete: the rows again, in job order, with their alone-run columns.
-    jobCsv.close();
-    jobCsv.open(s.output.prefix + "-jobs.csv", std::ios::trunc);
-    jobCsv << JOBS_CSV_HEADER;
-    std::ofstream summary(s.output.prefix + "-summary.csv");
-    summary << "policy,jobs,mean_jct_ms,p50_jct_ms,p99_jct_ms,mean_wait_ms,mean_run_ms,"
-               "waiting_ratio,mean_slowdown,mean_run_stretch,conflicting_share,mean_queue,"
-               "max_queue,mean_gpu_utilisation,decision_p50_us,decision_p99_us,makespan_ms,"
-               "wall_s,events,jct_reduction_pct,declined_gpus,declined_gpu_fragmentation,"
-               "declined_network_fragmentation,network_fragmented_jobs,"
-               "network_fragmentation_wait_ms,mean_reference_slowdown,engine,flows,peak_rss_mb,"
-               "declined_circuits,circuit_blocked_jobs,circuits_wait_ms,reconfigurations\n";
-    std::ofstream series(s.output.prefix + "-timeseries.csv");
-    // The console shows seconds when the runs span trace time (CSV columns stay in ms).
-    Time longest;
-    for (const auto& run : runs)
-    {
-        longest = std::max(longest, run.end);
-    }
-    const bool inSeconds = longest > Seconds(100);
-    const double unit = inSeconds ? 1e-3 : 1.0;
-    std::cout << "#   policy                     mean JCT    p50    p99 "
-              << (inSeconds ? "(s) " : "(ms)")
-              << "  wait   run  waiting  slowdown  vs ref  conflicts  queue  GPU util  decision  "
-                 "wall  memory\n";
-    std::vector<Gnuplot2dDataset> cdf;
-    std::vector<Gnuplot2dDataset> queue;
-    std::vector<Gnuplot2dDataset> utilisation;
-    SuitePlotBounds cdfBounds;
-    SuitePlotBounds queueBounds;
-    SuitePlotBounds utilisationBounds;
-    double firstMean = 0;
-    std::ostringstream reductions;
-    std::ostringstream fragmentation;
-    std::ostringstream circuits;
-    std::map<std::string, std::vector<double>> saltMeans; // mean JCT per salt run
-    auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
-    for (const auto& run : runs)
-    {
-        std::vector<double> jct;
-        std::vector<double> wait;
-        std::vector<double> ran;
-        std::vector<double> slowdown;
-        std::vector<double> stretch;
-        std::vector<double> referenceSlowdown;
-        uint32_t waitedLong = 0;
-        std::array<uint64_t, ClusterSchedulerTracker::CAUSES> declined{};
-        uint32_t fragmentedJobs = 0;
-        double fragmentedMs = 0;
-        uint32_t circuitJobs = 0;
-        double circuitMs = 0;
-        const auto net = static_cast<std::size_t>(ClusterPlacementFailure::NETWORK_FRAGMENTATION);
-        const auto circ = static_cast<std::size_t>(ClusterPlacementFailure::CIRCUITS);
-        for (const auto& job : jobs)
-        {
-            const auto& r = run.jobs->GetJobs().at(job.id);
-            for (std::size_t c = 0; c < declined.size(); ++c)
-            {
-                declined[c] += r.failures[c];
-            }
-            fragmentedJobs += r.failures[net] > 0 ? 1 : 0;
-            fragmentedMs += ms(r.blocked[net]);
-            circuitJobs += r.failures[circ] > 0 ? 1 : 0;
-            circuitMs += ms(r.blocked[circ]);
-            jct.push_back(ms(r.finish - r.arrival));
-            wait.push_back(ms(r.start - r.arrival));
-            ran.push_back(ms(r.finish - r.start));
-            waitedLong += wait.back() > s.metrics.waitThresholdMs ? 1 : 0;
-            double aloneMs = s.metrics.slowdown ? alone[run.placement].at(job.id) : 0;
-            if (aloneMs > 0)
-            {
-                slowdown.push_back(jct.back() / aloneMs);
-                stretch.push_back(ran.back() / aloneMs);
-            }
-            const double refMs = referenceMs(run, job);
-            if (refMs > 0)
-            {
-                referenceSlowdown.push_back(jct.back() / refMs);
-            }
-            WriteJobRow(jobCsv, run.policy, job.id, r, aloneMs, refMs);
-        }
-        const auto& t = *run.jobs;
-        double mean = SuiteMean(jct);
-        firstMean = firstMean == 0 ? mean : firstMean;
-        double reduction = 100 * (1 - mean / firstMean);
-        double waitingRatio = static_cast<double>(waitedLong) / jobs.size();
-        double meanQueue = ClusterSchedulerTracker::TimeAverage(t.GetQueueLength(), run.end);
-        uint32_t maxQueue = 0;
-        for (const auto& q : t.GetQueueLength())
-        {
-            maxQueue = std::max(maxQueue, q.value);
-        }
-        double meanUtil = ClusterSchedulerTracker::TimeAverage(t.GetBusyGpus(), run.end) / gpus;
-        const auto& decisions = t.GetDecisionMicroseconds();
-        std::cout << std::fixed << std::setprecision(2) << "#   " << std::left << std::setw(24)
-                  << run.policy << std::right << std::setw(10) << mean * unit << std::setw(8)
-                  << SuitePercentile(jct, 0.5) * unit << std::setw(9)
-                  << SuitePercentile(jct, 0.99) * unit << std::setw(9) << SuiteMean(wait) * unit
-                  << std::setw(8) << SuiteMean(ran) * unit << std::setw(8) << std::setprecision(1)
-                  << 100 * waitingRatio << "%" << std::setw(9) << std::setprecision(2)
-                  << (slowdown.empty() ? std::string("-") : Fixed(SuiteMean(slowdown), 2)) << "x"
-                  << std::setw(7)
-                  << (referenceSlowdown.empty() ? std::string("-")
-                                                : Fixed(SuiteMean(referenceSlowdown), 2))
-                  << "x" << std::setw(10) << std::setprecision(1) << 100 * run.conflictingShare
-                  << "%" << std::setw(7) << std::setprecision(2) << meanQueue << std::setw(9)
-                  << std::setprecision(1) << 100 * meanUtil << "%" << std::setw(7)
-                  << std::setprecision(1) << SuitePercentile(decisions, 0.5) << "us" << std::setw(6)
-                  << std::setprecision(0) << run.wallSeconds << "s" << std::setw(6) << run.peakRssMb
-                  << "MB\n";
-        summary << run.policy << "," << jobs.size() << "," << mean << ","
-                << SuitePercentile(jct, 0.5) << "," << SuitePercentile(jct, 0.99) << ","
-                << SuiteMean(wait) << "," << SuiteMean(ran) << "," << waitingRatio << ","
-                << SuiteMean(slowdown) << "," << SuiteMean(stretch) << "," << run.conflictingShare
-                << "," << meanQueue << "," << maxQueue << "," << meanUtil << ","
-                << SuitePercentile(decisions, 0.5) << "," << SuitePercentile(decisions, 0.99) << ","
-                << ms(run.end) << "," << run.wallSeconds << "," << run.events << "," << reduction
-                << "," << declined[static_cast<std::size_t>(ClusterPlacementFailure::GPUS)] << ","
-                << declined[static_cast<std::size_t>(ClusterPlacementFailure::GPU_FRAGMENTATION)]
-                << "," << declined[net] << "," << fragmentedJobs << "," << fragmentedMs << ","
-                << SuiteMean(referenceSlowdown) << "," << s.scheduler.engine << "," << run.flows
-                << "," << run.peakRssMb << "," << declined[circ] << "," << circuitJobs << ","
-                << circuitMs << "," << run.reconfigurations << "\n";
-        saltMeans[run.placement].push_back(mean);
-        fragmentation << "  " << run.policy << " " << declined[net] << " (" << fragmentedJobs
-                      << " jobs, " << std::fixed << std::setprecision(2) << fragmentedMs << " ms)";
-        circuits << "  " << run.policy << " " << declined[circ] << " (" << circuitJobs << " jobs, "
-                 << std::fixed << std::setprecision(2) << circuitMs << " ms; "
-                 << run.reconfigurations << " starts set up new circuits)";
-        t.WriteTimeSeries(series, run.policy, &run == &runs.front());
-        reductions << "  " << run.policy << " " << std::fixed << std::setprecision(1) << reduction
-                   << "%";
+/// The per-run plots' data: JCT CDF, queue length and GPU utilisation over time.
+struct Plots
+{
+    std::vector<Gnuplot2dDataset> cdf;         //!< JCT CDF per run
+    std::vector<Gnuplot2dDataset> queue;       //!< queue length per run
+    std::vector<Gnuplot2dDataset> utilisation; //!< GPU utilisation per run
+    SuitePlotBounds cdfBounds;                 //!< their ranges
+    SuitePlotBounds queueBounds;               //!< their ranges
+    SuitePlotBounds utilisationBounds;         //!< their ranges
 
+    /// Add one run's curves.
+    void Add(const ScenarioPolicyRun& run, std::vector<double> jct, uint32_t gpus)
+    {
+        auto ms = [](Time t) { return t.GetSeconds() * 1e3; };
         std::sort(jct.begin(), jct.end());
         Gnuplot2dDataset d(run.policy);
         d.SetStyle(Gnuplot2dDataset::LINES);
@@ -707,12 +453,12 @@ Run(int argc, char* argv[])
         Gnuplot2dDataset u(run.policy);
         q.SetStyle(Gnuplot2dDataset::STEPS);
         u.SetStyle(Gnuplot2dDataset::STEPS);
-        for (const auto& p : t.GetQueueLength())
+        for (const auto& p : run.jobs->GetQueueLength())
         {
             q.Add(ms(p.time), p.value);
             queueBounds.Add(ms(p.time), p.value);
         }
-        for (const auto& p : t.GetBusyGpus())
+        for (const auto& p : run.jobs->GetBusyGpus())
         {
             u.Add(ms(p.time), 100.0 * p.value / gpus);
             utilisationBounds.Add(ms(p.time), 100.0 * p.value / gpus);
@@ -720,30 +466,9 @@ Run(int argc, char* argv[])
         queue.push_back(q);
         utilisation.push_back(u);
     }
-    for (const auto& [policy, means] : saltMeans)
-    {
-        if (means.size() > 1)
-        {
-            std::cout << "# " << policy << " over " << means.size() << " ECMP salts: mean JCT "
-                      << std::fixed << std::setprecision(2) << SuiteMean(means) << " ms, min "
-                      << *std::min_element(means.begin(), means.end()) << ", max "
-                      << *std::max_element(means.begin(), means.end()) << "\n";
-        }
-    }
-    std::cout << "# placements declined for network fragmentation (GPUs free, links not):"
-              << fragmentation.str() << "\n";
-    if (topology.HasOcs())
-    {
-        std::cout << "# placements declined for circuits (GPUs free, no circuits):"
-                  << circuits.str() << "\n";
-    }
-    std::cout << "# mean JCT reduction against " << runs.front().policy << ":" << reductions.str()
-              << "\n# files: " << s.output.prefix << "-{config.json,jobs.csv,"
-              << "summary.csv,timeseries.csv}"
-              << (s.output.plots ? ", -{jct-cdf,queue,gpu-utilisation}.png" : "")
-              << (s.output.flowMonitor ? ", -<policy>-flowmon.xml" : "")
-              << (s.output.pcap ? ", -<policy>-<node>-<device>.pcap" : "") << "\n";
-    if (s.output.plots)
+
+    /// Render the three PNGs.
+    void Render(const ScenarioConfig& s) const
     {
         Plot(s,
              s.output.prefix + "-jct-cdf",
@@ -767,9 +492,173 @@ Run(int argc, char* argv[])
              utilisation,
              "set key bottom right\nset yrange [0:105]\n" + utilisationBounds.XRange());
     }
-    return 0;
+};
+
+/// The console's lines after the table: ECMP over salts, declines, reductions, files.
+struct Notes
+{
+    std::ostringstream reductions;                        //!< mean JCT reduction per run
+    std::ostringstream fragmentation;                     //!< network-fragmentation declines
+    std::ostringstream circuits;                          //!< circuit declines
+    std::map<std::string, std::vector<double>> saltMeans; //!< mean JCT per salt run
+
+    /// Add one run's notes.
+    void Add(const ScenarioPolicyRun& run, const ScenarioRunFigures& f, double firstMean)
+    {
+        const auto net = static_cast<std::size_t>(ClusterPlacementFailure::NETWORK_FRAGMENTATION);
+        const auto circ = static_cast<std::size_t>(ClusterPlacementFailure::CIRCUITS);
+        saltMeans[run.placement].push_back(f.meanJct);
+        fragmentation << "  " << run.policy << " " << f.declined[net] << " (" << f.fragmentedJobs
+                      << " jobs, " << std::fixed << std::setprecision(2) << f.fragmentedMs
+                      << " ms)";
+        circuits << "  " << run.policy << " " << f.declined[circ] << " (" << f.circuitJobs
+                 << " jobs, " << std::fixed << std::setprecision(2) << f.circuitMs << " ms; "
+                 << run.reconfigurations << " starts set up new circuits)";
+        reductions << "  " << run.policy << " " << std::fixed << std::setprecision(1)
+                   << 100 * (1 - f.meanJct / firstMean) << "%";
+    }
+
+    /// Print them.
+    void Print(const ScenarioConfig& s, const std::string& first, bool hasOcs) const
+    {
+        for (const auto& [policy, means] : saltMeans)
+        {
+            if (means.size() > 1)
+            {
+                std::cout << "# " << policy << " over " << means.size() << " ECMP salts: mean JCT "
+                          << std::fixed << std::setprecision(2) << SuiteMean(means) << " ms, min "
+                          << *std::min_element(means.begin(), means.end()) << ", max "
+                          << *std::max_element(means.begin(), means.end()) << "\n";
+            }
+        }
+        std::cout << "# placements declined for network fragmentation (GPUs free, links not):"
+                  << fragmentation.str() << "\n";
+        if (hasOcs)
+        {
+            std::cout << "# placements declined for circuits (GPUs free, no circuits):"
+                      << circuits.str() << "\n";
+        }
+        std::cout << "# mean JCT reduction against " << first << ":" << reductions.str()
+                  << "\n# files: " << s.output.prefix << "-{config.json,jobs.csv,"
+                  << "summary.csv,timeseries.csv}"
+                  << (s.output.plots ? ", -{jct-cdf,queue,gpu-utilisation}.png" : "")
+                  << (s.output.flowMonitor ? ", -<policy>-flowmon.xml" : "")
+                  << (s.output.pcap ? ", -<policy>-<node>-<device>.pcap" : "") << "\n";
+    }
+};
+
+/// The finished runs' files and console table.
+void
+Report(const ScenarioConfig& s,
+       const std::vector<ClusterJobRequest>& jobs,
+       const ClusterTopology& topology,
+       const std::vector<ScenarioPolicyRun>& runs,
+       const std::map<std::string, std::map<uint32_t, double>>& alone)
+{
+    // One contention-free reference for every policy and both engines: each job alone on
+    // the placement it got, where only NICs and intra-server links constrain.
+    Ptr<FluidExecutor> reference = ScenarioFlowExecutor(s);
+    const uint32_t gpus = topology.GetGpus();
+    // Complete: the rows again, in job order, with their alone-run columns.
+    std::ofstream jobCsv(s.output.prefix + "-jobs.csv", std::ios::trunc);
+    jobCsv << ScenarioJobsCsvHeader();
+    std::ofstream summary(s.output.prefix + "-summary.csv");
+    ScenarioWriteSummaryHeader(summary);
+    std::ofstream series(s.output.prefix + "-timeseries.csv");
+    // The console shows seconds when the runs span trace time (CSV columns stay in ms).
+    Time longest;
+    for (const auto& run : runs)
+    {
+        longest = std::max(longest, run.end);
+    }
+    const bool inSeconds = longest > Seconds(100);
+    ScenarioWriteConsoleHeader(std::cout, inSeconds);
+    Plots plots;
+    Notes notes;
+    double firstMean = 0;
+    for (const auto& run : runs)
+    {
+        std::map<uint32_t, double> references;
+        const auto* aloneMs = s.metrics.slowdown ? &alone.at(run.placement) : nullptr;
+        for (const auto& job : jobs)
+        {
+            const double collective =
+                reference->GetContentionFreeSeconds(job.algorithm,
+                                                    run.gpus.at(job.id),
+                                                    static_cast<double>(job.messageBytes));
+            references[job.id] = job.iterations * (job.computeTime.GetSeconds() + collective) * 1e3;
+            ScenarioWriteJobRow(jobCsv,
+                                run.policy,
+                                job.id,
+                                run.jobs->GetJobs().at(job.id),
+                                aloneMs ? aloneMs->at(job.id) : 0,
+                                references[job.id]);
+        }
+        auto referenceMs = [&references](const ClusterJobRequest& job) {
+            return references.at(job.id);
+        };
+        const ScenarioRunFigures f = ScenarioSummarize(s, run, jobs, gpus, aloneMs, referenceMs);
+        firstMean = firstMean == 0 ? f.meanJct : firstMean;
+        ScenarioWriteConsoleRow(std::cout, run, f, inSeconds);
+        ScenarioWriteSummaryRow(summary, s, run, f, firstMean);
+        notes.Add(run, f, firstMean);
+        run.jobs->WriteTimeSeries(series, run.policy, &run == &runs.front());
+        plots.Add(run, f.jctMs, gpus);
+    }
+    notes.Print(s, runs.front().policy, topology.HasOcs());
+    if (s.output.plots)
+    {
+        plots.Render(s);
+    }
 }
 
+int
+Run(int argc, char* argv[])
+{
+    // From the start: a signal during set-up (building a large workload) stops the run at
+    // its first check, with its one line, rather than killing it silently.
+    SuiteRunInterruption::CatchSignals();
+    Options o;
+    o.path = ScenarioPath(argc, argv);
+    ScenarioConfig s = o.path.empty() ? ScenarioConfig() : ScenarioRead(o.path);
+    ClusterModelZoo zoo = ClusterModelZoo::LoadDefault();
+    ScenarioApplyAttributes(s);
+    RngSeedManager::SetRun(s.seeds.rngRun);
+    ParseCommandLine(argc, argv, s, o);
+    Prepare(s, o, zoo);
+    std::vector<ClusterJobRequest> jobs = ScenarioBuildJobs(s, zoo);
+    // The cluster's shape from its description; the packet engine's fabric is built once up
+    // front only to check its own limits.
+    const ClusterTopology topology(CreateObject<ClosFabricHelper>()->GetTopologyConfig());
+    ScenarioCreateEngine(s.scheduler.engine)->CheckLimits();
+    CheckJobsFit(s, jobs, topology);
+
+    std::string config = ScenarioToJson(s);
+    std::ofstream(s.output.prefix + "-config.json") << config;
+    std::cout
+        << "# scenario " << s.name << (o.path.empty() ? " (built-in defaults)" : "")
+        << ": resolved configuration (saved as " << s.output.prefix << "-config.json)\n"
+        << config << "# " << jobs.size() << " jobs on " << topology.GetGpus()
+        << " GPUs; offered load " << OfferedLoad(s, jobs, topology.GetGpus())
+        << " (GPU-seconds of compute and contention-free collectives over GPUs x arrival span); "
+        << std::defaultfloat << ScenarioDescribeScaling(s) << "\n";
+
+    // SIGINT, SIGTERM or the wall-clock limit stop the run at its next check: <prefix>-jobs.csv
+    // then holds the rows of the jobs that finished.
+    g_interruption.SetWallLimit(o.wallLimit);
+    std::ofstream jobCsv(s.output.prefix + "-jobs.csv");
+    SUITE_REQUIRE(jobCsv, std::runtime_error, "cannot write " << s.output.prefix << "-jobs.csv");
+    jobCsv << ScenarioJobsCsvHeader() << std::flush;
+    std::vector<ScenarioPolicyRun> runs;
+    std::map<std::string, std::map<uint32_t, double>> alone;
+    if (int status = RunPolicies(s, jobs, jobCsv, runs, alone); status != 0)
+    {
+        return status;
+    }
+    jobCsv.close();
+    Report(s, jobs, topology, runs, alone);
+    return 0;
+}
 } // namespace
 
 int

@@ -3,6 +3,8 @@
  */
 #include "scenario-config.h"
 
+#include "scenario-engine.h"
+
 #include "ns3/boolean.h"
 #include "ns3/clos-fabric-helper.h"
 #include "ns3/cluster-collective-schedule.h"
@@ -353,17 +355,17 @@ TraceUnitSeconds(const std::string& unit)
 
 } // namespace
 
-ScenarioConfig
-ScenarioRead(const std::string& path)
+namespace
 {
-    std::ifstream in(path);
-    SUITE_REQUIRE(in, std::runtime_error, "scenario " << path << ": cannot open the file");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+
+/// \return the scenario file's JSON (comments allowed); malformed JSON throws naming the file
+Json
+ParseScenarioJson(const std::string& path, const std::string& text)
+{
     CheckJsonDepth(path, text);
-    Json root;
     try
     {
-        root = Json::parse(text, nullptr, true, true); // comments allowed
+        return Json::parse(text, nullptr, true, true); // comments allowed
     }
     catch (const Json::exception& e) // parse_error, and out_of_range for a number like 1e400
     {
@@ -373,14 +375,13 @@ ScenarioRead(const std::string& path)
                       "scenario " << path << ": malformed JSON (" << what.substr(what.find(' ') + 1)
                                   << ")");
     }
-    ScenarioConfig s;
-    auto slash = path.find_last_of('/');
-    s.directory = slash == std::string::npos ? "." : path.substr(0, slash);
-    FieldReader top(path, "", root);
-    top.Read("name", s.name);
-    top.Read("description", s.description);
-    top.ReadMap("fabric", s.fabric);
-    top.ReadMap("defaults", s.defaults);
+    return Json();
+}
+
+/// Read the workload and scaling sections.
+void
+ReadWorkload(FieldReader& top, ScenarioConfig& s)
+{
     FieldReader w = top.Child("workload");
     w.Read("source", s.workload.source);
     w.Read("trace", s.workload.trace);
@@ -400,6 +401,15 @@ ScenarioRead(const std::string& path)
     c.Read("arrivalTime", s.scaling.arrivalTime);
     c.Read("maxIterations", s.scaling.maxIterations);
     c.RejectUnknown();
+}
+
+/// Read the scheduler and transport sections (a bad transport names its line).
+void
+ReadSchedulerAndTransport(const std::string& path,
+                          const std::string& text,
+                          FieldReader& top,
+                          ScenarioConfig& s)
+{
     FieldReader q = top.Child("scheduler");
     q.Read("policies", s.scheduler.policies);
     q.Read("backfill", s.scheduler.backfill);
@@ -425,6 +435,12 @@ ScenarioRead(const std::string& path)
                                   << (line > 0 ? "line " + std::to_string(line) + ": " : "")
                                   << field << ": " << problem);
     }
+}
+
+/// Read the seeds, metrics and output sections.
+void
+ReadSeedsMetricsOutput(FieldReader& top, ScenarioConfig& s)
+{
     FieldReader r = top.Child("seeds");
     r.Read("workload", s.seeds.workload);
     r.Read("rngRun", s.seeds.rngRun);
@@ -442,6 +458,28 @@ ScenarioRead(const std::string& path)
     o.Read("pcap", s.output.pcap);
     o.Read("progress", s.output.progress);
     o.RejectUnknown();
+}
+
+} // namespace
+
+ScenarioConfig
+ScenarioRead(const std::string& path)
+{
+    std::ifstream in(path);
+    SUITE_REQUIRE(in, std::runtime_error, "scenario " << path << ": cannot open the file");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const Json root = ParseScenarioJson(path, text);
+    ScenarioConfig s;
+    auto slash = path.find_last_of('/');
+    s.directory = slash == std::string::npos ? "." : path.substr(0, slash);
+    FieldReader top(path, "", root);
+    top.Read("name", s.name);
+    top.Read("description", s.description);
+    top.ReadMap("fabric", s.fabric);
+    top.ReadMap("defaults", s.defaults);
+    ReadWorkload(top, s);
+    ReadSchedulerAndTransport(path, text, top, s);
+    ReadSeedsMetricsOutput(top, s);
     top.RejectUnknown();
     return s;
 }
@@ -539,8 +577,12 @@ ScenarioApplyTransport(const ScenarioConfig& s)
     }
 }
 
+namespace
+{
+
+/// Check the workload section (and the transport, first).
 void
-ScenarioValidate(const ScenarioConfig& s, const ClusterModelZoo& zoo)
+ValidateWorkload(const ScenarioConfig& s, const ClusterModelZoo& zoo)
 {
     {
         std::string field;
@@ -596,6 +638,12 @@ ScenarioValidate(const ScenarioConfig& s, const ClusterModelZoo& zoo)
                                              << "' (ring, hierarchical-ring, halving-doubling, "
                                                 "all-to-all)");
     }
+}
+
+/// Check the scaling section.
+void
+ValidateScaling(const ScenarioConfig& s)
+{
     SCENARIO_CHECK(s.scaling.gradientBytes > 0 && s.scaling.gradientBytes <= 1,
                    "scaling.gradientBytes",
                    "must be in (0, 1]");
@@ -612,6 +660,12 @@ ScenarioValidate(const ScenarioConfig& s, const ClusterModelZoo& zoo)
                    "scaling.maxIterations",
                    "must be 1 to " << ScenarioConfig::MAX_ITERATIONS << " (got "
                                    << s.scaling.maxIterations << ")");
+}
+
+/// Check the scheduler section: policies on the fabric, circuits, sharing, the engine's own.
+void
+ValidateScheduler(const ScenarioConfig& s)
+{
     SCENARIO_CHECK(!s.scheduler.policies.empty(), "scheduler.policies", "needs a policy");
     std::unique_ptr<ClusterTopology> topology;
     try
@@ -640,24 +694,16 @@ ScenarioValidate(const ScenarioConfig& s, const ClusterModelZoo& zoo)
             SCENARIO_CHECK(false, "scheduler.policies", e.what());
         }
     }
-    SCENARIO_CHECK(s.scheduler.engine == "packet" || s.scheduler.engine == "flow",
-                   "scheduler.engine",
-                   "must be packet or flow (got '" << s.scheduler.engine << "')");
     SCENARIO_CHECK(s.scheduler.sharing == "max-min" || s.scheduler.sharing == "equal-share",
                    "scheduler.sharing",
                    "must be max-min or equal-share (got '" << s.scheduler.sharing << "')");
-    SCENARIO_CHECK(s.scheduler.engine == "flow" || s.scheduler.sharing == "max-min",
-                   "scheduler.sharing",
-                   "equal-share is a flow-engine model (scheduler.engine is packet)");
-    SCENARIO_CHECK(s.scheduler.engine == "flow" || !s.scheduler.ecmpPathPerStep,
-                   "scheduler.ecmpPathPerStep",
-                   "is a flow-engine option (scheduler.engine is packet)");
-    SCENARIO_CHECK(s.scheduler.engine == "packet" || !s.output.pcap,
-                   "output.pcap",
-                   "needs packets (scheduler.engine is flow)");
-    SCENARIO_CHECK(s.scheduler.engine == "packet" || !s.output.flowMonitor,
-                   "output.flowMonitor",
-                   "needs packets (scheduler.engine is flow)");
+    ScenarioCreateEngine(s.scheduler.engine)->Validate(s);
+}
+
+/// Check the seeds, metrics and output sections.
+void
+ValidateSeedsMetricsOutput(const ScenarioConfig& s)
+{
     SCENARIO_CHECK(s.seeds.rngRun >= 1, "seeds.rngRun", "must be at least 1");
     SCENARIO_CHECK(s.seeds.ecmpRuns >= 1 && s.seeds.ecmpRuns <= ScenarioConfig::MAX_ECMP_RUNS,
                    "seeds.ecmpRuns",
@@ -674,6 +720,53 @@ ScenarioValidate(const ScenarioConfig& s, const ClusterModelZoo& zoo)
         "must be at least 0.001 (1 ns) and at most " << ScenarioConfig::MAX_IDLE_GAP_US << " (got "
                                                      << s.metrics.idleGapUs << ")");
     SCENARIO_CHECK(!s.output.prefix.empty(), "output.prefix", "must not be empty");
+}
+
+} // namespace
+
+void
+ScenarioValidate(const ScenarioConfig& s, const ClusterModelZoo& zoo)
+{
+    ValidateWorkload(s, zoo);
+    ValidateScaling(s);
+    ValidateScheduler(s);
+    ValidateSeedsMetricsOutput(s);
+}
+
+std::vector<std::string>
+ScenarioWarnings(const ScenarioConfig& s)
+{
+    // Whether some policy of the scenario has the attribute a field sets.
+    auto used = [&s](const std::string& attribute) {
+        for (const auto& policy : s.scheduler.policies)
+        {
+            for (const auto& entry : ClusterPlacementPolicyNames())
+            {
+                TypeId::AttributeInformation info;
+                if (entry.name == policy &&
+                    TypeId::LookupByName(entry.typeId).LookupAttributeByName(attribute, &info))
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    };
+    const ScenarioConfig defaults;
+    std::vector<std::string> warnings;
+    if (s.scheduler.reconfigurationMs != defaults.scheduler.reconfigurationMs &&
+        !used("ReconfigurationDelay"))
+    {
+        warnings.emplace_back("scenario: scheduler.reconfigurationMs: no policy of "
+                              "scheduler.policies sets up circuits (ocs-vclos does); ignored");
+    }
+    if (s.scheduler.keepIdleCircuits != defaults.scheduler.keepIdleCircuits &&
+        !used("KeepIdleCircuits"))
+    {
+        warnings.emplace_back("scenario: scheduler.keepIdleCircuits: no policy of "
+                              "scheduler.policies sets up circuits (ocs-vclos does); ignored");
+    }
+    return warnings;
 }
 
 std::string

@@ -166,6 +166,16 @@ void ScenarioApplyTransport(const ScenarioConfig& scenario);
 
 /**
  * \ingroup scenario
+ * \brief What a valid scenario asks that its run will not do: scheduler.reconfigurationMs or
+ *        scheduler.keepIdleCircuits set while no policy has circuits to apply them to (no
+ *        policy's TypeId has the ReconfigurationDelay or KeepIdleCircuits attribute).
+ * \param s the scenario (validated)
+ * \return one line per field, "scenario: <field>: ..." (empty: nothing to say)
+ */
+std::vector<std::string> ScenarioWarnings(const ScenarioConfig& s);
+
+/**
+ * \ingroup scenario
  * \brief Check every other value (source, policies, models, aliases and algorithms known,
  *        ranges up to the ScenarioConfig::MAX_* limits; policies against the fabric the
  *        ClosFabricHelper defaults describe: "ocs-vclos" needs fabric.OcsCount > 0, an OCS

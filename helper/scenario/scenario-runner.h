@@ -9,6 +9,7 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/scenario-config.h"
+#include "ns3/suite-run-interruption.h"
 
 #include <cstdint>
 #include <functional>
@@ -44,16 +45,17 @@ struct ScenarioPolicyRun
 /**
  * \ingroup scenario
  * \brief Runs a scenario's jobs under one placement policy on a fresh cluster, with the
- * scenario's engine (packet: a ClosFabric and CollectivePacketExecutor; flow: a
- * FluidExecutor): the one loop every program shares (vclos-run-scenario,
- * vclos-trace-benchmark, a user's program).
+ * scenario's engine (ScenarioEngine, chosen by name from ScenarioEngineNames: packet, a
+ * ClosFabric and CollectivePacketExecutor; flow, a FluidExecutor): the one loop every program
+ * shares (vclos-run-scenario, vclos-trace-benchmark, a user's program).
  *
  * The scheduler gets the scenario's Backfill, and the OCS-vClos policy its
- * ReconfigurationDelay and KeepIdleCircuits; the packet level seeds RngRun + salt run, lights
- * circuits after the reconfiguration time and tracks leaf-spine link loads. The run stops when
- * the last job finishes (TCP's closing timers would run on) and throws std::runtime_error when
- * a job did not finish. Outputs (pcap, FlowMonitor XML, a progress line) follow the
- * scenario's output section when enabled with SetOutputs.
+ * ReconfigurationDelay and KeepIdleCircuits; the engine builds its cluster (the packet level
+ * seeds RngRun + salt run, lights circuits after the reconfiguration time and tracks
+ * leaf-spine link loads). The run stops when the last job finishes (TCP's closing timers
+ * would run on) and throws std::runtime_error when a job did not finish. Outputs (pcap,
+ * FlowMonitor XML, a progress line) follow the scenario's output section when enabled with
+ * SetOutputs.
  */
 class ScenarioRunner
 {
@@ -61,16 +63,6 @@ class ScenarioRunner
     /// A finished job: its run's label, its id and its record.
     using FinishedHook = std::function<
         void(const std::string&, uint32_t, const ClusterSchedulerTracker::JobRecord&)>;
-
-    /**
-     * \brief The program's interruption check (signals, a wall-clock limit), if any.
-     */
-    struct Interruption
-    {
-        std::function<void(bool)> start;  //!< schedule checks (argument: flow level)
-        std::function<uint64_t()> checks; //!< check events run so far (not the model's)
-        std::function<bool()> stopped;    //!< whether a check stopped the run
-    };
 
     /// \param scenario the scenario (kept by reference: it must outlive the runner)
     explicit ScenarioRunner(const ScenarioConfig& scenario);
@@ -81,8 +73,9 @@ class ScenarioRunner
     void SetProgressName(const std::string& name);
     /// \param hook called as each job finishes (after its record is complete)
     void SetFinishedHook(FinishedHook hook);
-    /// \param interruption the program's interruption check
-    void SetInterruption(Interruption interruption);
+    /// \param interruption the program's interruption check, started before each run (null:
+    ///        none)
+    void SetInterruption(SuiteRunInterruption* interruption);
 
     /**
      * \brief Run the jobs under one policy.
@@ -96,11 +89,11 @@ class ScenarioRunner
                           uint32_t saltRun = 0) const;
 
   private:
-    const ScenarioConfig& m_scenario; //!< the scenario
-    bool m_outputs = false;           //!< write outputs
-    std::string m_progressName;       //!< progress line's program name
-    FinishedHook m_finished;          //!< per finished job
-    Interruption m_interruption;      //!< the program's check
+    const ScenarioConfig& m_scenario;               //!< the scenario
+    bool m_outputs = false;                         //!< write outputs
+    std::string m_progressName;                     //!< progress line's program name
+    FinishedHook m_finished;                        //!< per finished job
+    SuiteRunInterruption* m_interruption = nullptr; //!< the program's check
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/suite-check.h"
+#include "ns3/suite-exact-number.h"
 
 #include <set>
 
@@ -197,8 +198,9 @@ ClusterSchedulerTracker::WriteTimeSeries(std::ostream& out,
         }
         uint32_t queue = q > 0 ? m_queue[q - 1].value : 0;
         uint32_t busy = b > 0 ? m_busy[b - 1].value : 0;
-        out << label << "," << t.GetSeconds() * 1e3 << "," << queue << "," << busy << ","
-            << (m_gpuCount == 0 ? 0.0 : static_cast<double>(busy) / m_gpuCount) << "\n";
+        out << label << "," << SuiteExact{t.GetSeconds() * 1e3} << "," << queue << "," << busy
+            << "," << SuiteExact{m_gpuCount == 0 ? 0.0 : static_cast<double>(busy) / m_gpuCount}
+            << "\n";
     }
 }
 
