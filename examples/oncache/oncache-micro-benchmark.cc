@@ -55,6 +55,7 @@ struct Options
     uint32_t kvConcurrency = 4;                 //!< key-value connections
     uint32_t run = 0;                           //!< runs done (progress)
     uint32_t runs = 0;                          //!< runs in total (progress)
+    bool progress = true;                       //!< print a progress line per run
 };
 
 /// Fill the cache statistics of a result from a tracker.
@@ -324,6 +325,334 @@ Plot(const std::string& prefix,
     std::cout << "plot: " << prefix << ".png\n";
 }
 
+/// The data-path modes compared: bare metal, the standard overlay and ONCache.
+const OncacheMode kModes[] = {ONCACHE_MODE_BARE_METAL, ONCACHE_MODE_OVERLAY, ONCACHE_MODE_ONCACHE};
+
+/// A request/response metric.
+struct Rr
+{
+    std::string metric;                    //!< name
+    bool tcp;                              //!< TCP or UDP
+    bool crr;                              //!< a connection per transaction
+    std::map<OncacheMode, Result> results; //!< per mode
+};
+
+/// Every run's result.
+struct Measurements
+{
+    /// Stream results by protocol ("TCP", "UDP") and mode, then flow count.
+    std::map<std::pair<std::string, OncacheMode>, std::map<uint32_t, Result>> sweep;
+    std::vector<Rr> rrs;                                        //!< TCP RR, UDP RR, TCP CRR
+    std::map<OncacheMode, Result> kvs;                          //!< key-value load, per mode
+    std::map<OncacheMode, std::pair<double, double>> kvLatency; //!< KV mean and p99 latency, us
+
+    /**
+     * \param proto "TCP" or "UDP"
+     * \param mode the mode
+     * \param n the flow count
+     * \return the stream result
+     */
+    const Result* Stream(const std::string& proto, OncacheMode mode, uint32_t n) const
+    {
+        return &sweep.at({proto, mode}).at(n);
+    }
+};
+
+/**
+ * \brief Check the options and the request-response and key-value sizes before the first run.
+ * \param o the options; receives the parsed flow counts
+ * \param flows the comma-separated flow counts
+ * \throws std::invalid_argument for a bad option
+ */
+void
+Validate(Options& o, const std::string& flows)
+{
+    ONCACHE_REQUIRE(o.duration >= MilliSeconds(1) && o.duration <= Seconds(10),
+                    std::invalid_argument,
+                    "duration: " << o.duration.As(Time::MS) << " is not within 1 ms to 10 s");
+    o.flows = ParseFlows(flows);
+    ONCACHE_REQUIRE(o.udpDatagram + 1000 <= oncachefit::kSuperSegmentBytes,
+                    std::invalid_argument,
+                    "udpDatagram: " << o.udpDatagram << " bytes exceed "
+                                    << oncachefit::kSuperSegmentBytes - 1000 << " (a "
+                                    << oncachefit::kSuperSegmentBytes << "-byte super-segment)");
+    ONCACHE_REQUIRE(o.kvConcurrency >= 1 && o.kvConcurrency <= 1024,
+                    std::invalid_argument,
+                    "kvConcurrency: " << o.kvConcurrency << " is not in [1, 1024]");
+    // The request-response and key-value runs' sizes (--ns3::OncacheRrClient::...,
+    // --ns3::OncacheKvServer::... etc.), refused before the first run rather than after
+    // the stream sweep.
+    for (const char* protocol : {"ns3::TcpSocketFactory", "ns3::UdpSocketFactory"})
+    {
+        OncacheRrHelper(protocol, Ipv4Address::GetLoopback(), 7000).Validate();
+    }
+    OncacheKvHelper(Ipv4Address::GetLoopback()).Validate();
+}
+
+/**
+ * \brief Run every measurement: the stream sweep, request/response and key-value load.
+ * \param o the options (counts the runs for the progress lines)
+ * \return the results
+ */
+Measurements
+Measure(Options& o)
+{
+    o.runs = o.progress ? 3 * (4 + 2 * o.flows.size()) : 0;
+    auto step = [&](const std::string& what, OncacheMode mode) {
+        if (o.progress)
+        {
+            Progress(o, what, mode);
+        }
+    };
+    Measurements m;
+    for (const std::string proto : {"TCP", "UDP"})
+    {
+        for (auto mode : kModes)
+        {
+            for (uint32_t n : o.flows)
+            {
+                step(proto + " stream, " + std::to_string(n) + " flow(s),", mode);
+                m.sweep[{proto, mode}][n] = RunStream(mode, proto == "TCP", n, o);
+            }
+        }
+    }
+    m.rrs = {{"TCP RR", true, false, {}},
+             {"UDP RR", false, false, {}},
+             {"TCP CRR", true, true, {}}};
+    for (auto& rr : m.rrs)
+    {
+        for (auto mode : kModes)
+        {
+            step(rr.metric + ",", mode);
+            rr.results[mode] = RunRr(mode, rr.tcp, rr.crr, o);
+        }
+    }
+    for (auto mode : kModes)
+    {
+        step("memcached-like KV,", mode);
+        double mean = 0;
+        double p99 = 0;
+        m.kvs[mode] = RunKv(mode, o, mean, p99);
+        m.kvLatency[mode] = {mean, p99};
+    }
+    return m;
+}
+
+/**
+ * \brief Write the CSV: one row per metric, flow count and mode.
+ * \param csv the file
+ * \param o the options
+ * \param m the results
+ * \throws std::invalid_argument when the file cannot be written
+ */
+void
+WriteCsv(const std::string& csv, const Options& o, const Measurements& m)
+{
+    std::ofstream out(csv);
+    ONCACHE_REQUIRE(out.good(), std::invalid_argument, "csv: cannot write " << csv);
+    out << "metric,flows,mode,value,unit,cpu_us_per_unit,hit_rate_pct,slow_per_connection\n";
+    out << std::setprecision(6);
+    for (const auto& [key, results] : m.sweep)
+    {
+        for (const auto& [n, r] : results)
+        {
+            out << key.first << " stream," << n << "," << OncacheModeToString(key.second) << ","
+                << r.value << ",Gbit/s," << r.cpuPerUnitUs << "," << r.hitRate << ","
+                << r.slowPerConnection << "\n";
+        }
+    }
+    for (const auto& rr : m.rrs)
+    {
+        for (auto mode : kModes)
+        {
+            const Result& r = rr.results.at(mode);
+            out << rr.metric << ",1," << OncacheModeToString(mode) << "," << r.value << ",trans/s,"
+                << r.cpuPerUnitUs << "," << r.hitRate << "," << r.slowPerConnection << "\n";
+        }
+    }
+
+    for (auto mode : kModes)
+    {
+        const Result& r = m.kvs.at(mode);
+        out << "KV requests," << o.kvConcurrency << "," << OncacheModeToString(mode) << ","
+            << r.value << ",req/s," << r.cpuPerUnitUs << "," << r.hitRate << ","
+            << r.slowPerConnection << "\n";
+        out << "KV mean latency," << o.kvConcurrency << "," << OncacheModeToString(mode) << ","
+            << m.kvLatency.at(mode).first << ",us,,,\n";
+        out << "KV p99 latency," << o.kvConcurrency << "," << OncacheModeToString(mode) << ","
+            << m.kvLatency.at(mode).second << ",us,,,\n";
+    }
+}
+
+/// A row of the comparison table.
+struct Line
+{
+    std::string metric;   //!< name
+    const Result* r[3];   //!< bare metal, overlay, ONCache
+    bool cpu;             //!< compare CPU per unit instead of the value
+    std::string paperOvl; //!< paper: overlay vs bare metal
+    std::string paperOnc; //!< paper: ONCache vs overlay
+};
+
+/**
+ * \param o the options
+ * \param m the results
+ * \return the comparison table's rows, with the paper's figures
+ */
+std::vector<Line>
+TableLines(const Options& o, const Measurements& m)
+{
+    auto at = [&](const std::string& p, OncacheMode mode, uint32_t n) {
+        return m.Stream(p, mode, n);
+    };
+    std::vector<Line> lines;
+    uint32_t first = o.flows.front();
+    std::string f = " " + std::to_string(first) + "-flow Gbit/s";
+    lines.push_back(
+        {"TCP" + f,
+         {at("TCP", kModes[0], first), at("TCP", kModes[1], first), at("TCP", kModes[2], first)},
+         false,
+         "-11%",
+         first == 1 ? "+11.5%" : (first == 2 ? "+14%" : "")});
+    lines.push_back(
+        {"UDP" + f,
+         {at("UDP", kModes[0], first), at("UDP", kModes[1], first), at("UDP", kModes[2], first)},
+         false,
+         "",
+         "+20%"});
+    for (const auto& rr : m.rrs)
+    {
+        lines.push_back(
+            {rr.metric + " trans/s",
+             {&rr.results.at(kModes[0]), &rr.results.at(kModes[1]), &rr.results.at(kModes[2])},
+             false,
+             rr.crr ? "" : (rr.tcp ? "-29%" : ""),
+             rr.crr ? "modest" : (rr.tcp ? "+36%" : "+34%")});
+    }
+    lines.push_back({"KV requests/s",
+                     {&m.kvs.at(kModes[0]), &m.kvs.at(kModes[1]), &m.kvs.at(kModes[2])},
+                     false,
+                     "",
+                     "+27.8%"});
+    lines.push_back({"CPU us/TCP RR trans",
+                     {&m.rrs[0].results.at(kModes[0]),
+                      &m.rrs[0].results.at(kModes[1]),
+                      &m.rrs[0].results.at(kModes[2])},
+                     true,
+                     "",
+                     "-26..-32%"});
+    lines.push_back(
+        {"CPU us/Gbit TCP" + f.substr(0, f.size() - 7),
+         {at("TCP", kModes[0], first), at("TCP", kModes[1], first), at("TCP", kModes[2], first)},
+         true,
+         "",
+         "lower"});
+    lines.push_back(
+        {"CPU us/Gbit UDP" + f.substr(0, f.size() - 7),
+         {at("UDP", kModes[0], first), at("UDP", kModes[1], first), at("UDP", kModes[2], first)},
+         true,
+         "",
+         "lower"});
+    return lines;
+}
+
+/**
+ * \brief Print the table: ONCache's gain over the overlay, and the overlay's loss against bare
+ *        metal, next to the paper's (spec 5.1; overlay vs bare metal from spec 1.2).
+ * \param lines its rows
+ */
+void
+PrintTable(const std::vector<Line>& lines)
+{
+    std::cout << std::left << std::setw(24) << "metric" << std::right << std::setw(10)
+              << "BareMetal" << std::setw(10) << "Overlay" << std::setw(10) << "ONCache"
+              << std::setw(10) << "ovl/bare" << std::setw(8) << "paper" << std::setw(10)
+              << "onc/ovl" << std::setw(11) << "paper"
+              << "\n";
+    for (const auto& line : lines)
+    {
+        double v[3];
+        for (int i = 0; i < 3; ++i)
+        {
+            v[i] = line.cpu ? line.r[i]->cpuPerUnitUs : line.r[i]->value;
+        }
+        std::cout << std::left << std::setw(24) << line.metric << std::right << std::fixed;
+        for (double x : v)
+        {
+            std::ostringstream cell;
+            cell << std::fixed << std::setprecision(1) << (x >= 1000 ? x / 1000 : x)
+                 << (x >= 1000 ? "k" : "");
+            std::cout << std::setw(10) << cell.str();
+        }
+        std::cout << std::setprecision(1) << std::setw(9) << Pct(v[1], v[0]) << "%" << std::setw(8)
+                  << line.paperOvl << std::setw(9) << Pct(v[2], v[1]) << "%" << std::setw(11)
+                  << line.paperOnc << "\n";
+    }
+}
+
+/**
+ * \brief Print the sweep: aggregate goodput per flow count and ONCache's gain.
+ * \param o the options
+ * \param m the results
+ */
+void
+PrintSweep(const Options& o, const Measurements& m)
+{
+    std::cout << "\nstream sweep (Gbit/s, aggregate; one pod pair per flow)\n"
+              << std::left << std::setw(6) << "proto" << std::right << std::setw(6) << "flows"
+              << std::setw(10) << "BareMetal" << std::setw(10) << "Overlay" << std::setw(10)
+              << "ONCache" << std::setw(10) << "ovl/bare" << std::setw(10) << "onc/ovl"
+              << std::setw(11) << "hit rate" << std::setw(12) << "slow/conn"
+              << "\n";
+    for (const std::string proto : {"TCP", "UDP"})
+    {
+        for (uint32_t n : o.flows)
+        {
+            const Result* r[3] = {m.Stream(proto, kModes[0], n),
+                                  m.Stream(proto, kModes[1], n),
+                                  m.Stream(proto, kModes[2], n)};
+            std::cout << std::left << std::setw(6) << proto << std::right << std::setw(6) << n
+                      << std::setprecision(1);
+            for (const Result* x : r)
+            {
+                std::cout << std::setw(10) << x->value;
+            }
+            std::cout << std::setw(9) << Pct(r[1]->value, r[0]->value) << "%" << std::setw(9)
+                      << Pct(r[2]->value, r[1]->value) << "%" << std::setprecision(2)
+                      << std::setw(10) << r[2]->hitRate << "%" << std::setw(12)
+                      << r[2]->slowPerConnection << "\n";
+        }
+    }
+}
+
+/**
+ * \brief Print the key-value latencies, the paper's stream gains and ONCache's cache figures.
+ * \param o the options
+ * \param m the results
+ */
+void
+PrintSummary(const Options& o, const Measurements& m)
+{
+    std::cout << "\nmemcached-like KV (" << o.kvConcurrency
+              << " connections, 100 B GETs, Pareto values): mean / p99 latency us:";
+    for (auto mode : kModes)
+    {
+        std::cout << "  " << OncacheModeToString(mode) << " " << std::setprecision(1)
+                  << m.kvLatency.at(mode).first << " / " << m.kvLatency.at(mode).second;
+    }
+    std::cout << "\n  ONCache vs overlay mean latency " << std::setprecision(1)
+              << Pct(m.kvLatency.at(kModes[2]).first, m.kvLatency.at(kModes[1]).first)
+              << "% (paper, Memcached: -22.7% latency, +27.8% throughput)\n\n";
+    std::cout << "paper: TCP +11.5% (1 flow), +14% (2 flows), all converge at >= 4 flows; "
+                 "UDP +20% (+19.7..+31.8% at low parallelism)\n";
+    const Result& rr = m.rrs[0].results.at(ONCACHE_MODE_ONCACHE);
+    const Result& crr = m.rrs[2].results.at(ONCACHE_MODE_ONCACHE);
+    std::cout << "\nONCache: cache hit rate " << std::setprecision(2) << rr.hitRate
+              << "% in TCP RR, " << crr.hitRate << "% in TCP CRR; slow-path packets per "
+              << "connection (egress) " << crr.slowPerConnection
+              << " in TCP CRR (spec: exactly 3)\n";
+}
+
 } // namespace
 
 int
@@ -333,7 +662,6 @@ main(int argc, char* argv[])
     std::string csv = "oncache-micro-benchmark.csv";
     std::string plot = "oncache-micro-benchmark";
     std::string flows = "1,2,4,8";
-    bool progress = true;
     SuiteCommandLine cmd(__FILE__);
     cmd.AddValue("duration",
                  "Simulated time of each run, 1 ms to 10 s (the first fifth is warm-up)",
@@ -349,260 +677,19 @@ main(int argc, char* argv[])
     cmd.AddOutputPrefix("plot",
                         "Output prefix of the sweep plot (.plt, .png); none: no plot",
                         plot);
-    cmd.AddValue("progress", "Print a progress line per run on stderr", progress);
+    cmd.AddValue("progress", "Print a progress line per run on stderr", o.progress);
     cmd.Parse(argc, argv);
     try
     {
-        ONCACHE_REQUIRE(o.duration >= MilliSeconds(1) && o.duration <= Seconds(10),
-                        std::invalid_argument,
-                        "duration: " << o.duration.As(Time::MS) << " is not within 1 ms to 10 s");
-        o.flows = ParseFlows(flows);
-        ONCACHE_REQUIRE(o.udpDatagram + 1000 <= oncachefit::kSuperSegmentBytes,
-                        std::invalid_argument,
-                        "udpDatagram: " << o.udpDatagram << " bytes exceed "
-                                        << oncachefit::kSuperSegmentBytes - 1000 << " (a "
-                                        << oncachefit::kSuperSegmentBytes
-                                        << "-byte super-segment)");
-        const OncacheMode modes[] = {ONCACHE_MODE_BARE_METAL,
-                                     ONCACHE_MODE_OVERLAY,
-                                     ONCACHE_MODE_ONCACHE};
-        ONCACHE_REQUIRE(o.kvConcurrency >= 1 && o.kvConcurrency <= 1024,
-                        std::invalid_argument,
-                        "kvConcurrency: " << o.kvConcurrency << " is not in [1, 1024]");
-        // The request-response and key-value runs' sizes (--ns3::OncacheRrClient::...,
-        // --ns3::OncacheKvServer::... etc.), refused before the first run rather than after
-        // the stream sweep.
-        for (const char* protocol : {"ns3::TcpSocketFactory", "ns3::UdpSocketFactory"})
-        {
-            OncacheRrHelper(protocol, Ipv4Address::GetLoopback(), 7000).Validate();
-        }
-        OncacheKvHelper(Ipv4Address::GetLoopback()).Validate();
-        o.runs = progress ? 3 * (4 + 2 * o.flows.size()) : 0;
-        auto step = [&](const std::string& what, OncacheMode mode) {
-            if (progress)
-            {
-                Progress(o, what, mode);
-            }
-        };
-
-        // Throughput sweep.
-        std::map<std::pair<std::string, OncacheMode>, std::map<uint32_t, Result>> sweep;
-        for (const std::string proto : {"TCP", "UDP"})
-        {
-            for (auto mode : modes)
-            {
-                for (uint32_t n : o.flows)
-                {
-                    step(proto + " stream, " + std::to_string(n) + " flow(s),", mode);
-                    sweep[{proto, mode}][n] = RunStream(mode, proto == "TCP", n, o);
-                }
-            }
-        }
-
-        // Request/response.
-        struct Rr
-        {
-            std::string metric;                    //!< name
-            bool tcp;                              //!< TCP or UDP
-            bool crr;                              //!< a connection per transaction
-            std::map<OncacheMode, Result> results; //!< per mode
-        };
-
-        std::vector<Rr> rrs = {{"TCP RR", true, false, {}},
-                               {"UDP RR", false, false, {}},
-                               {"TCP CRR", true, true, {}}};
-        for (auto& rr : rrs)
-        {
-            for (auto mode : modes)
-            {
-                step(rr.metric + ",", mode);
-                rr.results[mode] = RunRr(mode, rr.tcp, rr.crr, o);
-            }
-        }
-
-        // Memcached-like key-value load.
-        std::map<OncacheMode, Result> kvs;
-        std::map<OncacheMode, std::pair<double, double>> kvLatency;
-        for (auto mode : modes)
-        {
-            step("memcached-like KV,", mode);
-            double mean = 0;
-            double p99 = 0;
-            kvs[mode] = RunKv(mode, o, mean, p99);
-            kvLatency[mode] = {mean, p99};
-        }
-
-        // CSV: one row per metric, flow count and mode.
-        std::ofstream out(csv);
-        ONCACHE_REQUIRE(out.good(), std::invalid_argument, "csv: cannot write " << csv);
-        out << "metric,flows,mode,value,unit,cpu_us_per_unit,hit_rate_pct,slow_per_connection\n";
-        out << std::setprecision(6);
-        for (const auto& [key, results] : sweep)
-        {
-            for (const auto& [n, r] : results)
-            {
-                out << key.first << " stream," << n << "," << OncacheModeToString(key.second) << ","
-                    << r.value << ",Gbit/s," << r.cpuPerUnitUs << "," << r.hitRate << ","
-                    << r.slowPerConnection << "\n";
-            }
-        }
-        for (const auto& rr : rrs)
-        {
-            for (auto mode : modes)
-            {
-                const Result& r = rr.results.at(mode);
-                out << rr.metric << ",1," << OncacheModeToString(mode) << "," << r.value
-                    << ",trans/s," << r.cpuPerUnitUs << "," << r.hitRate << ","
-                    << r.slowPerConnection << "\n";
-            }
-        }
-
-        for (auto mode : modes)
-        {
-            const Result& r = kvs.at(mode);
-            out << "KV requests," << o.kvConcurrency << "," << OncacheModeToString(mode) << ","
-                << r.value << ",req/s," << r.cpuPerUnitUs << "," << r.hitRate << ","
-                << r.slowPerConnection << "\n";
-            out << "KV mean latency," << o.kvConcurrency << "," << OncacheModeToString(mode) << ","
-                << kvLatency.at(mode).first << ",us,,,\n";
-            out << "KV p99 latency," << o.kvConcurrency << "," << OncacheModeToString(mode) << ","
-                << kvLatency.at(mode).second << ",us,,,\n";
-        }
-
-        // The table: ONCache's gain over the overlay, and the overlay's loss against bare
-        // metal, next to the paper's (spec 5.1; overlay vs bare metal from spec 1.2).
-        struct Line
-        {
-            std::string metric;   //!< name
-            const Result* r[3];   //!< bare metal, overlay, ONCache
-            bool cpu;             //!< compare CPU per unit instead of the value
-            std::string paperOvl; //!< paper: overlay vs bare metal
-            std::string paperOnc; //!< paper: ONCache vs overlay
-        };
-
-        auto at = [&](const std::string& p, OncacheMode m, uint32_t n) {
-            return &sweep.at({p, m}).at(n);
-        };
-        std::vector<Line> lines;
-        uint32_t first = o.flows.front();
-        std::string f = " " + std::to_string(first) + "-flow Gbit/s";
-        lines.push_back(
-            {"TCP" + f,
-             {at("TCP", modes[0], first), at("TCP", modes[1], first), at("TCP", modes[2], first)},
-             false,
-             "-11%",
-             first == 1 ? "+11.5%" : (first == 2 ? "+14%" : "")});
-        lines.push_back(
-            {"UDP" + f,
-             {at("UDP", modes[0], first), at("UDP", modes[1], first), at("UDP", modes[2], first)},
-             false,
-             "",
-             "+20%"});
-        for (const auto& rr : rrs)
-        {
-            lines.push_back(
-                {rr.metric + " trans/s",
-                 {&rr.results.at(modes[0]), &rr.results.at(modes[1]), &rr.results.at(modes[2])},
-                 false,
-                 rr.crr ? "" : (rr.tcp ? "-29%" : ""),
-                 rr.crr ? "modest" : (rr.tcp ? "+36%" : "+34%")});
-        }
-        lines.push_back({"KV requests/s",
-                         {&kvs.at(modes[0]), &kvs.at(modes[1]), &kvs.at(modes[2])},
-                         false,
-                         "",
-                         "+27.8%"});
-        lines.push_back({"CPU us/TCP RR trans",
-                         {&rrs[0].results.at(modes[0]),
-                          &rrs[0].results.at(modes[1]),
-                          &rrs[0].results.at(modes[2])},
-                         true,
-                         "",
-                         "-26..-32%"});
-        lines.push_back(
-            {"CPU us/Gbit TCP" + f.substr(0, f.size() - 7),
-             {at("TCP", modes[0], first), at("TCP", modes[1], first), at("TCP", modes[2], first)},
-             true,
-             "",
-             "lower"});
-        lines.push_back(
-            {"CPU us/Gbit UDP" + f.substr(0, f.size() - 7),
-             {at("UDP", modes[0], first), at("UDP", modes[1], first), at("UDP", modes[2], first)},
-             true,
-             "",
-             "lower"});
-        std::cout << std::left << std::setw(24) << "metric" << std::right << std::setw(10)
-                  << "BareMetal" << std::setw(10) << "Overlay" << std::setw(10) << "ONCache"
-                  << std::setw(10) << "ovl/bare" << std::setw(8) << "paper" << std::setw(10)
-                  << "onc/ovl" << std::setw(11) << "paper"
-                  << "\n";
-        for (const auto& line : lines)
-        {
-            double v[3];
-            for (int i = 0; i < 3; ++i)
-            {
-                v[i] = line.cpu ? line.r[i]->cpuPerUnitUs : line.r[i]->value;
-            }
-            std::cout << std::left << std::setw(24) << line.metric << std::right << std::fixed;
-            for (double x : v)
-            {
-                std::ostringstream cell;
-                cell << std::fixed << std::setprecision(1) << (x >= 1000 ? x / 1000 : x)
-                     << (x >= 1000 ? "k" : "");
-                std::cout << std::setw(10) << cell.str();
-            }
-            std::cout << std::setprecision(1) << std::setw(9) << Pct(v[1], v[0]) << "%"
-                      << std::setw(8) << line.paperOvl << std::setw(9) << Pct(v[2], v[1]) << "%"
-                      << std::setw(11) << line.paperOnc << "\n";
-        }
-
-        // The sweep: aggregate goodput per flow count and ONCache's gain.
-        std::cout << "\nstream sweep (Gbit/s, aggregate; one pod pair per flow)\n"
-                  << std::left << std::setw(6) << "proto" << std::right << std::setw(6) << "flows"
-                  << std::setw(10) << "BareMetal" << std::setw(10) << "Overlay" << std::setw(10)
-                  << "ONCache" << std::setw(10) << "ovl/bare" << std::setw(10) << "onc/ovl"
-                  << std::setw(11) << "hit rate" << std::setw(12) << "slow/conn"
-                  << "\n";
-        for (const std::string proto : {"TCP", "UDP"})
-        {
-            for (uint32_t n : o.flows)
-            {
-                const Result* r[3] = {at(proto, modes[0], n),
-                                      at(proto, modes[1], n),
-                                      at(proto, modes[2], n)};
-                std::cout << std::left << std::setw(6) << proto << std::right << std::setw(6) << n
-                          << std::setprecision(1);
-                for (const Result* x : r)
-                {
-                    std::cout << std::setw(10) << x->value;
-                }
-                std::cout << std::setw(9) << Pct(r[1]->value, r[0]->value) << "%" << std::setw(9)
-                          << Pct(r[2]->value, r[1]->value) << "%" << std::setprecision(2)
-                          << std::setw(10) << r[2]->hitRate << "%" << std::setw(12)
-                          << r[2]->slowPerConnection << "\n";
-            }
-        }
-        std::cout << "\nmemcached-like KV (" << o.kvConcurrency
-                  << " connections, 100 B GETs, Pareto values): mean / p99 latency us:";
-        for (auto mode : modes)
-        {
-            std::cout << "  " << OncacheModeToString(mode) << " " << std::setprecision(1)
-                      << kvLatency.at(mode).first << " / " << kvLatency.at(mode).second;
-        }
-        std::cout << "\n  ONCache vs overlay mean latency " << std::setprecision(1)
-                  << Pct(kvLatency.at(modes[2]).first, kvLatency.at(modes[1]).first)
-                  << "% (paper, Memcached: -22.7% latency, +27.8% throughput)\n\n";
-        std::cout << "paper: TCP +11.5% (1 flow), +14% (2 flows), all converge at >= 4 flows; "
-                     "UDP +20% (+19.7..+31.8% at low parallelism)\n";
-        const Result& rr = rrs[0].results.at(ONCACHE_MODE_ONCACHE);
-        const Result& crr = rrs[2].results.at(ONCACHE_MODE_ONCACHE);
-        std::cout << "\nONCache: cache hit rate " << std::setprecision(2) << rr.hitRate
-                  << "% in TCP RR, " << crr.hitRate << "% in TCP CRR; slow-path packets per "
-                  << "connection (egress) " << crr.slowPerConnection
-                  << " in TCP CRR (spec: exactly 3)\n";
+        Validate(o, flows);
+        const Measurements m = Measure(o);
+        WriteCsv(csv, o, m);
+        PrintTable(TableLines(o, m));
+        PrintSweep(o, m);
+        PrintSummary(o, m);
         if (plot != "none")
         {
-            Plot(plot, o.flows, sweep);
+            Plot(plot, o.flows, m.sweep);
         }
     }
     catch (const std::exception& e)

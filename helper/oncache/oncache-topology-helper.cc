@@ -378,6 +378,122 @@ struct PcapSplitter
     DataRate rate;             //!< line rate (spacing of the split frames)
 };
 
+/// A frame taken apart by StripHeaders: every header a split segment repeats.
+struct SplitHeaders
+{
+    EthernetHeader eth{false};      //!< the frame's Ethernet header
+    EthernetTrailer fcs;            //!< its FCS
+    Ipv4Header outer;               //!< the outer (or only) IPv4 header
+    bool encapsulated = false;      //!< a VXLAN frame
+    UdpHeader tunnel;               //!< encapsulated: the outer UDP header
+    OncacheVxlanHeader vxlan;       //!< encapsulated: the VXLAN header
+    EthernetHeader innerEth{false}; //!< encapsulated: the inner Ethernet header
+    Ipv4Header inner;               //!< the inner IPv4 header (the outer one when not encapsulated)
+    bool isTcp = false;             //!< a TCP segment, else a UDP datagram
+    TcpHeader tcp;                  //!< isTcp: the TCP header
+    UdpHeader udp;                  //!< !isTcp: the UDP header
+};
+
+/**
+ * \brief Remove the Ethernet header and FCS, the IPv4 headers, the VXLAN encapsulation (if any)
+ *        and the TCP or UDP header of a frame.
+ * \param p a copy of the frame; the transport payload is left
+ * \param h receives the headers
+ * \return false when the (inner) packet is neither TCP nor UDP (p is then partly stripped)
+ */
+bool
+StripHeaders(const Ptr<Packet>& p, SplitHeaders& h)
+{
+    p->RemoveHeader(h.eth);
+    p->RemoveTrailer(h.fcs);
+    p->RemoveHeader(h.outer);
+    h.inner = h.outer;
+    if (h.outer.GetProtocol() == 17)
+    {
+        UdpHeader udp;
+        p->PeekHeader(udp);
+        if (udp.GetDestinationPort() == OncacheVxlanHeader::PORT)
+        {
+            p->RemoveHeader(h.tunnel);
+            p->RemoveHeader(h.vxlan);
+            p->RemoveHeader(h.innerEth);
+            p->RemoveHeader(h.inner);
+            h.encapsulated = true;
+        }
+    }
+    h.isTcp = h.inner.GetProtocol() == 6;
+    if (h.isTcp)
+    {
+        p->RemoveHeader(h.tcp);
+    }
+    else if (h.inner.GetProtocol() == 17)
+    {
+        p->RemoveHeader(h.udp);
+    }
+    else
+    {
+        return false;
+    }
+    return true;
+}
+
+/**
+ * \brief Build the i-th wire frame of a split super-segment, as a TSO/GSO NIC sends it.
+ * \param h the super-segment's headers
+ * \param payload the super-segment's transport payload
+ * \param offset the frame's first payload byte
+ * \param len the frame's payload bytes
+ * \param i the frame's index (added to the IP identifications)
+ * \return the frame, Ethernet header and FCS included
+ */
+Ptr<Packet>
+BuildSegment(const SplitHeaders& h,
+             const Ptr<Packet>& payload,
+             uint32_t offset,
+             uint32_t len,
+             uint32_t i)
+{
+    Ptr<Packet> segment = payload->CreateFragment(offset, len);
+    if (h.isTcp)
+    {
+        TcpHeader t = h.tcp;
+        t.SetSequenceNumber(h.tcp.GetSequenceNumber() + offset);
+        if (offset + len < payload->GetSize())
+        {
+            // FIN and PSH belong to the last segment only, as TSO sets them.
+            t.SetFlags(h.tcp.GetFlags() & ~(TcpHeader::FIN | TcpHeader::PSH));
+        }
+        segment->AddHeader(t);
+    }
+    else
+    {
+        UdpHeader u; // fresh: the length follows the segment
+        u.SetSourcePort(h.udp.GetSourcePort());
+        u.SetDestinationPort(h.udp.GetDestinationPort());
+        segment->AddHeader(u);
+    }
+    Ipv4Header ip = h.inner;
+    ip.SetPayloadSize(segment->GetSize());
+    ip.SetIdentification(static_cast<uint16_t>(h.inner.GetIdentification() + i));
+    segment->AddHeader(ip);
+    if (h.encapsulated)
+    {
+        segment->AddHeader(h.innerEth);
+        segment->AddHeader(h.vxlan);
+        UdpHeader u;
+        u.SetSourcePort(h.tunnel.GetSourcePort());
+        u.SetDestinationPort(h.tunnel.GetDestinationPort());
+        segment->AddHeader(u);
+        Ipv4Header o = h.outer;
+        o.SetPayloadSize(segment->GetSize());
+        o.SetIdentification(static_cast<uint16_t>(h.outer.GetIdentification() + i));
+        segment->AddHeader(o);
+    }
+    segment->AddHeader(h.eth);
+    segment->AddTrailer(h.fcs);
+    return segment;
+}
+
 /**
  * \brief Write one Ethernet frame (header and FCS included) to a capture; a TCP or UDP
  *        super-segment larger than the wire MTU is written as the ceil(payload / MSS) frames a
@@ -396,49 +512,15 @@ WriteSplit(std::shared_ptr<const PcapSplitter> splitter, Ptr<const Packet> frame
         return;
     }
     Ptr<Packet> p = frame->Copy();
-    EthernetHeader eth(false);
-    EthernetTrailer fcs;
-    p->RemoveHeader(eth);
-    p->RemoveTrailer(fcs);
-    Ipv4Header outer;
-    p->RemoveHeader(outer);
-    UdpHeader tunnel;
-    OncacheVxlanHeader vxlan;
-    EthernetHeader innerEth(false);
-    Ipv4Header inner = outer;
-    bool encapsulated = false;
-    if (outer.GetProtocol() == 17)
-    {
-        UdpHeader udp;
-        p->PeekHeader(udp);
-        if (udp.GetDestinationPort() == OncacheVxlanHeader::PORT)
-        {
-            p->RemoveHeader(tunnel);
-            p->RemoveHeader(vxlan);
-            p->RemoveHeader(innerEth);
-            p->RemoveHeader(inner);
-            encapsulated = true;
-        }
-    }
-    TcpHeader tcp;
-    UdpHeader udp;
-    const bool isTcp = inner.GetProtocol() == 6;
-    if (isTcp)
-    {
-        p->RemoveHeader(tcp);
-    }
-    else if (inner.GetProtocol() == 17)
-    {
-        p->RemoveHeader(udp);
-    }
-    else
+    SplitHeaders h;
+    if (!StripHeaders(p, h))
     {
         splitter->file->Write(Simulator::Now(), frame);
         return;
     }
-    const uint32_t l4Bytes = isTcp ? tcp.GetSerializedSize() : udp.GetSerializedSize();
+    const uint32_t l4Bytes = h.isTcp ? h.tcp.GetSerializedSize() : h.udp.GetSerializedSize();
     const uint32_t headerBytes =
-        (encapsulated ? OncacheVxlanHeader::OVERHEAD : 0) + inner.GetSerializedSize() + l4Bytes;
+        (h.encapsulated ? OncacheVxlanHeader::OVERHEAD : 0) + h.inner.GetSerializedSize() + l4Bytes;
     if (splitter->wireMtu <= headerBytes)
     {
         splitter->file->Write(Simulator::Now(), frame);
@@ -450,44 +532,7 @@ WriteSplit(std::shared_ptr<const PcapSplitter> splitter, Ptr<const Packet> frame
     for (uint32_t offset = 0, i = 0; offset < payload; offset += mss, ++i)
     {
         const uint32_t len = std::min(mss, payload - offset);
-        Ptr<Packet> segment = p->CreateFragment(offset, len);
-        if (isTcp)
-        {
-            TcpHeader t = tcp;
-            t.SetSequenceNumber(tcp.GetSequenceNumber() + offset);
-            if (offset + len < payload)
-            {
-                // FIN and PSH belong to the last segment only, as TSO sets them.
-                t.SetFlags(tcp.GetFlags() & ~(TcpHeader::FIN | TcpHeader::PSH));
-            }
-            segment->AddHeader(t);
-        }
-        else
-        {
-            UdpHeader u; // fresh: the length follows the segment
-            u.SetSourcePort(udp.GetSourcePort());
-            u.SetDestinationPort(udp.GetDestinationPort());
-            segment->AddHeader(u);
-        }
-        Ipv4Header ip = inner;
-        ip.SetPayloadSize(segment->GetSize());
-        ip.SetIdentification(static_cast<uint16_t>(inner.GetIdentification() + i));
-        segment->AddHeader(ip);
-        if (encapsulated)
-        {
-            segment->AddHeader(innerEth);
-            segment->AddHeader(vxlan);
-            UdpHeader u;
-            u.SetSourcePort(tunnel.GetSourcePort());
-            u.SetDestinationPort(tunnel.GetDestinationPort());
-            segment->AddHeader(u);
-            Ipv4Header o = outer;
-            o.SetPayloadSize(segment->GetSize());
-            o.SetIdentification(static_cast<uint16_t>(outer.GetIdentification() + i));
-            segment->AddHeader(o);
-        }
-        segment->AddHeader(eth);
-        segment->AddTrailer(fcs);
+        Ptr<Packet> segment = BuildSegment(h, p, offset, len, i);
         splitter->file->Write(at, segment);
         at += splitter->rate.CalculateBytesTxTime(segment->GetSize() + 20);
     }

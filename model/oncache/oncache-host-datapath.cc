@@ -664,22 +664,7 @@ OncacheHostDatapath::EgressStart(Job& job)
     Time cost = c.GetAppTx();
     if (m_mode == ONCACHE_MODE_BARE_METAL)
     {
-        m_pathTrace(m_hostId, flow, EGRESS, PATH_NATIVE);
-        if (DeliverLocal(job, dst))
-        {
-            return cost;
-        }
-        auto route = m_routes.find(dst.Get());
-        auto neighbour =
-            route == m_routes.end() ? m_neighbours.end() : m_neighbours.find(route->second);
-        if (neighbour == m_neighbours.end())
-        {
-            Drop(job, DROP_NO_ROUTE);
-            return cost;
-        }
-        job.action = ACTION_NIC;
-        job.nicDst = neighbour->second.nicMac;
-        return cost + c.GetDriverTx() + c.GetSegmentTx() * segments;
+        return EgressNative(job, dst, segments, cost);
     }
 
     const bool oncache = OncacheModeUsesCache(m_mode);
@@ -687,20 +672,10 @@ OncacheHostDatapath::EgressStart(Job& job)
     Path path = PATH_FALLBACK;
     if (oncache && !local)
     {
-        // tc_masq on the pod's host-side veth: its bytes are applied to the packet as they are.
-        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
-                                                        job.frameDst,
-                                                        job.frameSrc,
-                                                        OncacheFastPath::kEgressHeadBytes);
-        const uint32_t copied = OncacheFrameCopied(frame);
-        const OncacheFastPath::Result result = m_fastPath->Egress(frame, flow.Hash(), job.inIfindex);
-        OncacheApplyFrame(job.packet, frame, copied);
-        path = ToPath(result.verdict);
+        path = EgressCacheLookup(job);
         if (path == PATH_FAST)
         {
             m_pathTrace(m_hostId, flow, EGRESS, PATH_FAST);
-            job.action = ACTION_NIC;
-            job.nicDst = OncacheFrameMac(frame, 0);
             Time veth = m_mode == ONCACHE_MODE_ONCACHE_RPEER ? Time(0) : c.GetVethEgress();
             return cost + veth + c.GetFastEncap() + c.GetDriverTx() +
                    (c.GetFastSegment() + c.GetSegmentTx()) * segments;
@@ -708,15 +683,83 @@ OncacheHostDatapath::EgressStart(Job& job)
         cost += c.GetMissMark();
     }
     m_pathTrace(m_hostId, flow, EGRESS, path);
+    return EgressFallback(job, dst, local, segments, cost);
+}
 
+const OncacheHostDatapath::Neighbour*
+OncacheHostDatapath::FindNextHop(Ipv4Address pod, Ipv4Address& host) const
+{
+    auto route = m_routes.find(pod.Get());
+    if (route == m_routes.end())
+    {
+        return nullptr;
+    }
+    auto neighbour = m_neighbours.find(route->second);
+    if (neighbour == m_neighbours.end())
+    {
+        return nullptr;
+    }
+    host = Ipv4Address(route->second);
+    return &neighbour->second;
+}
+
+Time
+OncacheHostDatapath::EgressNative(Job& job, Ipv4Address dst, int64_t segments, Time cost)
+{
+    const OncacheCostModel& c = *m_costs;
+    m_pathTrace(m_hostId, job.flow, EGRESS, PATH_NATIVE);
+    if (DeliverLocal(job, dst))
+    {
+        return cost;
+    }
+    Ipv4Address host;
+    const Neighbour* neighbour = FindNextHop(dst, host);
+    if (!neighbour)
+    {
+        Drop(job, DROP_NO_ROUTE);
+        return cost;
+    }
+    job.action = ACTION_NIC;
+    job.nicDst = neighbour->nicMac;
+    return cost + c.GetDriverTx() + c.GetSegmentTx() * segments;
+}
+
+OncacheHostDatapath::Path
+OncacheHostDatapath::EgressCacheLookup(Job& job)
+{
+    // tc_masq on the pod's host-side veth: its bytes are applied to the packet as they are.
+    OncacheFastPath::Frame frame =
+        OncacheMakeFrame(job.packet, job.frameDst, job.frameSrc, OncacheFastPath::kEgressHeadBytes);
+    const uint32_t copied = OncacheFrameCopied(frame);
+    const OncacheFastPath::Result result =
+        m_fastPath->Egress(frame, job.flow.Hash(), job.inIfindex);
+    OncacheApplyFrame(job.packet, frame, copied);
+    const Path path = ToPath(result.verdict);
+    if (path == PATH_FAST)
+    {
+        job.action = ACTION_NIC;
+        job.nicDst = OncacheFrameMac(frame, 0);
+    }
+    return path;
+}
+
+Time
+OncacheHostDatapath::EgressFallback(Job& job,
+                                    Ipv4Address dst,
+                                    bool local,
+                                    int64_t segments,
+                                    Time cost)
+{
+    const OncacheCostModel& c = *m_costs;
     // The fallback overlay: veth, intra-host routing, policy and conntrack (E2-E4).
     cost += c.GetVethEgress() + c.GetOverlayEgressFilter();
-    if (!m_policy->IsAllowed(flow))
+    if (!m_policy->IsAllowed(job.flow))
     {
         Drop(job, DROP_POLICY);
         return cost;
     }
-    if (m_conntrack->Track(flow) == OncacheConntrack::ESTABLISHED && oncache)
+    if (m_conntrack->Track(job.flow) == OncacheConntrack::ESTABLISHED &&
+        OncacheModeUsesCache(m_mode))
     {
         ChangeTos(job.packet, EST_MARK, 0);
     }
@@ -726,25 +769,31 @@ OncacheHostDatapath::EgressStart(Job& job)
         DeliverLocal(job, dst);
         return cost;
     }
-    auto route = m_routes.find(dst.Get());
-    auto neighbour =
-        route == m_routes.end() ? m_neighbours.end() : m_neighbours.find(route->second);
-    if (neighbour == m_neighbours.end())
+    return EgressEncapsulate(job, dst, segments, cost);
+}
+
+Time
+OncacheHostDatapath::EgressEncapsulate(Job& job, Ipv4Address dst, int64_t segments, Time cost)
+{
+    const OncacheCostModel& c = *m_costs;
+    Ipv4Address host;
+    const Neighbour* neighbour = FindNextHop(dst, host);
+    if (!neighbour)
     {
         Drop(job, DROP_NO_ROUTE);
         return cost;
     }
     EgressInfo info;
-    info.outerDstMac = neighbour->second.nicMac;
+    info.outerDstMac = neighbour->nicMac;
     info.outerSrcIp = m_hostIp;
-    info.outerDstIp = Ipv4Address(route->second);
+    info.outerDstIp = host;
     info.vni = m_vni;
     info.innerSrcMac = m_vtepMac;
-    info.innerDstMac = neighbour->second.vtepMac;
+    info.innerDstMac = neighbour->vtepMac;
     cost += c.GetOverlayEncap() + c.GetDriverTx() +
             (c.GetOverlaySegment() + c.GetSegmentTx()) * segments;
-    Encapsulate(job.packet, info, flow);
-    if (oncache)
+    Encapsulate(job.packet, info, job.flow);
+    if (OncacheModeUsesCache(m_mode))
     {
         // tc_init_e on the NIC egress: learns from packets that carry both marks, clears them.
         cost += c.GetInitEgress();
@@ -768,23 +817,7 @@ OncacheHostDatapath::IngressStart(Job& job)
     Time cost = c.GetDriverRx();
     if (!job.vxlan)
     {
-        Ipv4Header ip;
-        OncacheFlowKey flow = OncacheParseFlow(job.packet, ip, &job.payload);
-        cost += c.GetSegmentRx() * WireSegments(job.packet->GetSize(),
-                                                job.payload,
-                                                flow.protocol == 6 || flow.protocol == 17,
-                                                m_wireMtu);
-        if (m_mode != ONCACHE_MODE_BARE_METAL)
-        {
-            Drop(job, DROP_MALFORMED);
-            return cost;
-        }
-        m_pathTrace(m_hostId, flow, INGRESS, PATH_NATIVE);
-        if (!DeliverLocal(job, ip.GetDestination()))
-        {
-            Drop(job, DROP_NO_POD);
-        }
-        return cost;
+        return IngressNative(job, cost);
     }
     // Decapsulate: outer IPv4, UDP, VXLAN and the inner Ethernet header (a packet too short
     // for them and an inner IPv4 header is malformed, before any header is read).
@@ -795,61 +828,17 @@ OncacheHostDatapath::IngressStart(Job& job)
     }
     const bool oncache = OncacheModeUsesCache(m_mode);
     OncacheFastPath::Verdict verdict = OncacheFastPath::VERDICT_PASS;
-    if (oncache)
+    if (oncache && IngressCacheLookup(job, verdict, cost))
     {
-        // tc_restore on the NIC's ingress: its bytes are applied to the packet as they are.
-        OncacheFastPath::Frame frame = OncacheMakeFrame(job.packet,
-                                                        job.frameDst,
-                                                        job.frameSrc,
-                                                        OncacheFastPath::kVxlanHeadBytes);
-        const uint32_t copied = OncacheFrameCopied(frame);
-        const OncacheFastPath::Result result = m_fastPath->Ingress(frame, m_nic->GetIfIndex());
-        OncacheApplyFrame(job.packet, frame, copied);
-        verdict = result.verdict;
-        if (verdict == OncacheFastPath::VERDICT_HIT)
-        {
-            Ipv4Header inner;
-            OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
-            // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
-            const int64_t segments =
-                WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
-                             job.payload,
-                             flow.protocol == 6 || flow.protocol == 17,
-                             m_wireMtu);
-            m_pathTrace(m_hostId, flow, INGRESS, PATH_FAST);
-            auto veth = m_veths.find(result.ifindex);
-            if (veth == m_veths.end())
-            {
-                Drop(job, DROP_NO_POD); // not reached: ingress entries name attached veths
-                return cost;
-            }
-            job.action = ACTION_DELIVER;
-            job.pod = inner.GetDestination();
-            job.hostVeth = veth->second.hostVeth;
-            job.appCore = veth->second.appCore;
-            job.podMac = OncacheFrameMac(frame, 0);
-            job.gatewayMac = OncacheFrameMac(frame, 6);
-            return cost + c.GetSegmentRx() * segments + c.GetFastDecap() +
-                   c.GetFastSegment() * segments;
-        }
+        return cost;
     }
-    Ipv4Header outer;
-    UdpHeader udp;
-    OncacheVxlanHeader vxlan;
-    EthernetHeader innerEthernet(false);
-    job.packet->RemoveHeader(outer);
-    job.packet->RemoveHeader(udp);
-    job.packet->RemoveHeader(vxlan);
-    if (m_mode == ONCACHE_MODE_BARE_METAL || !vxlan.IsValid() || vxlan.GetVni() != m_vni ||
-        job.packet->GetSize() < innerEthernet.GetSerializedSize() + 20)
+    if (!Decapsulate(job))
     {
         Drop(job, DROP_MALFORMED);
         return cost;
     }
-    job.packet->RemoveHeader(innerEthernet);
     Ipv4Header inner;
     OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
-    Ipv4Address dst = inner.GetDestination();
     // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
     const int64_t segments = WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
                                           job.payload,
@@ -865,7 +854,98 @@ OncacheHostDatapath::IngressStart(Job& job)
         cost += c.GetRestoreMiss();
     }
     m_pathTrace(m_hostId, flow, INGRESS, path);
+    return IngressFallback(job, flow, inner.GetDestination(), segments, cost);
+}
 
+Time
+OncacheHostDatapath::IngressNative(Job& job, Time cost)
+{
+    Ipv4Header ip;
+    OncacheFlowKey flow = OncacheParseFlow(job.packet, ip, &job.payload);
+    cost += m_costs->GetSegmentRx() * WireSegments(job.packet->GetSize(),
+                                                   job.payload,
+                                                   flow.protocol == 6 || flow.protocol == 17,
+                                                   m_wireMtu);
+    if (m_mode != ONCACHE_MODE_BARE_METAL)
+    {
+        Drop(job, DROP_MALFORMED);
+        return cost;
+    }
+    m_pathTrace(m_hostId, flow, INGRESS, PATH_NATIVE);
+    if (!DeliverLocal(job, ip.GetDestination()))
+    {
+        Drop(job, DROP_NO_POD);
+    }
+    return cost;
+}
+
+bool
+OncacheHostDatapath::IngressCacheLookup(Job& job, OncacheFastPath::Verdict& verdict, Time& cost)
+{
+    const OncacheCostModel& c = *m_costs;
+    // tc_restore on the NIC's ingress: its bytes are applied to the packet as they are.
+    OncacheFastPath::Frame frame =
+        OncacheMakeFrame(job.packet, job.frameDst, job.frameSrc, OncacheFastPath::kVxlanHeadBytes);
+    const uint32_t copied = OncacheFrameCopied(frame);
+    const OncacheFastPath::Result result = m_fastPath->Ingress(frame, m_nic->GetIfIndex());
+    OncacheApplyFrame(job.packet, frame, copied);
+    verdict = result.verdict;
+    if (verdict != OncacheFastPath::VERDICT_HIT)
+    {
+        return false;
+    }
+    Ipv4Header inner;
+    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
+    // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
+    const int64_t segments = WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
+                                          job.payload,
+                                          flow.protocol == 6 || flow.protocol == 17,
+                                          m_wireMtu);
+    m_pathTrace(m_hostId, flow, INGRESS, PATH_FAST);
+    auto veth = m_veths.find(result.ifindex);
+    if (veth == m_veths.end())
+    {
+        Drop(job, DROP_NO_POD); // not reached: ingress entries name attached veths
+        return true;
+    }
+    job.action = ACTION_DELIVER;
+    job.pod = inner.GetDestination();
+    job.hostVeth = veth->second.hostVeth;
+    job.appCore = veth->second.appCore;
+    job.podMac = OncacheFrameMac(frame, 0);
+    job.gatewayMac = OncacheFrameMac(frame, 6);
+    cost = cost + c.GetSegmentRx() * segments + c.GetFastDecap() + c.GetFastSegment() * segments;
+    return true;
+}
+
+bool
+OncacheHostDatapath::Decapsulate(Job& job)
+{
+    Ipv4Header outer;
+    UdpHeader udp;
+    OncacheVxlanHeader vxlan;
+    EthernetHeader innerEthernet(false);
+    job.packet->RemoveHeader(outer);
+    job.packet->RemoveHeader(udp);
+    job.packet->RemoveHeader(vxlan);
+    if (m_mode == ONCACHE_MODE_BARE_METAL || !vxlan.IsValid() || vxlan.GetVni() != m_vni ||
+        job.packet->GetSize() < innerEthernet.GetSerializedSize() + 20)
+    {
+        return false;
+    }
+    job.packet->RemoveHeader(innerEthernet);
+    return true;
+}
+
+Time
+OncacheHostDatapath::IngressFallback(Job& job,
+                                     const OncacheFlowKey& flow,
+                                     Ipv4Address dst,
+                                     int64_t segments,
+                                     Time cost)
+{
+    const OncacheCostModel& c = *m_costs;
+    const bool oncache = OncacheModeUsesCache(m_mode);
     // The fallback overlay: outer receive and decap, routing, policy, conntrack, veth (I2-I5).
     cost += c.GetOverlayDecap() + c.GetOverlayIngressFilter() + c.GetVethIngress() +
             c.GetOverlaySegment() * segments;

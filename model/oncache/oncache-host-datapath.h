@@ -433,6 +433,103 @@ class OncacheHostDatapath : public Object
     Time IngressStart(Job& job);
 
     /**
+     * \brief Egress in bare metal: deliver to a local pod or send to the pod's host, natively.
+     * \param job an egress job (its flow parsed)
+     * \param dst the destination pod
+     * \param segments the wire frames the packet leaves as
+     * \param cost the service time so far
+     * \return the job's service time
+     */
+    Time EgressNative(Job& job, Ipv4Address dst, int64_t segments, Time cost);
+
+    /**
+     * \brief tc_masq on a pod's host-side veth: look the flow up in the egress caches, the
+     *        fast path's rewrite of the packet's head applied; a hit sends on the NIC.
+     * \param job an egress job to a remote pod (its flow parsed)
+     * \return PATH_FAST on a hit (the job then sends on the NIC), else the path it falls back
+     *         on (PATH_MISS, PATH_REVERSE or PATH_FALLBACK)
+     */
+    Path EgressCacheLookup(Job& job);
+
+    /**
+     * \brief The overlay's egress (E2-E4): veth, intra-host routing, policy and conntrack, then
+     *        delivery to a local pod or VXLAN encapsulation (EgressEncapsulate).
+     * \param job an egress job the fast path did not take (its flow parsed)
+     * \param dst the destination pod
+     * \param local whether the destination pod is on this host
+     * \param segments the wire frames the packet leaves as
+     * \param cost the service time so far
+     * \return the job's service time
+     */
+    Time EgressFallback(Job& job, Ipv4Address dst, bool local, int64_t segments, Time cost);
+
+    /**
+     * \brief Encapsulate an egress packet for a remote pod's host and send it on the NIC; in the
+     *        ONCache modes, tc_init_e then learns the egress cache entries from it.
+     * \param job an egress job the policy allowed, to a remote pod
+     * \param dst the destination pod
+     * \param segments the wire frames the packet leaves as
+     * \param cost the service time so far
+     * \return the job's service time (a drop when the pod has no route or neighbour)
+     */
+    Time EgressEncapsulate(Job& job, Ipv4Address dst, int64_t segments, Time cost);
+
+    /**
+     * \param pod a remote pod
+     * \param host receives the IP of the pod's host, when found
+     * \return the neighbour entry of the pod's host, or nullptr when the pod has no route or
+     *         its host no neighbour entry
+     */
+    const Neighbour* FindNextHop(Ipv4Address pod, Ipv4Address& host) const;
+
+    /**
+     * \brief Ingress of a frame that is not VXLAN: delivered natively in bare metal, else
+     *        malformed.
+     * \param job an ingress job
+     * \param cost the service time so far
+     * \return the job's service time
+     */
+    Time IngressNative(Job& job, Time cost);
+
+    /**
+     * \brief tc_restore on the NIC's ingress: look the frame up in the ingress cache, the fast
+     *        path's rewrite of its head applied; a hit is delivered to its pod's veth.
+     * \param job an ingress VXLAN job, long enough for the encapsulation and an inner IPv4
+     *        header
+     * \param verdict receives the fast path's verdict
+     * \param cost the service time so far; a hit adds its receive, decapsulation and segment
+     *        costs
+     * \return true when the fast path took the frame (a hit), false when it falls back
+     */
+    bool IngressCacheLookup(Job& job, OncacheFastPath::Verdict& verdict, Time& cost);
+
+    /**
+     * \brief Remove the outer IPv4, UDP and VXLAN headers, and the inner Ethernet header of a
+     *        well-formed frame.
+     * \param job an ingress VXLAN job
+     * \return false when the frame is malformed (not VXLAN of this VNI, or too short for an
+     *         inner Ethernet and IPv4 header; its inner Ethernet header is then left in place)
+     */
+    bool Decapsulate(Job& job);
+
+    /**
+     * \brief The overlay's ingress after decapsulation (I2-I5): routing, policy, conntrack and
+     *        veth to the local pod; in the ONCache modes, tc_init_in then learns the ingress
+     *        cache entry from it.
+     * \param job a decapsulated ingress job
+     * \param flow its inner flow
+     * \param dst the destination pod
+     * \param segments the wire frames the packet arrived as
+     * \param cost the service time so far
+     * \return the job's service time
+     */
+    Time IngressFallback(Job& job,
+                         const OncacheFlowKey& flow,
+                         Ipv4Address dst,
+                         int64_t segments,
+                         Time cost);
+
+    /**
      * \brief Carry out a job's action when its service ends.
      * \param job the job
      */
