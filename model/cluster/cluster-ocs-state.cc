@@ -222,14 +222,52 @@ ClusterOcsState::Disconnect(uint32_t id)
     return true;
 }
 
-ClusterOcsBookingReport
-ClusterOcsState::Book(uint64_t jobId, const std::vector<ClusterOcsCircuit>& circuits)
+uint32_t
+ClusterOcsState::CheckedLeafPeer(uint64_t jobId, const ClusterOcsCircuit& c) const
 {
-    SUITE_REQUIRE(jobId != NO_JOB, std::invalid_argument, "ocs book: job id NO_JOB is reserved");
-    SUITE_REQUIRE(m_jobs.count(jobId) == 0,
-                  std::logic_error,
-                  "ocs book: job " << jobId << " already holds circuits");
-    // Check everything first: (leaf port id, peer port id) per circuit.
+    SUITE_REQUIRE(c.peer < m_leaves,
+                  std::out_of_range,
+                  "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-leaf" << c.peer
+                                   << ": leaf is outside 0.." << m_leaves - 1);
+    SUITE_REQUIRE(c.peerPort < m_ocs,
+                  std::out_of_range,
+                  "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-leaf" << c.peer
+                                   << ": uplink port " << c.peerPort << " is outside 0.."
+                                   << m_ocs - 1);
+    SUITE_REQUIRE(c.peerPort == c.ocs,
+                  std::invalid_argument,
+                  "ocs book: job " << jobId << " circuit on OCS " << c.ocs << " leaf" << c.leaf
+                                   << "-leaf" << c.peer << ": wrong OCS, uplink " << c.peerPort
+                                   << " sits on OCS " << c.peerPort);
+    SUITE_REQUIRE(c.peer != c.leaf,
+                  std::invalid_argument,
+                  "ocs book: job " << jobId << " circuit joins leaf " << c.leaf << " to itself");
+    return LeafPortId(c.peer, c.peerPort);
+}
+
+uint32_t
+ClusterOcsState::CheckedSpinePeer(uint64_t jobId, const ClusterOcsCircuit& c) const
+{
+    SUITE_REQUIRE(c.peer < m_spines,
+                  std::out_of_range,
+                  "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-spine" << c.peer
+                                   << ": spine is outside 0.." << m_spines - 1);
+    SUITE_REQUIRE(c.peerPort < GetSpinePorts(),
+                  std::out_of_range,
+                  "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-spine" << c.peer
+                                   << ": spine port " << c.peerPort << " is outside 0.."
+                                   << GetSpinePorts() - 1);
+    SUITE_REQUIRE(c.peerPort / m_perOcs == c.ocs,
+                  std::invalid_argument,
+                  "ocs book: job " << jobId << " circuit on OCS " << c.ocs << " leaf" << c.leaf
+                                   << "-spine" << c.peer << ": wrong OCS, spine port " << c.peerPort
+                                   << " sits on OCS " << c.peerPort / m_perOcs);
+    return SpinePortId(c.peer, c.peerPort);
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+ClusterOcsState::CheckedEnds(uint64_t jobId, const std::vector<ClusterOcsCircuit>& circuits) const
+{
     std::vector<std::pair<uint32_t, uint32_t>> ends;
     ends.reserve(circuits.size());
     std::vector<uint32_t> listed;
@@ -243,48 +281,7 @@ ClusterOcsState::Book(uint64_t jobId, const std::vector<ClusterOcsCircuit>& circ
                       std::out_of_range,
                       "ocs book: job " << jobId << " circuit from leaf " << c.leaf << ": OCS "
                                        << c.ocs << " is outside 0.." << m_ocs - 1);
-        uint32_t peerId = 0;
-        if (c.toLeaf)
-        {
-            SUITE_REQUIRE(c.peer < m_leaves,
-                          std::out_of_range,
-                          "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-leaf"
-                                           << c.peer << ": leaf is outside 0.." << m_leaves - 1);
-            SUITE_REQUIRE(c.peerPort < m_ocs,
-                          std::out_of_range,
-                          "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-leaf"
-                                           << c.peer << ": uplink port " << c.peerPort
-                                           << " is outside 0.." << m_ocs - 1);
-            SUITE_REQUIRE(c.peerPort == c.ocs,
-                          std::invalid_argument,
-                          "ocs book: job " << jobId << " circuit on OCS " << c.ocs << " leaf"
-                                           << c.leaf << "-leaf" << c.peer << ": wrong OCS, uplink "
-                                           << c.peerPort << " sits on OCS " << c.peerPort);
-            SUITE_REQUIRE(c.peer != c.leaf,
-                          std::invalid_argument,
-                          "ocs book: job " << jobId << " circuit joins leaf " << c.leaf
-                                           << " to itself");
-            peerId = LeafPortId(c.peer, c.peerPort);
-        }
-        else
-        {
-            SUITE_REQUIRE(c.peer < m_spines,
-                          std::out_of_range,
-                          "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-spine"
-                                           << c.peer << ": spine is outside 0.." << m_spines - 1);
-            SUITE_REQUIRE(c.peerPort < GetSpinePorts(),
-                          std::out_of_range,
-                          "ocs book: job " << jobId << " circuit leaf" << c.leaf << "-spine"
-                                           << c.peer << ": spine port " << c.peerPort
-                                           << " is outside 0.." << GetSpinePorts() - 1);
-            SUITE_REQUIRE(c.peerPort / m_perOcs == c.ocs,
-                          std::invalid_argument,
-                          "ocs book: job " << jobId << " circuit on OCS " << c.ocs << " leaf"
-                                           << c.leaf << "-spine" << c.peer
-                                           << ": wrong OCS, spine port " << c.peerPort
-                                           << " sits on OCS " << c.peerPort / m_perOcs);
-            peerId = SpinePortId(c.peer, c.peerPort);
-        }
+        const uint32_t peerId = c.toLeaf ? CheckedLeafPeer(jobId, c) : CheckedSpinePeer(jobId, c);
         const uint32_t leafId = LeafPortId(c.leaf, c.ocs);
         for (uint32_t id : {leafId, peerId})
         {
@@ -306,8 +303,12 @@ ClusterOcsState::Book(uint64_t jobId, const std::vector<ClusterOcsCircuit>& circ
                                    << (twice != listed.end() && IsLeafPort(*twice) ? "a leaf uplink"
                                                                                    : "a spine port")
                                    << ")");
+    return ends;
+}
 
-    // Checked: now set up and own.
+ClusterOcsBookingReport
+ClusterOcsState::Connect(uint64_t jobId, const std::vector<std::pair<uint32_t, uint32_t>>& ends)
+{
     ClusterOcsBookingReport report;
     for (const auto& [a, b] : ends)
     {
@@ -327,6 +328,19 @@ ClusterOcsState::Book(uint64_t jobId, const std::vector<ClusterOcsCircuit>& circ
         SetOwner(a, jobId);
         SetOwner(b, jobId);
     }
+    return report;
+}
+
+ClusterOcsBookingReport
+ClusterOcsState::Book(uint64_t jobId, const std::vector<ClusterOcsCircuit>& circuits)
+{
+    SUITE_REQUIRE(jobId != NO_JOB, std::invalid_argument, "ocs book: job id NO_JOB is reserved");
+    SUITE_REQUIRE(m_jobs.count(jobId) == 0,
+                  std::logic_error,
+                  "ocs book: job " << jobId << " already holds circuits");
+    // Check everything first, then set up and own.
+    const std::vector<std::pair<uint32_t, uint32_t>> ends = CheckedEnds(jobId, circuits);
+    const ClusterOcsBookingReport report = Connect(jobId, ends);
     if (!circuits.empty())
     {
         m_jobs[jobId] = circuits;

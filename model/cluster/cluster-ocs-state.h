@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -196,6 +197,34 @@ class ClusterOcsState
     void SetOwner(uint32_t id, uint64_t owner);
     /// Disconnect the circuit at a port, if any. \param id a port id \return true if one was
     bool Disconnect(uint32_t id);
+    /**
+     * \brief Check a leaf-leaf circuit's far end (throws as Book).
+     * \param jobId the booking job \param c its circuit, leaf and OCS in range
+     * \return the far end's port id
+     */
+    uint32_t CheckedLeafPeer(uint64_t jobId, const ClusterOcsCircuit& c) const;
+    /**
+     * \brief Check a leaf-spine circuit's far end (throws as Book).
+     * \param jobId the booking job \param c its circuit, leaf and OCS in range
+     * \return the far end's port id
+     */
+    uint32_t CheckedSpinePeer(uint64_t jobId, const ClusterOcsCircuit& c) const;
+    /**
+     * \brief Check a whole booking, changing nothing (throws as Book): ranges, OCSs, ports
+     *        owned by another job, a port listed twice.
+     * \param jobId the booking job \param circuits its circuits
+     * \return per circuit, (leaf port id, far end's port id)
+     */
+    std::vector<std::pair<uint32_t, uint32_t>> CheckedEnds(
+        uint64_t jobId,
+        const std::vector<ClusterOcsCircuit>& circuits) const;
+    /**
+     * \brief Set up checked circuits (reusing those already in place) and own their ports.
+     * \param jobId the booking job \param ends per circuit, its two port ids
+     * \return what changed
+     */
+    ClusterOcsBookingReport Connect(uint64_t jobId,
+                                    const std::vector<std::pair<uint32_t, uint32_t>>& ends);
 
     uint32_t m_leaves;                    //!< L
     uint32_t m_ocs;                       //!< K

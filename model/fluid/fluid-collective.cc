@@ -15,21 +15,41 @@ namespace
 /// The message size the schedule is built with: large, so integer splits are exact shares
 /// to about 1e-12.
 constexpr uint64_t REFERENCE_BYTES = uint64_t{1} << 40;
-} // namespace
 
-FluidCollectivePlan::FluidCollectivePlan(const ClusterCollectiveShape& shape, uint32_t ranks)
-    : m_ranks(ranks)
+constexpr uint32_t NONE = FluidCollectivePlan::NONE; //!< no transfer
+
+/// The schedule's sends and receives, indexed per rank and per ordered rank pair.
+struct StepIndex
 {
-    const std::vector<ClusterRankSchedule> schedule =
-        ClusterBuildCollectiveSchedule(shape.algorithm,
-                                       ranks,
-                                       REFERENCE_BYTES,
-                                       shape.gpusPerServer,
-                                       shape.serversPerLeaf);
-    // Sends, in each rank's step order; per ordered pair, the sends and the receives in order.
-    std::vector<std::vector<uint32_t>> sendOfStep(ranks);
-    std::vector<std::map<uint32_t, std::vector<uint32_t>>> sendsTo(ranks);   // [src][dst]
-    std::vector<std::map<uint32_t, std::vector<uint32_t>>> recvsFrom(ranks); // [dst][src] steps
+    /// Sends, in each rank's step order: [rank][step] -> transfer, or NONE.
+    std::vector<std::vector<uint32_t>> sendOfStep;
+    /// Per ordered pair, the sends in order: [src][dst] -> transfers.
+    std::vector<std::map<uint32_t, std::vector<uint32_t>>> sendsTo;
+    /// Per ordered pair, the receives in order: [dst][src] -> steps.
+    std::vector<std::map<uint32_t, std::vector<uint32_t>>> recvsFrom;
+};
+
+/**
+ * \brief Make a transfer of every send, and index the sends and receives.
+ * \param schedule every rank's steps
+ * \param ranks N
+ * \param transfers filled with every send, in each rank's step order
+ * \param connections filled with the first transfer of each connection
+ * \return the index of the sends and receives
+ */
+StepIndex
+IndexSteps(const std::vector<ClusterRankSchedule>& schedule,
+           uint32_t ranks,
+           std::vector<FluidCollectivePlan::Transfer>& transfers,
+           std::vector<uint32_t>& connections)
+{
+    StepIndex index;
+    index.sendOfStep.resize(ranks);
+    index.sendsTo.resize(ranks);
+    index.recvsFrom.resize(ranks);
+    auto& sendOfStep = index.sendOfStep;
+    auto& sendsTo = index.sendsTo;
+    auto& recvsFrom = index.recvsFrom;
     for (uint32_t r = 0; r < ranks; ++r)
     {
         sendOfStep[r].assign(schedule[r].size(), NONE);
@@ -47,24 +67,43 @@ FluidCollectivePlan::FluidCollectivePlan(const ClusterCollectiveShape& shape, ui
                 continue;
             }
             const auto dst = static_cast<uint32_t>(step.sendPeer);
-            Transfer t;
+            FluidCollectivePlan::Transfer t;
             t.src = r;
             t.dst = dst;
             t.connection =
                 connectionOf.emplace(dst, static_cast<uint32_t>(connectionOf.size())).first->second;
             t.share = static_cast<double>(step.sendBytes) / static_cast<double>(REFERENCE_BYTES);
-            sendOfStep[r][s] = static_cast<uint32_t>(m_transfers.size());
+            sendOfStep[r][s] = static_cast<uint32_t>(transfers.size());
             if (sendsTo[r][dst].empty())
             {
-                connectionIdOf[dst] = static_cast<uint32_t>(m_connections.size());
-                m_connections.push_back(static_cast<uint32_t>(m_transfers.size()));
+                connectionIdOf[dst] = static_cast<uint32_t>(connections.size());
+                connections.push_back(static_cast<uint32_t>(transfers.size()));
             }
             t.connectionId = connectionIdOf[dst];
-            sendsTo[r][dst].push_back(static_cast<uint32_t>(m_transfers.size()));
-            m_transfers.push_back(t);
+            sendsTo[r][dst].push_back(static_cast<uint32_t>(transfers.size()));
+            transfers.push_back(t);
         }
     }
-    // The transfer that delivers each receive: the k-th send a -> b is the k-th receive at b.
+    return index;
+}
+
+/**
+ * \brief Match sends to receives: the k-th send a -> b is the k-th receive at b from a
+ *        (throws std::logic_error when the schedule's sends and receives disagree).
+ * \param schedule every rank's steps
+ * \param index its sends and receives (a pair that receives without sends gets an empty
+ *        entry in sendsTo before the throw)
+ * \param transfers every send
+ * \return per rank and step, the transfer that delivers its receive, or NONE
+ */
+std::vector<std::vector<uint32_t>>
+MatchReceives(const std::vector<ClusterRankSchedule>& schedule,
+              StepIndex& index,
+              const std::vector<FluidCollectivePlan::Transfer>& transfers)
+{
+    const auto ranks = static_cast<uint32_t>(index.sendOfStep.size()); // N
+    auto& sendsTo = index.sendsTo;
+    const auto& recvsFrom = index.recvsFrom;
     std::vector<std::vector<uint32_t>> deliveredBy(ranks);
     for (uint32_t r = 0; r < ranks; ++r)
     {
@@ -79,14 +118,14 @@ FluidCollectivePlan::FluidCollectivePlan(const ClusterCollectiveShape& shape, ui
                                                        << ", which receives " << steps.size());
             for (std::size_t k = 0; k < steps.size(); ++k)
             {
-                SUITE_REQUIRE(schedule[r][steps[k]].recvBytes ==
-                                  static_cast<uint64_t>(m_transfers[sends[k]].share *
-                                                            static_cast<double>(REFERENCE_BYTES) +
-                                                        0.5),
-                              std::logic_error,
-                              "collective schedule: rank " << r << " step " << steps[k]
-                                                           << " receives a size rank " << src
-                                                           << " does not send");
+                SUITE_REQUIRE(
+                    schedule[r][steps[k]].recvBytes ==
+                        static_cast<uint64_t>(
+                            transfers[sends[k]].share * static_cast<double>(REFERENCE_BYTES) + 0.5),
+                    std::logic_error,
+                    "collective schedule: rank " << r << " step " << steps[k]
+                                                 << " receives a size rank " << src
+                                                 << " does not send");
                 deliveredBy[r][steps[k]] = sends[k];
             }
         }
@@ -98,14 +137,31 @@ FluidCollectivePlan::FluidCollectivePlan(const ClusterCollectiveShape& shape, ui
                                                        << ", which never receives from it");
         }
     }
-    // Who waits for whom: a send waits for the receives its step depends on and for the
-    // previous send on its connection.
-    std::vector<std::vector<uint32_t>> released(m_transfers.size());
+    return deliveredBy;
+}
+
+/**
+ * \brief Who waits for whom: a send waits for the receives its step depends on and for the
+ *        previous send on its connection.
+ * \param schedule every rank's steps
+ * \param index its sends and receives
+ * \param deliveredBy per rank and step, the transfer that delivers its receive
+ * \param transfers every send: their waits and nextOnConnection are set here
+ * \return per transfer, the sends its arrival releases
+ */
+std::vector<std::vector<uint32_t>>
+LinkWaits(const std::vector<ClusterRankSchedule>& schedule,
+          const StepIndex& index,
+          const std::vector<std::vector<uint32_t>>& deliveredBy,
+          std::vector<FluidCollectivePlan::Transfer>& transfers)
+{
+    const auto ranks = static_cast<uint32_t>(index.sendOfStep.size()); // N
+    std::vector<std::vector<uint32_t>> released(transfers.size());
     for (uint32_t r = 0; r < ranks; ++r)
     {
         for (uint32_t s = 0; s < schedule[r].size(); ++s)
         {
-            const uint32_t t = sendOfStep[r][s];
+            const uint32_t t = index.sendOfStep[r][s];
             if (t == NONE)
             {
                 continue;
@@ -118,19 +174,37 @@ FluidCollectivePlan::FluidCollectivePlan(const ClusterCollectiveShape& shape, ui
                                                            << " depends on step " << d
                                                            << ", an earlier receive it lacks");
                 released[deliveredBy[r][d]].push_back(t);
-                ++m_transfers[t].waits;
+                ++transfers[t].waits;
             }
         }
-        for (const auto& [dst, sends] : sendsTo[r])
+        for (const auto& [dst, sends] : index.sendsTo[r])
         {
             for (std::size_t k = 1; k < sends.size(); ++k)
             {
-                m_transfers[sends[k - 1]].nextOnConnection = sends[k];
+                transfers[sends[k - 1]].nextOnConnection = sends[k];
                 released[sends[k - 1]].push_back(sends[k]);
-                ++m_transfers[sends[k]].waits;
+                ++transfers[sends[k]].waits;
             }
         }
     }
+    return released;
+}
+} // namespace
+
+FluidCollectivePlan::FluidCollectivePlan(const ClusterCollectiveShape& shape, uint32_t ranks)
+    : m_ranks(ranks)
+{
+    const std::vector<ClusterRankSchedule> schedule =
+        ClusterBuildCollectiveSchedule(shape.algorithm,
+                                       ranks,
+                                       REFERENCE_BYTES,
+                                       shape.gpusPerServer,
+                                       shape.serversPerLeaf);
+    StepIndex index = IndexSteps(schedule, ranks, m_transfers, m_connections);
+    const std::vector<std::vector<uint32_t>> deliveredBy =
+        MatchReceives(schedule, index, m_transfers);
+    const std::vector<std::vector<uint32_t>> released =
+        LinkWaits(schedule, index, deliveredBy, m_transfers);
     for (uint32_t t = 0; t < m_transfers.size(); ++t)
     {
         m_transfers[t].releasesBegin = static_cast<uint32_t>(m_releases.size());

@@ -225,6 +225,80 @@ FluidExecutor::PlanOf(const ClusterCollectiveShape& shape, uint32_t ranks)
     return it->second;
 }
 
+uint32_t
+FluidExecutor::AllocateSlot()
+{
+    uint32_t slot;
+    if (!m_freeSlots.empty())
+    {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    }
+    else
+    {
+        slot = static_cast<uint32_t>(m_slots.size());
+        m_slots.emplace_back();
+    }
+    return slot;
+}
+
+void
+FluidExecutor::FillPlacement(Placement& placement,
+                             const ClusterJobRequest& job,
+                             const ClusterJobAllocation& allocation) const
+{
+    const ClusterTopology& topology = GetTopology();
+    placement.jobId = job.id;
+    placement.gpus = allocation.gpus;
+    placement.spine = allocation.uplinkSpine;
+    if (!allocation.uplinkPort.empty())
+    {
+        SUITE_REQUIRE(topology.HasOcs() && allocation.uplinkPort.size() == job.gpus &&
+                          allocation.virtualLeaf.size() == job.gpus &&
+                          allocation.uplinkSpine.size() == job.gpus,
+                      std::invalid_argument,
+                      "job " << job.id << ": uplink ports need an OCS layer and, per GPU, a "
+                             << "spine and a virtual leaf");
+        placement.port = allocation.uplinkPort;
+        placement.virtualLeaf = allocation.virtualLeaf;
+        for (uint32_t r = 0; r < job.gpus; ++r)
+        {
+            if (allocation.uplinkPort[r] >= 0 && allocation.uplinkSpine[r] >= 0)
+            {
+                placement.downPort[{allocation.virtualLeaf[r],
+                                    static_cast<uint32_t>(allocation.uplinkSpine[r])}] =
+                    static_cast<uint32_t>(allocation.uplinkPort[r]);
+            }
+        }
+    }
+    else if (topology.HasOcs())
+    {
+        const std::string bad = ClusterOcsFullWiringCheck(topology);
+        SUITE_REQUIRE(bad.empty(),
+                      std::invalid_argument,
+                      "job " << job.id << " has no circuits of its own and " << bad);
+    }
+}
+
+void
+FluidExecutor::ReplayAhead(Job& state)
+{
+    // Its alone run, ahead on the worker: ready, or nearly, when its collective begins
+    // (it is needed only if the job is isolated then).
+    auto alone = std::make_shared<std::packaged_task<Alone()>>(
+        [replay = m_aheadReplay.get(), plan = state.plan, paths = state.paths]() {
+            return replay->Alone(*plan, *paths);
+        });
+    state.ahead = alone->get_future().share();
+    state.taken = std::make_shared<std::atomic<bool>>(false);
+    boost::asio::post(*m_worker, [alone, taken = state.taken]() {
+        if (!taken->exchange(true))
+        {
+            (*alone)();
+        }
+    });
+}
+
 ClusterCollectiveAlgorithm
 FluidExecutor::Start(const ClusterJobRequest& job,
                      const ClusterJobAllocation& allocation,
@@ -239,52 +313,13 @@ FluidExecutor::Start(const ClusterJobRequest& job,
                       std::out_of_range,
                       "job " << job.id << ": GPU " << gpu << " is outside the cluster");
     }
-    uint32_t slot;
-    if (!m_freeSlots.empty())
-    {
-        slot = m_freeSlots.back();
-        m_freeSlots.pop_back();
-    }
-    else
-    {
-        slot = static_cast<uint32_t>(m_slots.size());
-        m_slots.emplace_back();
-    }
+    const uint32_t slot = AllocateSlot();
     m_slots[slot] = std::make_unique<Job>();
     Job& state = *m_slots[slot];
     state.request = job;
     auto placement = std::make_shared<Placement>();
-    placement->jobId = job.id;
-    placement->gpus = allocation.gpus;
-    placement->spine = allocation.uplinkSpine;
     state.placement = placement;
-    if (!allocation.uplinkPort.empty())
-    {
-        SUITE_REQUIRE(topology.HasOcs() && allocation.uplinkPort.size() == job.gpus &&
-                          allocation.virtualLeaf.size() == job.gpus &&
-                          allocation.uplinkSpine.size() == job.gpus,
-                      std::invalid_argument,
-                      "job " << job.id << ": uplink ports need an OCS layer and, per GPU, a "
-                             << "spine and a virtual leaf");
-        placement->port = allocation.uplinkPort;
-        placement->virtualLeaf = allocation.virtualLeaf;
-        for (uint32_t r = 0; r < job.gpus; ++r)
-        {
-            if (allocation.uplinkPort[r] >= 0 && allocation.uplinkSpine[r] >= 0)
-            {
-                placement->downPort[{allocation.virtualLeaf[r],
-                                     static_cast<uint32_t>(allocation.uplinkSpine[r])}] =
-                    static_cast<uint32_t>(allocation.uplinkPort[r]);
-            }
-        }
-    }
-    else if (topology.HasOcs())
-    {
-        const std::string bad = ClusterOcsFullWiringCheck(topology);
-        SUITE_REQUIRE(bad.empty(),
-                      std::invalid_argument,
-                      "job " << job.id << " has no circuits of its own and " << bad);
-    }
+    FillPlacement(*placement, job, allocation);
     state.done = std::move(done);
     state.startedAt = Simulator::Now();
     m_slotOfJob[job.id] = slot;
@@ -306,20 +341,7 @@ FluidExecutor::Start(const ClusterJobRequest& job,
     state.links = std::move(routes.links);
     if (m_worker)
     {
-        // Its alone run, ahead on the worker: ready, or nearly, when its collective begins
-        // (it is needed only if the job is isolated then).
-        auto alone = std::make_shared<std::packaged_task<Alone()>>(
-            [replay = m_aheadReplay.get(), plan = state.plan, paths = state.paths]() {
-                return replay->Alone(*plan, *paths);
-            });
-        state.ahead = alone->get_future().share();
-        state.taken = std::make_shared<std::atomic<bool>>(false);
-        boost::asio::post(*m_worker, [alone, taken = state.taken]() {
-            if (!taken->exchange(true))
-            {
-                (*alone)();
-            }
-        });
+        ReplayAhead(state);
     }
     // Its links are claimed when its first collective begins: a job that computes carries
     // nothing, so jobs whose collectives do not overlap in time never meet.
@@ -784,6 +806,118 @@ FluidExecutor::Fire()
     });
 }
 
+namespace
+{
+/// The contention-free reference's message: the job alone, 1 GB per message.
+constexpr double REFERENCE_PROBE_BYTES = 1e9;
+
+/**
+ * \param topology the cluster \param rankGpus a job's GPUs in rank order
+ * \return the runs of consecutive ranks on one server, in rank order (their lengths)
+ */
+std::vector<uint32_t>
+ServerRuns(const ClusterTopology& topology, const std::vector<uint32_t>& rankGpus)
+{
+    std::vector<uint32_t> runs{1};
+    for (std::size_t r = 1; r < rankGpus.size(); ++r)
+    {
+        if (topology.GetServerOfGpu(rankGpus[r]) == topology.GetServerOfGpu(rankGpus[r - 1]))
+        {
+            ++runs.back();
+        }
+        else
+        {
+            runs.push_back(1);
+        }
+    }
+    return runs;
+}
+
+/**
+ * \param topology the cluster \param rankGpus a job's GPUs in rank order
+ * \param t one of its transfers
+ * \return its path when the core does not constrain: only NIC and intra-server links
+ */
+ClusterPath
+ContentionFreePath(const ClusterTopology& topology,
+                   const std::vector<uint32_t>& rankGpus,
+                   const FluidCollectivePlan::Transfer& t)
+{
+    const uint32_t src = rankGpus[t.src];
+    const uint32_t dst = rankGpus[t.dst];
+    ClusterPath path = topology.GetPathVia(src, dst, 0, 0); // the core is not used
+    if (path.kind == ClusterPathKind::VIA_CORE)
+    {
+        path.links = {topology.GetNicUp(src), topology.GetNicDown(dst), 0, 0};
+        path.size = 2;
+    }
+    return path;
+}
+} // namespace
+
+bool
+FluidExecutor::BurstReferenceSeconds(const FluidCollectivePlan& plan,
+                                     const std::vector<uint32_t>& rankGpus,
+                                     double& seconds)
+{
+    // Every transfer starts at once: FluidBurst gives the engine's end exactly.
+    Engine(); // the link tables
+    const ClusterTopology& topology = GetTopology();
+    const auto& transfers = plan.GetTransfers();
+    std::vector<ClusterPath> paths;
+    std::vector<double> sizes;
+    paths.reserve(transfers.size());
+    sizes.reserve(transfers.size());
+    for (const auto& t : transfers)
+    {
+        paths.push_back(ContentionFreePath(topology, rankGpus, t));
+        sizes.push_back(std::max(1.0, t.share * REFERENCE_PROBE_BYTES));
+    }
+    constexpr uint32_t MAX_INSTANTS = 64;
+    const FluidBurst::Result r = FluidBurst::Run(m_capacities,
+                                                 m_coreLinks,
+                                                 paths,
+                                                 sizes,
+                                                 std::numeric_limits<double>::infinity(),
+                                                 MAX_INSTANTS);
+    if (!r.complete)
+    {
+        return false;
+    }
+    seconds = r.end;
+    return true;
+}
+
+double
+FluidExecutor::EngineReferenceSeconds(const FluidCollectivePlan& plan,
+                                      const std::vector<uint32_t>& rankGpus) const
+{
+    const ClusterTopology& topology = GetTopology();
+    const auto& transfers = plan.GetTransfers();
+    FluidEngine engine(Capacities(), EngineSharing());
+    FluidCollectiveRun* runPtr = nullptr;
+    bool over = false;
+    engine.SetFinishHandler([&](FluidEngine::FlowId, uint64_t transfer) {
+        over = runPtr->Arrived(static_cast<uint32_t>(transfer)) || over;
+    });
+    FluidCollectiveRun run(plan, [&](uint32_t transfer) {
+        const auto& t = transfers[transfer];
+        const ClusterPath path = ContentionFreePath(topology, rankGpus, t);
+        engine.StartFlow(path.links.data(),
+                         path.size,
+                         std::max(1.0, t.share * REFERENCE_PROBE_BYTES),
+                         transfer);
+    });
+    runPtr = &run;
+    run.Begin();
+    engine.Run();
+    SUITE_REQUIRE(over,
+                  std::logic_error,
+                  "contention-free reference: the collective of " << rankGpus.size()
+                                                                  << " ranks did not end");
+    return engine.GetNow();
+}
+
 double
 FluidExecutor::GetContentionFreeSeconds(ClusterCollectiveAlgorithm algorithm,
                                         const std::vector<uint32_t>& rankGpus,
@@ -801,88 +935,24 @@ FluidExecutor::GetContentionFreeSeconds(ClusterCollectiveAlgorithm algorithm,
     const ClusterCollectiveShape shape = ShapeOf(rankGpus, algorithm);
     // Key: what runs, and which consecutive ranks share a server (nothing else matters
     // when the core does not constrain).
-    std::vector<uint32_t> runs{1};
-    for (std::size_t r = 1; r < rankGpus.size(); ++r)
-    {
-        if (topology.GetServerOfGpu(rankGpus[r]) == topology.GetServerOfGpu(rankGpus[r - 1]))
-        {
-            ++runs.back();
-        }
-        else
-        {
-            runs.push_back(1);
-        }
-    }
     const auto key = std::make_tuple(static_cast<int>(shape.algorithm),
                                      shape.gpusPerServer * 65536u + shape.serversPerLeaf,
-                                     runs);
+                                     ServerRuns(topology, rankGpus));
     auto it = m_reference.find(key);
     if (it == m_reference.end())
     {
-        // The job alone, 1 GB per message, only NIC and intra-server links.
-        constexpr double PROBE_BYTES = 1e9;
         auto plan = PlanOf(shape, static_cast<uint32_t>(rankGpus.size()));
-        auto pathOf = [&](const FluidCollectivePlan::Transfer& t) {
-            const uint32_t src = rankGpus[t.src];
-            const uint32_t dst = rankGpus[t.dst];
-            ClusterPath path = topology.GetPathVia(src, dst, 0, 0); // the core is not used
-            if (path.kind == ClusterPathKind::VIA_CORE)
-            {
-                path.links = {topology.GetNicUp(src), topology.GetNicDown(dst), 0, 0};
-                path.size = 2;
-            }
-            return path;
-        };
-        const auto& transfers = plan->GetTransfers();
-        if (m_sharing == EQUAL_SHARE && plan->GetInitial().size() == transfers.size())
+        double seconds = 0;
+        if (m_sharing == EQUAL_SHARE && plan->GetInitial().size() == plan->GetTransfers().size() &&
+            BurstReferenceSeconds(*plan, rankGpus, seconds))
         {
-            // Every transfer starts at once: FluidBurst gives the engine's end exactly.
-            Engine(); // the link tables
-            std::vector<ClusterPath> paths;
-            std::vector<double> sizes;
-            paths.reserve(transfers.size());
-            sizes.reserve(transfers.size());
-            for (const auto& t : transfers)
-            {
-                paths.push_back(pathOf(t));
-                sizes.push_back(std::max(1.0, t.share * PROBE_BYTES));
-            }
-            constexpr uint32_t MAX_INSTANTS = 64;
-            const FluidBurst::Result r = FluidBurst::Run(m_capacities,
-                                                         m_coreLinks,
-                                                         paths,
-                                                         sizes,
-                                                         std::numeric_limits<double>::infinity(),
-                                                         MAX_INSTANTS);
-            if (r.complete)
-            {
-                ++m_stats.burstReferences;
-                it = m_reference.emplace(key, r.end / PROBE_BYTES).first;
-                return it->second * messageBytes;
-            }
+            ++m_stats.burstReferences;
+            it = m_reference.emplace(key, seconds / REFERENCE_PROBE_BYTES).first;
+            return it->second * messageBytes;
         }
-        FluidEngine engine(Capacities(), EngineSharing());
-        FluidCollectiveRun* runPtr = nullptr;
-        bool over = false;
-        engine.SetFinishHandler([&](FluidEngine::FlowId, uint64_t transfer) {
-            over = runPtr->Arrived(static_cast<uint32_t>(transfer)) || over;
-        });
-        FluidCollectiveRun run(*plan, [&](uint32_t transfer) {
-            const auto& t = transfers[transfer];
-            const ClusterPath path = pathOf(t);
-            engine.StartFlow(path.links.data(),
-                             path.size,
-                             std::max(1.0, t.share * PROBE_BYTES),
-                             transfer);
-        });
-        runPtr = &run;
-        run.Begin();
-        engine.Run();
-        SUITE_REQUIRE(over,
-                      std::logic_error,
-                      "contention-free reference: the collective of " << rankGpus.size()
-                                                                      << " ranks did not end");
-        it = m_reference.emplace(key, engine.GetNow() / PROBE_BYTES).first;
+        it = m_reference
+                 .emplace(key, EngineReferenceSeconds(*plan, rankGpus) / REFERENCE_PROBE_BYTES)
+                 .first;
     }
     return it->second * messageBytes;
 }

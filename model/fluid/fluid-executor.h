@@ -199,6 +199,35 @@ class FluidExecutor : public ClusterJobExecutor
      */
     ClusterCollectiveShape ShapeOf(const std::vector<uint32_t>& gpus,
                                    ClusterCollectiveAlgorithm requested) const;
+    /// \return a free slot for a new job (the slot vector grows when none is free)
+    uint32_t AllocateSlot();
+    /**
+     * \brief Set where a job's ranks sit (throws std::invalid_argument on OCS circuits
+     *        the topology cannot give it).
+     * \param placement set here \param job the job \param allocation its GPUs and circuits
+     */
+    void FillPlacement(Placement& placement,
+                       const ClusterJobRequest& job,
+                       const ClusterJobAllocation& allocation) const;
+    /// \param state a job just started: post its alone run to the worker
+    void ReplayAhead(Job& state);
+    /**
+     * \brief The contention-free reference of a collective whose transfers all start at
+     *        once (equal share), as one burst (FluidBurst).
+     * \param plan its collective \param rankGpus its GPUs in rank order
+     * \param seconds set to its time for a 1 GB message when it ends
+     * \return false when the burst gave up (too many instants): seconds is not set
+     */
+    bool BurstReferenceSeconds(const FluidCollectivePlan& plan,
+                               const std::vector<uint32_t>& rankGpus,
+                               double& seconds);
+    /**
+     * \param plan a collective \param rankGpus its GPUs in rank order
+     * \return its contention-free time for a 1 GB message, in a private
+     *         engine
+     */
+    double EngineReferenceSeconds(const FluidCollectivePlan& plan,
+                                  const std::vector<uint32_t>& rankGpus) const;
     /// \param slot a job whose first collective is due: claim its links, run it isolated
     /// when no other claimed job uses them, else flow by flow
     void Claim(uint32_t slot);

@@ -274,6 +274,96 @@ FluidReplay::RunBurst(const FluidCollectivePlan& plan,
     return true;
 }
 
+namespace
+{
+constexpr uint32_t NONE = FluidCollectivePlan::NONE; //!< no transfer
+
+/// \param t a transfer \param bytes message bytes \return its bytes (at least 1)
+inline double
+SizeOf(const FluidCollectivePlan::Transfer& t, double bytes)
+{
+    return std::max(1.0, std::round(t.share * bytes));
+}
+} // namespace
+
+/// A job's connections in a replay: which run their transfers as timers, and the one each
+/// such has in flight.
+struct FluidReplay::Timers
+{
+    std::vector<double> fixedRate;    //!< bytes/s; 0: through the engine
+    std::vector<uint8_t> crossesCore; //!< it uses a leaf-spine link
+    std::vector<uint32_t> inFlight;   //!< fixed-rate transfer in flight, or NONE
+    std::vector<double> sentAt;       //!< when that one was sent, s
+};
+
+FluidEngine&
+FluidReplay::ScratchEngine()
+{
+    if (!m_scratch)
+    {
+        m_scratch = std::make_unique<FluidEngine>(m_capacities, m_sharing);
+        m_scratch->SetWatchedLinks(m_coreLinks);
+    }
+    m_scratch->Reset();
+    return *m_scratch;
+}
+
+FluidReplay::Timers
+FluidReplay::TimersOf(const std::vector<ClusterPath>& paths, std::size_t connections)
+{
+    // A connection whose links no other connection of the job uses (the job is alone) carries
+    // one flow at a time at its path's slowest capacity, under either sharing model: its
+    // transfers run as timers of that length instead of through the rate computation.
+    CountConnections(paths);
+    Timers timers{std::vector<double>(connections, 0),
+                  std::vector<uint8_t>(connections, 0),
+                  std::vector<uint32_t>(connections, NONE),
+                  std::vector<double>(connections, 0)};
+    for (std::size_t c = 0; c < connections; ++c)
+    {
+        bool alone = true;
+        double rate = std::numeric_limits<double>::infinity();
+        for (uint32_t l : paths[c])
+        {
+            alone = alone && m_linkName[l] == 1;
+            rate = std::min(rate, m_capacities[l] / 8.0);
+            timers.crossesCore[c] = timers.crossesCore[c] || m_coreLinks[l];
+        }
+        timers.fixedRate[c] = alone ? rate : 0;
+    }
+    return timers;
+}
+
+void
+FluidReplay::CollectActive(const FluidEngine& engine,
+                           const std::vector<uint32_t>& live,
+                           const Timers& timers,
+                           const FluidCollectivePlan& plan,
+                           double bytes,
+                           double until,
+                           std::vector<std::pair<uint32_t, double>>& active)
+{
+    const auto& transfers = plan.GetTransfers();
+    active.clear();
+    for (FluidEngine::FlowId id = 0; id < live.size(); ++id)
+    {
+        if (live[id] != NONE)
+        {
+            active.emplace_back(live[id], engine.GetRemainingBytes(id));
+        }
+    }
+    for (std::size_t c = 0; c < timers.inFlight.size(); ++c)
+    {
+        const uint32_t t = timers.inFlight[c];
+        if (t != NONE)
+        {
+            const double left =
+                SizeOf(transfers[t], bytes) - timers.fixedRate[c] * (until - timers.sentAt[c]);
+            active.emplace_back(t, std::max(0.0, left));
+        }
+    }
+}
+
 double
 FluidReplay::Run(const FluidCollectivePlan& plan,
                  const std::vector<ClusterPath>& paths,
@@ -288,50 +378,20 @@ FluidReplay::Run(const FluidCollectivePlan& plan,
     {
         return end;
     }
-    if (!m_scratch)
-    {
-        m_scratch = std::make_unique<FluidEngine>(m_capacities, m_sharing);
-        m_scratch->SetWatchedLinks(m_coreLinks);
-    }
-    FluidEngine& engine = *m_scratch;
-    engine.Reset();
+    FluidEngine& engine = ScratchEngine();
     const auto& transfers = plan.GetTransfers();
-    const auto& firsts = plan.GetConnectionTransfers();
-    // A connection whose links no other connection of the job uses (the job is alone) carries
-    // one flow at a time at its path's slowest capacity, under either sharing model: its
-    // transfers run as timers of that length instead of through the rate computation.
-    CountConnections(paths);
-    constexpr uint32_t NONE = FluidCollectivePlan::NONE;
-    std::vector<double> fixedRate(firsts.size(), 0); // bytes/s; 0: through the engine
-    std::vector<uint8_t> crossesCore(firsts.size(), 0);
-    std::vector<uint32_t> inFlight(firsts.size(), NONE); // fixed-rate transfer in flight
-    std::vector<double> sentAt(firsts.size(), 0);
-    for (std::size_t c = 0; c < firsts.size(); ++c)
-    {
-        bool alone = true;
-        double rate = std::numeric_limits<double>::infinity();
-        for (uint32_t l : paths[c])
-        {
-            alone = alone && m_linkName[l] == 1;
-            rate = std::min(rate, m_capacities[l] / 8.0);
-            crossesCore[c] = crossesCore[c] || m_coreLinks[l];
-        }
-        fixedRate[c] = alone ? rate : 0;
-    }
-    auto sizeOf = [&](uint32_t transfer) {
-        return std::max(1.0, std::round(transfers[transfer].share * bytes));
-    };
+    Timers timers = TimersOf(paths, plan.GetConnectionTransfers().size());
     std::vector<uint32_t> live; // transfer by engine flow id
     bool over = false;
     std::unique_ptr<FluidCollectiveRun> replay;
     auto arrived = [&](uint32_t transfer, bool sharing, bool conflicting) {
         const uint32_t c = transfers[transfer].connectionId;
-        if (inFlight[c] == transfer)
+        if (timers.inFlight[c] == transfer)
         {
-            inFlight[c] = NONE;
+            timers.inFlight[c] = NONE;
         }
         ++counts.flows;
-        if (crossesCore[c])
+        if (timers.crossesCore[c])
         {
             ++counts.coreFlows;
             counts.sharingCoreFlows += sharing ? 1 : 0;
@@ -341,17 +401,19 @@ FluidReplay::Run(const FluidCollectivePlan& plan,
     };
     replay = std::make_unique<FluidCollectiveRun>(plan, [&](uint32_t transfer) {
         const uint32_t c = transfers[transfer].connectionId;
-        if (fixedRate[c] > 0)
+        if (timers.fixedRate[c] > 0)
         {
-            inFlight[c] = transfer;
-            sentAt[c] = engine.GetNow();
-            engine.Schedule(sizeOf(transfer) / fixedRate[c],
+            timers.inFlight[c] = transfer;
+            timers.sentAt[c] = engine.GetNow();
+            engine.Schedule(SizeOf(transfers[transfer], bytes) / timers.fixedRate[c],
                             [&arrived, transfer]() { arrived(transfer, false, false); });
             return;
         }
         const ClusterPath& path = paths[c];
-        const FluidEngine::FlowId id =
-            engine.StartFlow(path.links.data(), path.size, sizeOf(transfer), transfer);
+        const FluidEngine::FlowId id = engine.StartFlow(path.links.data(),
+                                                        path.size,
+                                                        SizeOf(transfers[transfer], bytes),
+                                                        transfer);
         if (id >= live.size())
         {
             live.resize(id + 1, NONE);
@@ -374,22 +436,7 @@ FluidReplay::Run(const FluidCollectivePlan& plan,
         return engine.GetNow();
     }
     engine.AdvanceTo(until);
-    active.clear();
-    for (FluidEngine::FlowId id = 0; id < live.size(); ++id)
-    {
-        if (live[id] != NONE)
-        {
-            active.emplace_back(live[id], engine.GetRemainingBytes(id));
-        }
-    }
-    for (std::size_t c = 0; c < firsts.size(); ++c)
-    {
-        if (inFlight[c] != NONE)
-        {
-            const double left = sizeOf(inFlight[c]) - fixedRate[c] * (until - sentAt[c]);
-            active.emplace_back(inFlight[c], std::max(0.0, left));
-        }
-    }
+    CollectActive(engine, live, timers, plan, bytes, until, active);
     run = std::move(replay);
     return -1;
 }

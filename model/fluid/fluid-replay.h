@@ -104,6 +104,29 @@ class FluidReplay
                   std::vector<std::pair<uint32_t, double>>& active,
                   std::unique_ptr<FluidCollectiveRun>& run,
                   double& end);
+    /// Per connection of a replay: which run their transfers as timers (defined in the .cc).
+    struct Timers;
+    /// \return the private engine, made on first use, reset
+    FluidEngine& ScratchEngine();
+    /**
+     * \param paths a job's connections' paths \param connections how many
+     * \return its connections' timers: a connection alone on its links runs at its slowest
+     *         link's capacity (counts the connections per link, as CountConnections)
+     */
+    Timers TimersOf(const std::vector<ClusterPath>& paths, std::size_t connections);
+    /**
+     * \brief The transfers still running at `until` and their bytes left.
+     * \param engine the replay's engine, at `until` \param live transfer by engine flow id
+     * \param timers the connections' timers \param plan the job's collective
+     * \param bytes message bytes \param until now \param active filled
+     */
+    static void CollectActive(const FluidEngine& engine,
+                              const std::vector<uint32_t>& live,
+                              const Timers& timers,
+                              const FluidCollectivePlan& plan,
+                              double bytes,
+                              double until,
+                              std::vector<std::pair<uint32_t, double>>& active);
 
     std::vector<double> m_capacities;                //!< payload capacities, bit/s
     std::vector<bool> m_coreLinks;                   //!< leaf-spine links
