@@ -1,5 +1,6 @@
 # The cluster module. The cluster model without packets: leaf-spine topology, five-tuple hashing, collective
-# schedules, cluster and circuit state, placement policies (the baselines, vClos and OCS-vClos),
+# schedules, cluster and circuit state, placement policies (the baselines, vClos and OCS-vClos)
+# and their searches (vClos's per shape, OCS-vClos stage 4's per shape, its max-flow network),
 # model zoo, traces and workloads, the job executor interface, the scheduler and its tracker.
 suite_module(
   NAME cluster
@@ -9,7 +10,10 @@ suite_module(
     model/cluster/cluster-model-zoo.cc
     model/cluster/cluster-state.cc
     model/cluster/cluster-placement.cc
+    model/cluster/cluster-clos-search.cc
     model/cluster/cluster-ocs-state.cc
+    model/cluster/cluster-flow-network.cc
+    model/cluster/cluster-ocs-clos-search.cc
     model/cluster/cluster-ocs-placement.cc
     model/cluster/cluster-job-trace.cc
     model/cluster/cluster-topology.cc
@@ -23,7 +27,10 @@ suite_module(
     model/cluster/cluster-model-zoo.h
     model/cluster/cluster-state.h
     model/cluster/cluster-placement.h
+    model/cluster/cluster-clos-search.h
     model/cluster/cluster-ocs-state.h
+    model/cluster/cluster-flow-network.h
+    model/cluster/cluster-ocs-clos-search.h
     model/cluster/cluster-ocs-placement.h
     model/cluster/cluster-job-trace.h
     model/cluster/cluster-topology.h

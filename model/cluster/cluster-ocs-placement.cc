@@ -3,6 +3,7 @@
  */
 #include "cluster-ocs-placement.h"
 
+#include "cluster-flow-network.h"
 #include "cluster-topology.h"
 
 #include "ns3/boolean.h"
@@ -10,8 +11,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/push_relabel_max_flow.hpp>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -22,122 +21,6 @@ namespace ns3
 
 namespace
 {
-
-/// A small max-flow network on Boost.Graph (push-relabel).
-class FlowNetwork
-{
-  public:
-    /// \param nodes node count
-    explicit FlowNetwork(uint32_t nodes)
-        : m_graph(nodes)
-    {
-    }
-
-    /**
-     * \brief Add an edge and its reverse.
-     * \param u tail \param v head \param capacity capacity
-     * \return the edge's index, for Flow()
-     */
-    std::size_t AddEdge(uint32_t u, uint32_t v, long capacity)
-    {
-        auto cap = boost::get(boost::edge_capacity, m_graph);
-        auto rev = boost::get(boost::edge_reverse, m_graph);
-        Edge e = boost::add_edge(u, v, m_graph).first;
-        Edge r = boost::add_edge(v, u, m_graph).first;
-        cap[e] = capacity;
-        cap[r] = 0;
-        rev[e] = r;
-        rev[r] = e;
-        m_edges.push_back(e);
-        return m_edges.size() - 1;
-    }
-
-    /// \param s source \param t sink \return the maximum flow
-    long Run(uint32_t s, uint32_t t)
-    {
-        return boost::push_relabel_max_flow(m_graph, s, t);
-    }
-
-    /// \param index an edge index from AddEdge \return the flow on it after Run()
-    long Flow(std::size_t index) const
-    {
-        const Edge e = m_edges[index];
-        return boost::get(boost::edge_capacity, m_graph, e) -
-               boost::get(boost::edge_residual_capacity, m_graph, e);
-    }
-
-  private:
-    using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
-    using Edge = Traits::edge_descriptor;
-    using Graph = boost::adjacency_list<
-        boost::vecS,
-        boost::vecS,
-        boost::directedS,
-        boost::no_property,
-        boost::property<boost::edge_capacity_t,
-                        long,
-                        boost::property<boost::edge_residual_capacity_t,
-                                        long,
-                                        boost::property<boost::edge_reverse_t, Edge>>>>;
-
-    Graph m_graph;             //!< the network
-    std::vector<Edge> m_edges; //!< forward edges by index
-};
-
-/// Wholly free servers of a leaf.
-uint32_t
-WholeFreeServers(const ClusterState& state, uint32_t leaf)
-{
-    uint32_t count = 0;
-    for (uint32_t s = 0; s < state.GetServersPerLeaf(); ++s)
-    {
-        count += state.GetFreeGpusOfServer(leaf, s) == state.GetGpusPerServer() ? 1 : 0;
-    }
-    return count;
-}
-
-/**
- * Virtual leaves of n GPUs a leaf can hold: n / g wholly free servers each when g divides n,
- * else n free GPUs each; and n idle uplinks each.
- */
-uint32_t
-VirtualLeavesOf(const ClusterState& state, const ClusterOcsState& ocs, uint32_t leaf, uint32_t n)
-{
-    const uint32_t g = state.GetGpusPerServer();
-    const uint32_t gpus =
-        n % g == 0 ? WholeFreeServers(state, leaf) * g : state.GetFreeGpusOfLeaf(leaf);
-    return std::min(gpus, ocs.GetIdleUplinkCount(leaf)) / n;
-}
-
-/// Leaves in best-fit order: fewest free GPUs first, then index.
-std::vector<uint32_t>
-BestFitLeaves(const ClusterState& state)
-{
-    std::vector<uint32_t> leaves(state.GetLeaves());
-    std::iota(leaves.begin(), leaves.end(), 0);
-    std::stable_sort(leaves.begin(), leaves.end(), [&state](uint32_t a, uint32_t b) {
-        return state.GetFreeGpusOfLeaf(a) < state.GetFreeGpusOfLeaf(b);
-    });
-    return leaves;
-}
-
-/// Spines with at least `ports` idle ports, fewest idle ports first (best fit), then index.
-std::vector<uint32_t>
-BestFitSpines(const ClusterOcsState& ocs, uint32_t ports)
-{
-    std::vector<uint32_t> spines;
-    for (uint32_t s = 0; s < ocs.GetSpines(); ++s)
-    {
-        if (ocs.GetIdleSpinePortsOfSpine(s) >= ports)
-        {
-            spines.push_back(s);
-        }
-    }
-    std::stable_sort(spines.begin(), spines.end(), [&ocs](uint32_t a, uint32_t b) {
-        return ocs.GetIdleSpinePortsOfSpine(a) < ocs.GetIdleSpinePortsOfSpine(b);
-    });
-    return spines;
-}
 
 /// One circuit wanted: a leaf uplink to a spine (port chosen later).
 struct LeafSpinePick
@@ -210,421 +93,220 @@ OddPart(uint32_t n)
     return n;
 }
 
-/**
- * Stage 4 for one shape m x n: depth-first search over virtual leaves per leaf, spines and
- * circuits (see VclosOcsPolicy).
- */
-class OcsClosSearch
+/// Stage-4 shapes: the n of each m x n, m = odd part of N times 2^k, 2 <= n <= nMax, m >= 2.
+std::vector<uint32_t>
+OcsShapes(uint32_t gpus, uint32_t nMax)
 {
-  public:
-    /// A leaf holding `count` virtual leaves of the job.
-    struct Group
+    const uint32_t odd = OddPart(gpus);
+    std::vector<uint32_t> shapes;
+    for (uint64_t m = odd; m >= 1 && m <= gpus; m *= 2)
     {
-        uint32_t leaf;  //!< the leaf
-        uint32_t count; //!< virtual leaves on it
-    };
-
-    /// The solution: groups, and per chosen spine the OCSs of each group.
-    struct Solution
-    {
-        std::vector<Group> groups;                             //!< leaves used
-        std::vector<uint32_t> spines;                          //!< spines, in search order
-        std::vector<std::vector<std::vector<uint32_t>>> ocsOf; //!< [spine][group] -> OCSs
-    };
-
-    OcsClosSearch(const ClusterState& state,
-                  const ClusterOcsState& ocs,
-                  uint32_t m,
-                  uint32_t n,
-                  uint64_t budget)
-        : m_ocs(ocs),
-          m_m(m),
-          m_n(n),
-          m_budget(budget)
-    {
-        for (uint32_t leaf : BestFitLeaves(state))
+        const auto n = static_cast<uint32_t>(gpus / m);
+        if (m >= 2 && n >= 2 && n <= nMax)
         {
-            uint32_t cap = VirtualLeavesOf(state, ocs, leaf, n);
-            if (cap > 0)
+            shapes.push_back(n);
+        }
+    }
+    return shapes;
+}
+
+/// Circuits between leaves a and b among the OCSs `common` that a leaf pair can reuse.
+uint32_t
+ReusableLeafCircuits(const ClusterOcsState& ocs,
+                     uint32_t a,
+                     uint32_t b,
+                     const ClusterOcsSet& common)
+{
+    uint32_t reuse = 0;
+    for (uint32_t k = 0; k < ocs.GetOcsCount(); ++k)
+    {
+        if (common.test(k))
+        {
+            auto c = ocs.GetCircuitAtUplink(a, k);
+            reuse += c && c->toLeaf && c->peer == b ? 1 : 0;
+        }
+    }
+    return reuse;
+}
+
+/**
+ * Stage 2's leaves (lower index first): over all pairs of leaves that hold a virtual leaf of
+ * `half` GPUs and share `half` OCSs with both uplinks idle, the fewest free GPUs on the two,
+ * then the most reusable leaf-leaf circuits; std::nullopt when no pair qualifies.
+ */
+std::optional<std::pair<uint32_t, uint32_t>>
+BestLeafPair(const ClusterState& state, const ClusterOcsState& ocs, uint32_t half)
+{
+    std::vector<uint32_t> leaves;
+    for (uint32_t l : ClusterOcsBestFitLeaves(state))
+    {
+        if (ClusterOcsVirtualLeavesOf(state, ocs, l, half) >= 1)
+        {
+            leaves.push_back(l);
+        }
+    }
+    std::optional<std::pair<uint32_t, uint32_t>> best;
+    uint64_t bestCost = std::numeric_limits<uint64_t>::max();
+    uint32_t bestReuse = 0;
+    for (std::size_t i = 0; i < leaves.size(); ++i)
+    {
+        const uint32_t a = leaves[i];
+        if (i + 1 < leaves.size() &&
+            uint64_t(state.GetFreeGpusOfLeaf(a)) + state.GetFreeGpusOfLeaf(leaves[i + 1]) >
+                bestCost)
+        {
+            break;
+        }
+        for (std::size_t j = i + 1; j < leaves.size(); ++j)
+        {
+            const uint32_t b = leaves[j];
+            const uint64_t cost = uint64_t(state.GetFreeGpusOfLeaf(a)) + state.GetFreeGpusOfLeaf(b);
+            if (cost > bestCost)
             {
-                m_leaves.push_back(leaf);
-                m_cap.push_back(std::min(cap, m));
+                break;
+            }
+            ClusterOcsSet common = ocs.GetIdleUplinks(a) & ocs.GetIdleUplinks(b);
+            if (common.count() < half)
+            {
+                continue;
+            }
+            const uint32_t reuse = ReusableLeafCircuits(ocs, a, b, common);
+            if (cost < bestCost || reuse > bestReuse)
+            {
+                bestCost = cost;
+                bestReuse = reuse;
+                best = std::make_pair(std::min(a, b), std::max(a, b));
             }
         }
-        m_suffix.assign(m_leaves.size() + 1, 0);
-        for (std::size_t i = m_leaves.size(); i-- > 0;)
-        {
-            m_suffix[i] = m_suffix[i + 1] + m_cap[i];
-        }
     }
+    return best;
+}
 
-    /// \return true when a solution was found (then GetSolution())
-    bool Run()
+/**
+ * The `half` OCSs of a leaf pair's circuits, ascending: those with a reusable idle circuit
+ * between a and b first, then the lowest other OCSs idle on both; `reused` counts the first.
+ */
+std::vector<uint32_t>
+LeafPairOcss(const ClusterOcsState& ocs, uint32_t a, uint32_t b, uint32_t half, uint32_t& reused)
+{
+    ClusterOcsSet common = ocs.GetIdleUplinks(a) & ocs.GetIdleUplinks(b);
+    std::vector<uint32_t> ocsList;
+    for (int pass = 0; pass < 2; ++pass)
     {
-        // Leaf-independent necessary condition: n spines with m idle ports each.
-        if (m_suffix[0] < m_m || BestFitSpines(m_ocs, m_m).size() < m_n)
+        for (uint32_t k = 0; k < ocs.GetOcsCount() && ocsList.size() < half; ++k)
         {
-            return false;
-        }
-        // Best-fit spines first, with half the budget; when that is cut, the emptiest spines
-        // first with the rest (the search is exhaustive either way when not cut).
-        const uint64_t total = m_budget;
-        m_budget = std::max<uint64_t>(1, total / 2);
-        if (LeafDfs(0, m_m))
-        {
-            return true;
-        }
-        if (!m_cut)
-        {
-            return false; // proven: no solution
-        }
-        m_wasCut = true;
-        m_cut = false;
-        m_budget = total;
-        m_emptiestFirst = true;
-        m_sol = Solution();
-        return LeafDfs(0, m_m);
-    }
-
-    /// \return the solution
-    const Solution& GetSolution() const
-    {
-        return m_sol;
-    }
-
-    /// \return nodes visited
-    uint64_t GetNodes() const
-    {
-        return m_nodes;
-    }
-
-    /// \return true when the budget cut the search
-    bool WasCut() const
-    {
-        return m_cut || m_wasCut;
-    }
-
-  private:
-    /// Count a node; \return false when the budget is spent
-    bool Tick()
-    {
-        if (++m_nodes > m_budget)
-        {
-            m_cut = true;
-        }
-        return !m_cut;
-    }
-
-    /// Choose virtual leaves per leaf, best-fit leaves first, as many per leaf as fit.
-    bool LeafDfs(std::size_t i, uint32_t remaining)
-    {
-        if (remaining == 0)
-        {
-            return NetworkSearch();
-        }
-        if (i >= m_leaves.size() || m_suffix[i] < remaining || !Tick())
-        {
-            return false;
-        }
-        for (uint32_t v = std::min(m_cap[i], remaining) + 1; v-- > 0;)
-        {
-            if (v > 0)
+            if (!common.test(k))
             {
-                m_sol.groups.push_back({m_leaves[i], v});
+                continue;
             }
-            bool ok = LeafDfs(i + 1, remaining - v);
-            if (ok)
+            auto c = ocs.GetCircuitAtUplink(a, k);
+            bool reuse = c && c->toLeaf && c->peer == b;
+            if (reuse == (pass == 0))
             {
-                return true;
-            }
-            if (v > 0)
-            {
-                m_sol.groups.pop_back();
-            }
-            if (m_cut)
-            {
-                return false;
+                ocsList.push_back(k);
+                reused += reuse ? 1 : 0;
             }
         }
-        return false;
     }
+    std::sort(ocsList.begin(), ocsList.end());
+    return ocsList;
+}
 
-    /// Idle ports left on the spine being assigned, per OCS, and the OCSs with any.
-    struct Capacity
+/// Stage 3's leaves: those with a free GPU and an idle uplink, best fit first.
+std::vector<uint32_t>
+LeavesWithIdleUplinks(const ClusterState& state, const ClusterOcsState& ocs)
+{
+    std::vector<uint32_t> leaves;
+    for (uint32_t l : ClusterOcsBestFitLeaves(state))
     {
-        std::vector<uint32_t> left; //!< per OCS
-        ClusterOcsSet any;          //!< OCSs with left > 0
-    };
-
-    /// Unused idle uplinks of group gi's leaf usable on the spine being assigned.
-    ClusterOcsSet Options(std::size_t gi, const Capacity& cap) const
-    {
-        return m_idleUp[gi] & ~m_used[gi] & cap.any;
+        if (state.GetFreeGpusOfLeaf(l) > 0 && ocs.GetIdleUplinkCount(l) > 0)
+        {
+            leaves.push_back(l);
+        }
     }
+    return leaves;
+}
 
-    /// Max flow: can spine j still take every virtual leaf (exact for this spine alone)?
-    bool SpineFeasible(uint32_t spine) const
+/**
+ * Stage 3's max flow through one spine from the first `prefix` of `leaves`, capped at N:
+ * source -> leaf (min(free GPUs, idle uplinks)) -> OCS (its idle uplink, 1) -> sink (the
+ * spine's idle ports on that OCS).
+ * \param[out] picks if not null: the (leaf, OCS, spine) arcs that carry flow
+ * \return the flow
+ */
+long
+OneSpineFlow(const ClusterState& state,
+             const ClusterOcsState& ocs,
+             const std::vector<uint32_t>& leaves,
+             uint32_t gpus,
+             uint32_t spine,
+             std::size_t prefix,
+             std::vector<LeafSpinePick>* picks)
+{
+    const uint32_t k = ocs.GetOcsCount();
+    const auto np = static_cast<uint32_t>(prefix);
+    ClusterFlowNetwork net(np + k + 3);
+    const uint32_t top = np + k;
+    const uint32_t src = top + 1;
+    const uint32_t sink = top + 2;
+    net.AddEdge(top, src, gpus);
+    for (uint32_t o = 0; o < k; ++o)
     {
-        const uint32_t groups = static_cast<uint32_t>(m_sol.groups.size());
-        const uint32_t k = m_ocs.GetOcsCount();
-        FlowNetwork net(groups + k + 2);
-        const uint32_t src = groups + k;
-        const uint32_t sink = src + 1;
+        uint32_t c = ocs.GetIdleSpinePorts(spine, o);
+        if (c > 0)
+        {
+            net.AddEdge(np + o, sink, c);
+        }
+    }
+    std::vector<std::tuple<uint32_t, uint32_t, std::size_t>> arcs; // (leaf, ocs, edge)
+    for (uint32_t i = 0; i < np; ++i)
+    {
+        const uint32_t l = leaves[i];
+        net.AddEdge(src, i, std::min(state.GetFreeGpusOfLeaf(l), ocs.GetIdleUplinkCount(l)));
         for (uint32_t o = 0; o < k; ++o)
         {
-            uint32_t c = m_ocs.GetIdleSpinePorts(spine, o);
-            if (c > 0)
+            if (ocs.IsUplinkIdle(l, o) && ocs.GetIdleSpinePorts(spine, o) > 0)
             {
-                net.AddEdge(groups + o, sink, c);
+                arcs.emplace_back(l, o, net.AddEdge(i, np + o, 1));
             }
         }
-        for (uint32_t gi = 0; gi < groups; ++gi)
-        {
-            net.AddEdge(src, gi, m_sol.groups[gi].count);
-            ClusterOcsSet up = m_idleUp[gi] & ~m_used[gi];
-            for (uint32_t o = 0; o < k; ++o)
-            {
-                if (up.test(o) && m_ocs.GetIdleSpinePorts(spine, o) > 0)
-                {
-                    net.AddEdge(gi, groups + o, 1);
-                }
-            }
-        }
-        return net.Run(src, sink) == static_cast<long>(m_m);
     }
-
-    /// Spines and circuits for the chosen groups.
-    bool NetworkSearch()
+    long f = net.Run(top, sink);
+    for (const auto& [l, o, e] : arcs)
     {
-        const uint32_t k = m_ocs.GetOcsCount();
-        m_used.assign(m_sol.groups.size(), ClusterOcsSet());
-        m_idleUp.clear();
-        m_reuseSpine.assign(m_sol.groups.size() * k, UINT32_MAX);
-        for (std::size_t gi = 0; gi < m_sol.groups.size(); ++gi)
+        if (picks != nullptr && net.Flow(e) > 0)
         {
-            const uint32_t leaf = m_sol.groups[gi].leaf;
-            m_idleUp.push_back(m_ocs.GetIdleUplinks(leaf));
-            for (uint32_t o = 0; o < k; ++o)
-            {
-                if (m_idleUp.back().test(o))
-                {
-                    auto circuit = m_ocs.GetCircuitAtUplink(leaf, o);
-                    if (circuit && !circuit->toLeaf)
-                    {
-                        m_reuseSpine[gi * k + o] = circuit->peer;
-                    }
-                }
-            }
+            picks->push_back({l, o, spine});
         }
-        m_cand.clear();
-        m_candAny.clear();
-        std::vector<uint32_t> order = BestFitSpines(m_ocs, m_m);
-        if (m_emptiestFirst)
-        {
-            std::stable_sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
-                return m_ocs.GetIdleSpinePortsOfSpine(a) > m_ocs.GetIdleSpinePortsOfSpine(b);
-            });
-        }
-        for (uint32_t s : order)
-        {
-            ClusterOcsSet any;
-            for (uint32_t o = 0; o < k; ++o)
-            {
-                any.set(o, m_ocs.GetIdleSpinePorts(s, o) > 0);
-            }
-            m_cand.push_back(s);
-            m_candAny.push_back(any);
-            if (!CouldServe(m_cand.size() - 1)) // the max flow comes when it is visited
-            {
-                m_cand.pop_back();
-                m_candAny.pop_back();
-            }
-        }
-        if (m_cand.size() < m_n)
-        {
-            return false;
-        }
-        m_demand.assign(k, 0);
-        for (uint32_t s : m_cand)
-        {
-            for (uint32_t o = 0; o < k; ++o)
-            {
-                m_demand[o] += m_ocs.GetIdleSpinePorts(s, o) > 0 ? 1 : 0;
-            }
-        }
-        m_sol.spines.clear();
-        m_sol.ocsOf.clear();
-        return SpineDfs(0);
     }
+    return f;
+}
 
-    /// Cheap necessary test: every group has enough unused uplinks on OCSs where candidate
-    /// c has idle ports.
-    bool CouldServe(std::size_t c) const
+/// The shortest prefix of `leaves` (at least 1) through which `spine` carries N, when the
+/// whole list does: binary search.
+std::size_t
+ShortestPrefix(const ClusterState& state,
+               const ClusterOcsState& ocs,
+               const std::vector<uint32_t>& leaves,
+               uint32_t gpus,
+               uint32_t spine)
+{
+    std::size_t lo = 1;
+    std::size_t hi = leaves.size();
+    while (lo < hi)
     {
-        for (std::size_t gi = 0; gi < m_sol.groups.size(); ++gi)
+        std::size_t mid = (lo + hi) / 2;
+        if (OneSpineFlow(state, ocs, leaves, gpus, spine, mid, nullptr) >= static_cast<long>(gpus))
         {
-            if ((m_idleUp[gi] & ~m_used[gi] & m_candAny[c]).count() < m_sol.groups[gi].count)
-            {
-                return false;
-            }
+            hi = mid;
         }
-        return true;
+        else
+        {
+            lo = mid + 1;
+        }
     }
-
-    /// Choose the next spine among candidates from `start`.
-    bool SpineDfs(std::size_t start)
-    {
-        const std::size_t t = m_sol.spines.size();
-        if (t == m_n)
-        {
-            return true;
-        }
-        for (std::size_t gi = 0; gi < m_sol.groups.size(); ++gi)
-        {
-            const auto free = (m_idleUp[gi] & ~m_used[gi]).count();
-            if (free < uint64_t(m_sol.groups[gi].count) * (m_n - t))
-            {
-                return false;
-            }
-        }
-        // Candidates left that pass the cheap test: fewer than needed, no solution below.
-        std::vector<std::size_t> usable;
-        for (std::size_t c = start; c < m_cand.size(); ++c)
-        {
-            if (CouldServe(c))
-            {
-                usable.push_back(c);
-            }
-        }
-        for (std::size_t x = 0; x + (m_n - t) <= usable.size(); ++x)
-        {
-            if (!Tick())
-            {
-                return false;
-            }
-            const std::size_t c = usable[x];
-            const uint32_t spine = m_cand[c];
-            if (!SpineFeasible(spine))
-            {
-                continue;
-            }
-            Capacity cap;
-            cap.left.resize(m_ocs.GetOcsCount());
-            for (uint32_t o = 0; o < cap.left.size(); ++o)
-            {
-                cap.left[o] = m_ocs.GetIdleSpinePorts(spine, o);
-                cap.any.set(o, cap.left[o] > 0);
-            }
-            m_sol.spines.push_back(spine);
-            m_sol.ocsOf.emplace_back(m_sol.groups.size());
-            if (AssignDfs(c, spine, 0, cap))
-            {
-                return true;
-            }
-            m_sol.spines.pop_back();
-            m_sol.ocsOf.pop_back();
-            if (m_cut)
-            {
-                return false;
-            }
-        }
-        return false;
-    }
-
-    /// Uplinks of group gi (and the groups after it) for spine `spine`.
-    bool AssignDfs(std::size_t c, uint32_t spine, std::size_t gi, Capacity& cap)
-    {
-        if (gi == m_sol.groups.size())
-        {
-            return SpineDfs(c + 1);
-        }
-        // Cheap check: every group left has enough options.
-        for (std::size_t h = gi; h < m_sol.groups.size(); ++h)
-        {
-            if (Options(h, cap).count() < m_sol.groups[h].count)
-            {
-                return false;
-            }
-        }
-        ClusterOcsSet opts = Options(gi, cap);
-        std::vector<std::tuple<int, uint32_t, uint32_t>> order; // (not reuse, demand, ocs)
-        for (uint32_t o = 0; o < m_ocs.GetOcsCount(); ++o)
-        {
-            if (opts.test(o))
-            {
-                const bool reuse = m_reuseSpine[gi * m_ocs.GetOcsCount() + o] == spine;
-                order.emplace_back(reuse ? 0 : 1, m_demand[o], o);
-            }
-        }
-        std::sort(order.begin(), order.end());
-        std::vector<uint32_t> chosen;
-        return Combine(c, spine, gi, cap, order, 0, chosen);
-    }
-
-    /// Choose the group's `count` uplinks (a combination, in preference order).
-    bool Combine(std::size_t c,
-                 uint32_t spine,
-                 std::size_t gi,
-                 Capacity& cap,
-                 const std::vector<std::tuple<int, uint32_t, uint32_t>>& order,
-                 std::size_t from,
-                 std::vector<uint32_t>& chosen)
-    {
-        const uint32_t need = m_sol.groups[gi].count;
-        if (chosen.size() == need)
-        {
-            m_sol.ocsOf.back()[gi] = chosen;
-            return AssignDfs(c, spine, gi + 1, cap);
-        }
-        for (std::size_t x = from; x + (need - chosen.size()) <= order.size(); ++x)
-        {
-            if (!Tick())
-            {
-                return false;
-            }
-            const uint32_t o = std::get<2>(order[x]);
-            if (cap.left[o] == 0)
-            {
-                continue;
-            }
-            cap.any.set(o, --cap.left[o] > 0);
-            m_used[gi].set(o);
-            chosen.push_back(o);
-            if (Combine(c, spine, gi, cap, order, x + 1, chosen))
-            {
-                return true;
-            }
-            chosen.pop_back();
-            m_used[gi].reset(o);
-            ++cap.left[o];
-            cap.any.set(o);
-            if (m_cut)
-            {
-                return false;
-            }
-        }
-        return false;
-    }
-
-    const ClusterOcsState& m_ocs;         //!< circuits
-    uint32_t m_m;                         //!< virtual leaves
-    uint32_t m_n;                         //!< spines
-    uint64_t m_budget;                    //!< node budget
-    std::vector<uint32_t> m_leaves;       //!< leaves that can hold one, best fit first
-    std::vector<uint32_t> m_cap;          //!< virtual leaves each can hold (<= m)
-    std::vector<uint32_t> m_suffix;       //!< suffix sums of m_cap
-    std::vector<ClusterOcsSet> m_used;    //!< per group: uplinks taken by this job
-    std::vector<ClusterOcsSet> m_idleUp;  //!< per group: its leaf's idle uplinks
-    std::vector<uint32_t> m_reuseSpine;   //!< per group * K + OCS: spine of its idle circuit
-    std::vector<uint32_t> m_cand;         //!< candidate spines, best fit first
-    std::vector<ClusterOcsSet> m_candAny; //!< per candidate: OCSs where it has idle ports
-    std::vector<uint32_t> m_demand;       //!< per OCS: candidate spines with an idle port on it
-    uint64_t m_nodes = 0;                 //!< nodes visited
-    bool m_cut = false;                   //!< budget spent
-    bool m_wasCut = false;                //!< the best-fit pass was cut
-    bool m_emptiestFirst = false;         //!< spines with most idle ports first (second pass)
-    Solution m_sol;                       //!< current / found solution
-};
+    return lo;
+}
 
 /// Sort a placement's per-GPU arrays by GPU id.
 void
@@ -796,18 +478,7 @@ VclosOcsPolicy::GetName() const
 std::vector<uint32_t>
 VclosOcsPolicy::GetShapes(const ClusterState& state, uint32_t gpus) const
 {
-    const uint32_t odd = OddPart(gpus);
-    const uint32_t nMax = std::min({state.GetGpusPerLeaf(), m_ocsCount, m_spines});
-    std::vector<uint32_t> shapes;
-    for (uint64_t m = odd; m >= 1 && m <= gpus; m *= 2)
-    {
-        const auto n = static_cast<uint32_t>(gpus / m);
-        if (m >= 2 && n >= 2 && n <= nMax)
-        {
-            shapes.push_back(n);
-        }
-    }
-    return shapes;
+    return OcsShapes(gpus, std::min({state.GetGpusPerLeaf(), m_ocsCount, m_spines}));
 }
 
 std::optional<ClusterPlacement>
@@ -856,299 +527,225 @@ VclosOcsPolicy::Place(const ClusterState& state,
                   "ocs-vclos placement: the circuit state is not the policy's OCS layer ("
                       << m_ocsCount << " OCSs, " << m_spines << " spines, " << m_perOcs
                       << " ports per spine per OCS)");
-    ClusterOcsSearchStats local;
-    ClusterOcsSearchStats& st = stats != nullptr ? *stats : local;
-    st = ClusterOcsSearchStats();
+    if (stats != nullptr)
+    {
+        *stats = ClusterOcsSearchStats();
+    }
     if (gpus > state.GetFreeGpus())
     {
         return std::nullopt;
     }
+    if (auto single = PlaceSingleLeaf(state, jobId, gpus))
+    {
+        return single;
+    }
+    if (auto pair = PlaceLeafPair(state, ocs, jobId, gpus))
+    {
+        return pair;
+    }
+    if (auto oneSpine = PlaceOneSpine(state, ocs, jobId, gpus))
+    {
+        return oneSpine;
+    }
+    return PlaceVirtualClos(state, ocs, jobId, gpus, m_maxSearchNodes, stats);
+}
+
+std::optional<ClusterOcsPlacement>
+VclosOcsPolicy::PlaceSingleLeaf(const ClusterState& state, uint64_t jobId, uint32_t gpus)
+{
+    CheckJobSize(state, gpus);
+    if (gpus > state.GetGpusPerLeaf())
+    {
+        return std::nullopt;
+    }
+    // vClos's own single-leaf rule (its multi-leaf search is cut at once by the budget of
+    // one node and its answer ignored).
+    auto single = VclosPolicy(1).Place(state, jobId, gpus);
+    if (!single || single->m != 1)
+    {
+        return std::nullopt;
+    }
+    ClusterOcsPlacement out;
+    out.placement = *single;
+    out.placement.searchNodes = 0;
+    out.placement.provenBest = true;
+    out.stage = ClusterOcsStage::SINGLE_LEAF;
+    out.uplinkOcs.assign(gpus, -1);
+    out.virtualLeaf.assign(gpus, 0);
+    return out;
+}
+
+std::optional<ClusterOcsPlacement>
+VclosOcsPolicy::PlaceLeafPair(const ClusterState& state,
+                              const ClusterOcsState& ocs,
+                              uint64_t jobId,
+                              uint32_t gpus)
+{
+    CheckJobSize(state, gpus);
+    const uint32_t half = gpus / 2;
+    if (gpus % 2 != 0 || half > state.GetGpusPerLeaf() || half > ocs.GetOcsCount())
+    {
+        return std::nullopt;
+    }
+    const auto pair = BestLeafPair(state, ocs, half);
+    if (!pair)
+    {
+        return std::nullopt;
+    }
+    const auto [a, b] = *pair;
     ClusterOcsPlacement out;
     out.placement.jobId = jobId;
-    const uint32_t perLeaf = state.GetGpusPerLeaf();
-
-    // Stage 1: a single leaf, by vClos's own single-leaf rule (its multi-leaf search is cut
-    // at once by the budget of one node and its answer ignored).
-    if (gpus <= perLeaf)
+    const std::vector<uint32_t> ocsList = LeafPairOcss(ocs, a, b, half, out.reusedCircuits);
+    const auto ga = PickGpusInLeaf(state, a, half);
+    const auto gb = PickGpusInLeaf(state, b, half);
+    for (uint32_t x = 0; x < half; ++x)
     {
-        auto single = VclosPolicy(1).Place(state, jobId, gpus);
-        if (single && single->m == 1)
+        const uint32_t k = ocsList[x];
+        out.circuits.push_back(ClusterOcsCircuit{a, k, true, b, k});
+        for (uint32_t gpu : {ga[x], gb[x]})
         {
-            out.placement = *single;
-            out.placement.searchNodes = 0;
-            out.placement.provenBest = true;
-            out.stage = ClusterOcsStage::SINGLE_LEAF;
-            out.uplinkOcs.assign(gpus, -1);
-            out.virtualLeaf.assign(gpus, 0);
-            return out;
+            out.placement.gpus.push_back(gpu);
+            out.placement.uplinkSpine.push_back(-1);
+            out.uplinkOcs.push_back(static_cast<int32_t>(k));
+            out.virtualLeaf.push_back(gpu == ga[x] ? 0 : 1);
         }
     }
+    out.placement.m = 2;
+    out.placement.n = half;
+    out.stage = ClusterOcsStage::LEAF_PAIR;
+    SortByGpu(out);
+    return out;
+}
 
-    // Stage 2: two leaves, N/2 leaf-leaf circuits.
-    const uint32_t half = gpus / 2;
-    if (gpus % 2 == 0 && half <= perLeaf && half <= m_ocsCount)
+std::optional<ClusterOcsPlacement>
+VclosOcsPolicy::PlaceOneSpine(const ClusterState& state,
+                              const ClusterOcsState& ocs,
+                              uint64_t jobId,
+                              uint32_t gpus)
+{
+    CheckJobSize(state, gpus);
+    if (gpus > ocs.GetOcsCount() * ocs.GetSpinePortsPerOcs())
     {
-        std::vector<uint32_t> leaves;
-        for (uint32_t l : BestFitLeaves(state))
-        {
-            if (VirtualLeavesOf(state, ocs, l, half) >= 1)
-            {
-                leaves.push_back(l);
-            }
-        }
-        int64_t bestA = -1;
-        int64_t bestB = -1;
-        uint64_t bestCost = std::numeric_limits<uint64_t>::max();
-        uint32_t bestReuse = 0;
-        for (std::size_t i = 0; i < leaves.size(); ++i)
-        {
-            const uint32_t a = leaves[i];
-            if (i + 1 < leaves.size() &&
-                uint64_t(state.GetFreeGpusOfLeaf(a)) + state.GetFreeGpusOfLeaf(leaves[i + 1]) >
-                    bestCost)
-            {
-                break;
-            }
-            for (std::size_t j = i + 1; j < leaves.size(); ++j)
-            {
-                const uint32_t b = leaves[j];
-                const uint64_t cost =
-                    uint64_t(state.GetFreeGpusOfLeaf(a)) + state.GetFreeGpusOfLeaf(b);
-                if (cost > bestCost)
-                {
-                    break;
-                }
-                ClusterOcsSet common = ocs.GetIdleUplinks(a) & ocs.GetIdleUplinks(b);
-                if (common.count() < half)
-                {
-                    continue;
-                }
-                uint32_t reuse = 0;
-                for (uint32_t k = 0; k < m_ocsCount; ++k)
-                {
-                    if (common.test(k))
-                    {
-                        auto c = ocs.GetCircuitAtUplink(a, k);
-                        reuse += c && c->toLeaf && c->peer == b ? 1 : 0;
-                    }
-                }
-                if (cost < bestCost || reuse > bestReuse)
-                {
-                    bestCost = cost;
-                    bestReuse = reuse;
-                    bestA = std::min(a, b);
-                    bestB = std::max(a, b);
-                }
-            }
-        }
-        if (bestA >= 0)
-        {
-            const auto a = static_cast<uint32_t>(bestA);
-            const auto b = static_cast<uint32_t>(bestB);
-            ClusterOcsSet common = ocs.GetIdleUplinks(a) & ocs.GetIdleUplinks(b);
-            std::vector<uint32_t> ocsList; // reusable circuits first, then ascending
-            for (int pass = 0; pass < 2; ++pass)
-            {
-                for (uint32_t k = 0; k < m_ocsCount && ocsList.size() < half; ++k)
-                {
-                    if (!common.test(k))
-                    {
-                        continue;
-                    }
-                    auto c = ocs.GetCircuitAtUplink(a, k);
-                    bool reuse = c && c->toLeaf && c->peer == b;
-                    if (reuse == (pass == 0))
-                    {
-                        ocsList.push_back(k);
-                        out.reusedCircuits += reuse ? 1 : 0;
-                    }
-                }
-            }
-            std::sort(ocsList.begin(), ocsList.end());
-            auto ga = PickGpusInLeaf(state, a, half);
-            auto gb = PickGpusInLeaf(state, b, half);
-            for (uint32_t x = 0; x < half; ++x)
-            {
-                const uint32_t k = ocsList[x];
-                out.circuits.push_back(ClusterOcsCircuit{a, k, true, b, k});
-                for (uint32_t gpu : {ga[x], gb[x]})
-                {
-                    out.placement.gpus.push_back(gpu);
-                    out.placement.uplinkSpine.push_back(-1);
-                    out.uplinkOcs.push_back(static_cast<int32_t>(k));
-                    out.virtualLeaf.push_back(gpu == ga[x] ? 0 : 1);
-                }
-            }
-            out.placement.m = 2;
-            out.placement.n = half;
-            out.stage = ClusterOcsStage::LEAF_PAIR;
-            SortByGpu(out);
-            return out;
-        }
+        return std::nullopt;
     }
-
-    // Stage 3: one spine, one circuit per GPU.
-    if (gpus <= m_ocsCount * m_perOcs)
+    const std::vector<uint32_t> leaves = LeavesWithIdleUplinks(state, ocs);
+    for (uint32_t spine : ClusterOcsBestFitSpines(ocs, gpus))
     {
-        std::vector<uint32_t> leaves;
-        for (uint32_t l : BestFitLeaves(state))
-        {
-            if (state.GetFreeGpusOfLeaf(l) > 0 && ocs.GetIdleUplinkCount(l) > 0)
-            {
-                leaves.push_back(l);
-            }
-        }
-        // Max flow through spine `spine` from the first `prefix` leaves, capped at N.
-        auto flow =
-            [&](uint32_t spine, std::size_t prefix, std::vector<LeafSpinePick>* picks) -> long {
-            const auto np = static_cast<uint32_t>(prefix);
-            FlowNetwork net(np + m_ocsCount + 3);
-            const uint32_t top = np + m_ocsCount;
-            const uint32_t src = top + 1;
-            const uint32_t sink = top + 2;
-            net.AddEdge(top, src, gpus);
-            for (uint32_t k = 0; k < m_ocsCount; ++k)
-            {
-                uint32_t c = ocs.GetIdleSpinePorts(spine, k);
-                if (c > 0)
-                {
-                    net.AddEdge(np + k, sink, c);
-                }
-            }
-            std::vector<std::tuple<uint32_t, uint32_t, std::size_t>> arcs; // (leaf, ocs, edge)
-            for (uint32_t i = 0; i < np; ++i)
-            {
-                const uint32_t l = leaves[i];
-                net.AddEdge(src,
-                            i,
-                            std::min(state.GetFreeGpusOfLeaf(l), ocs.GetIdleUplinkCount(l)));
-                for (uint32_t k = 0; k < m_ocsCount; ++k)
-                {
-                    if (ocs.IsUplinkIdle(l, k) && ocs.GetIdleSpinePorts(spine, k) > 0)
-                    {
-                        arcs.emplace_back(l, k, net.AddEdge(i, np + k, 1));
-                    }
-                }
-            }
-            long f = net.Run(top, sink);
-            if (picks != nullptr)
-            {
-                for (const auto& [l, k, e] : arcs)
-                {
-                    if (net.Flow(e) > 0)
-                    {
-                        picks->push_back({l, k, spine});
-                    }
-                }
-            }
-            return f;
-        };
-        for (uint32_t spine : BestFitSpines(ocs, gpus))
-        {
-            if (flow(spine, leaves.size(), nullptr) < static_cast<long>(gpus))
-            {
-                continue;
-            }
-            std::size_t lo = 1;
-            std::size_t hi = leaves.size();
-            while (lo < hi) // shortest best-fit prefix that reaches N
-            {
-                std::size_t mid = (lo + hi) / 2;
-                if (flow(spine, mid, nullptr) >= static_cast<long>(gpus))
-                {
-                    hi = mid;
-                }
-                else
-                {
-                    lo = mid + 1;
-                }
-            }
-            std::vector<LeafSpinePick> picks;
-            flow(spine, lo, &picks);
-            std::stable_sort(picks.begin(), picks.end(), [](const auto& x, const auto& y) {
-                return x.leaf < y.leaf;
-            });
-            out.circuits = ChooseSpinePorts(ocs, picks, out.reusedCircuits);
-            for (std::size_t i = 0; i < picks.size();)
-            {
-                std::size_t j = i;
-                while (j < picks.size() && picks[j].leaf == picks[i].leaf)
-                {
-                    ++j;
-                }
-                auto g = PickGpusInLeaf(state, picks[i].leaf, static_cast<uint32_t>(j - i));
-                for (std::size_t x = i; x < j; ++x)
-                {
-                    out.placement.gpus.push_back(g[x - i]);
-                    out.placement.uplinkSpine.push_back(static_cast<int32_t>(spine));
-                    out.uplinkOcs.push_back(static_cast<int32_t>(picks[x].ocs));
-                    out.virtualLeaf.push_back(static_cast<uint32_t>(x));
-                }
-                i = j;
-            }
-            out.placement.m = gpus;
-            out.placement.n = 1;
-            out.placement.spines = {spine};
-            out.stage = ClusterOcsStage::ONE_SPINE;
-            SortByGpu(out);
-            // Virtual leaves numbered in GPU order.
-            for (std::size_t x = 0; x < out.virtualLeaf.size(); ++x)
-            {
-                out.virtualLeaf[x] = static_cast<uint32_t>(x);
-            }
-            return out;
-        }
-    }
-
-    // Stage 4: m x n virtual Clos over circuits, m doubling.
-    for (uint32_t n : GetShapes(state, gpus))
-    {
-        const uint32_t m = gpus / n;
-        OcsClosSearch search(state, ocs, m, n, m_maxSearchNodes);
-        const bool found = search.Run();
-        st.searchNodes += search.GetNodes();
-        st.cut = st.cut || search.WasCut();
-        if (!found)
+        if (OneSpineFlow(state, ocs, leaves, gpus, spine, leaves.size(), nullptr) <
+            static_cast<long>(gpus))
         {
             continue;
         }
-        const auto& sol = search.GetSolution();
-        // Spines ascending; spineRank[t] = position of the t-th searched spine.
-        std::vector<uint32_t> spines = sol.spines;
-        std::sort(spines.begin(), spines.end());
+        const std::size_t prefix = ShortestPrefix(state, ocs, leaves, gpus, spine);
         std::vector<LeafSpinePick> picks;
-        uint32_t vleaf = 0;
-        for (std::size_t gi = 0; gi < sol.groups.size(); ++gi)
-        {
-            const auto& grp = sol.groups[gi];
-            auto g = PickGpusInLeaf(state, grp.leaf, grp.count * n);
-            for (uint32_t copy = 0; copy < grp.count; ++copy, ++vleaf)
-            {
-                for (uint32_t a = 0; a < n; ++a)
-                {
-                    const uint32_t spine = spines[a];
-                    const std::size_t t =
-                        std::find(sol.spines.begin(), sol.spines.end(), spine) - sol.spines.begin();
-                    const uint32_t k = sol.ocsOf[t][gi][copy];
-                    out.placement.gpus.push_back(g[copy * n + a]);
-                    out.placement.uplinkSpine.push_back(static_cast<int32_t>(spine));
-                    out.uplinkOcs.push_back(static_cast<int32_t>(k));
-                    out.virtualLeaf.push_back(vleaf);
-                    picks.push_back({grp.leaf, k, spine});
-                }
-            }
-        }
+        OneSpineFlow(state, ocs, leaves, gpus, spine, prefix, &picks);
+        std::stable_sort(picks.begin(), picks.end(), [](const auto& x, const auto& y) {
+            return x.leaf < y.leaf;
+        });
+        ClusterOcsPlacement out;
+        out.placement.jobId = jobId;
         out.circuits = ChooseSpinePorts(ocs, picks, out.reusedCircuits);
-        out.placement.m = m;
-        out.placement.n = n;
-        out.placement.spines = spines;
-        out.placement.searchNodes = st.searchNodes;
-        out.placement.provenBest = !st.cut;
-        out.stage = ClusterOcsStage::VIRTUAL_CLOS;
+        for (std::size_t i = 0; i < picks.size();)
+        {
+            std::size_t j = i;
+            while (j < picks.size() && picks[j].leaf == picks[i].leaf)
+            {
+                ++j;
+            }
+            auto g = PickGpusInLeaf(state, picks[i].leaf, static_cast<uint32_t>(j - i));
+            for (std::size_t x = i; x < j; ++x)
+            {
+                out.placement.gpus.push_back(g[x - i]);
+                out.placement.uplinkSpine.push_back(static_cast<int32_t>(spine));
+                out.uplinkOcs.push_back(static_cast<int32_t>(picks[x].ocs));
+            }
+            i = j;
+        }
+        out.placement.m = gpus;
+        out.placement.n = 1;
+        out.placement.spines = {spine};
+        out.stage = ClusterOcsStage::ONE_SPINE;
+        out.virtualLeaf.resize(out.placement.gpus.size());
         SortByGpu(out);
+        // Virtual leaves numbered in GPU order.
+        std::iota(out.virtualLeaf.begin(), out.virtualLeaf.end(), 0);
         return out;
     }
     return std::nullopt;
+}
+
+std::optional<ClusterOcsPlacement>
+VclosOcsPolicy::PlaceVirtualClos(const ClusterState& state,
+                                 const ClusterOcsState& ocs,
+                                 uint64_t jobId,
+                                 uint32_t gpus,
+                                 uint64_t maxSearchNodes,
+                                 ClusterOcsSearchStats* stats)
+{
+    CheckJobSize(state, gpus);
+    ClusterOcsSearchStats local;
+    ClusterOcsSearchStats& st = stats != nullptr ? *stats : local;
+    st = ClusterOcsSearchStats();
+    const uint32_t nMax = std::min({state.GetGpusPerLeaf(), ocs.GetOcsCount(), ocs.GetSpines()});
+    for (uint32_t n : OcsShapes(gpus, nMax))
+    {
+        const uint32_t m = gpus / n;
+        ClusterOcsClosSearch search(state, ocs, m, n, maxSearchNodes);
+        const bool found = search.Run();
+        st.searchNodes += search.GetNodes();
+        st.cut = st.cut || search.WasCut();
+        if (found)
+        {
+            ClusterOcsPlacement out = VirtualClosPlacement(state, ocs, search.GetSolution(), n);
+            out.placement.jobId = jobId;
+            out.placement.searchNodes = st.searchNodes;
+            out.placement.provenBest = !st.cut;
+            return out;
+        }
+    }
+    return std::nullopt;
+}
+
+ClusterOcsPlacement
+VclosOcsPolicy::VirtualClosPlacement(const ClusterState& state,
+                                     const ClusterOcsState& ocs,
+                                     const ClusterOcsClosSearch::Solution& sol,
+                                     uint32_t n)
+{
+    ClusterOcsPlacement out;
+    // Spines ascending; GPU a of each virtual leaf goes up to spines[a], over the circuit
+    // the search chose for that spine (its position t in search order).
+    std::vector<uint32_t> spines = sol.spines;
+    std::sort(spines.begin(), spines.end());
+    std::vector<LeafSpinePick> picks;
+    uint32_t vleaf = 0;
+    for (std::size_t gi = 0; gi < sol.groups.size(); ++gi)
+    {
+        const auto& grp = sol.groups[gi];
+        auto g = PickGpusInLeaf(state, grp.leaf, grp.count * n);
+        for (uint32_t copy = 0; copy < grp.count; ++copy, ++vleaf)
+        {
+            for (uint32_t a = 0; a < n; ++a)
+            {
+                const uint32_t spine = spines[a];
+                const std::size_t t =
+                    std::find(sol.spines.begin(), sol.spines.end(), spine) - sol.spines.begin();
+                const uint32_t k = sol.ocsOf[t][gi][copy];
+                out.placement.gpus.push_back(g[copy * n + a]);
+                out.placement.uplinkSpine.push_back(static_cast<int32_t>(spine));
+                out.uplinkOcs.push_back(static_cast<int32_t>(k));
+                out.virtualLeaf.push_back(vleaf);
+                picks.push_back({grp.leaf, k, spine});
+            }
+        }
+    }
+    out.circuits = ChooseSpinePorts(ocs, picks, out.reusedCircuits);
+    out.placement.m = vleaf;
+    out.placement.n = n;
+    out.placement.spines = spines;
+    out.stage = ClusterOcsStage::VIRTUAL_CLOS;
+    SortByGpu(out);
+    return out;
 }
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #ifndef CLUSTER_OCS_PLACEMENT_H
 #define CLUSTER_OCS_PLACEMENT_H
 
+#include "cluster-ocs-clos-search.h"
 #include "cluster-ocs-state.h"
 #include "cluster-placement.h"
 
@@ -106,6 +107,11 @@ struct ClusterOcsSearchStats
  *    bounds the search: half of it for the best-fit spine order; when that is cut, the
  *    rest for the emptiest spines first. When the budget cuts, the next shape is tried and
  *    provenBest / ClusterOcsSearchStats::cut say so (a refusal is then not proven).
+ *
+ * Each stage is a static function a caller can run alone: PlaceSingleLeaf, PlaceLeafPair,
+ * PlaceOneSpine (its max flow is a ClusterFlowNetwork) and PlaceVirtualClos (one
+ * ClusterOcsClosSearch per shape); Place() checks the job and the states and tries them in
+ * order.
  *
  * Circuits: a (leaf, spine) pair first takes a spine port whose idle circuit already joins
  * that leaf uplink, then an unconnected idle port, then any idle port (tearing its idle
@@ -227,7 +233,83 @@ class VclosOcsPolicy : public ClusterPlacementPolicy
      */
     std::vector<uint32_t> GetShapes(const ClusterState& state, uint32_t gpus) const;
 
+    /**
+     * \brief Stage 1, single leaf: vClos's single-leaf rule (VclosPolicy), no circuit.
+     * \param state the GPUs
+     * \param jobId the job id, copied to the result
+     * \param gpus N (1 to the cluster's GPUs; std::invalid_argument otherwise)
+     * \return the placement (m = 1, n = N, every uplinkOcs -1), or std::nullopt when N is
+     * above the GPUs per leaf or no leaf holds N on as few servers as packing would
+     */
+    static std::optional<ClusterOcsPlacement> PlaceSingleLeaf(const ClusterState& state,
+                                                              uint64_t jobId,
+                                                              uint32_t gpus);
+
+    /**
+     * \brief Stage 2, leaf pair: two leaves holding a virtual leaf of N/2 GPUs each, joined
+     * by N/2 leaf-leaf circuits on OCSs where both uplinks are idle (see the class).
+     * \param state the GPUs
+     * \param ocs the circuits (K is read from it)
+     * \param jobId the job id, copied to the result
+     * \param gpus N (1 to the cluster's GPUs; std::invalid_argument otherwise)
+     * \return the placement (m = 2, n = N/2), or std::nullopt when N is odd, N/2 is above
+     * the GPUs per leaf or K, or no pair of leaves qualifies
+     */
+    static std::optional<ClusterOcsPlacement> PlaceLeafPair(const ClusterState& state,
+                                                            const ClusterOcsState& ocs,
+                                                            uint64_t jobId,
+                                                            uint32_t gpus);
+
+    /**
+     * \brief Stage 3, one spine: every GPU with its own circuit to one spine, the first
+     * spine in best-fit order whose max flow carries N (see the class).
+     * \param state the GPUs
+     * \param ocs the circuits (K and P are read from it)
+     * \param jobId the job id, copied to the result
+     * \param gpus N (1 to the cluster's GPUs; std::invalid_argument otherwise)
+     * \return the placement (m = N, n = 1), or std::nullopt when N > K * P or no spine can
+     * take the job
+     */
+    static std::optional<ClusterOcsPlacement> PlaceOneSpine(const ClusterState& state,
+                                                            const ClusterOcsState& ocs,
+                                                            uint64_t jobId,
+                                                            uint32_t gpus);
+
+    /**
+     * \brief Stage 4, virtual Clos: the shapes m x n in order (n <= min(GPUs per leaf, K,
+     * S)), each searched by a ClusterOcsClosSearch; the first shape with a solution wins.
+     * \param state the GPUs
+     * \param ocs the circuits (K and S are read from it)
+     * \param jobId the job id, copied to the result
+     * \param gpus N (1 to the cluster's GPUs; std::invalid_argument otherwise)
+     * \param maxSearchNodes search nodes allowed per shape
+     * \param[out] stats if not null: the nodes of all shapes searched, and whether a budget
+     * cut a search
+     * \return the placement, or std::nullopt when no shape has a solution
+     */
+    static std::optional<ClusterOcsPlacement> PlaceVirtualClos(
+        const ClusterState& state,
+        const ClusterOcsState& ocs,
+        uint64_t jobId,
+        uint32_t gpus,
+        uint64_t maxSearchNodes,
+        ClusterOcsSearchStats* stats = nullptr);
+
   private:
+    /**
+     * \brief Stage 4's placement from a search's solution: GPU a of each virtual leaf goes
+     * up to the a-th spine (ascending) over the circuit the search chose.
+     * \param state the GPUs
+     * \param ocs the circuits
+     * \param sol the solution
+     * \param n GPUs per virtual leaf
+     * \return the placement (no job id, search nodes or provenBest set)
+     */
+    static ClusterOcsPlacement VirtualClosPlacement(const ClusterState& state,
+                                                    const ClusterOcsState& ocs,
+                                                    const ClusterOcsClosSearch::Solution& sol,
+                                                    uint32_t n);
+
     uint32_t m_ocsCount;                         //!< K
     uint32_t m_spines;                           //!< S
     uint32_t m_perOcs;                           //!< P

@@ -3,6 +3,7 @@
  */
 #include "cluster-placement.h"
 
+#include "cluster-clos-search.h"
 #include "cluster-ocs-placement.h"
 #include "cluster-topology.h"
 
@@ -14,9 +15,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <bitset>
-#include <limits>
-#include <tuple>
 
 namespace ns3
 {
@@ -28,13 +26,6 @@ NS_OBJECT_ENSURE_REGISTERED(VclosPolicy);
 
 namespace
 {
-
-/// Number of set bits of a 64-bit word.
-uint32_t
-PopCount(uint64_t x)
-{
-    return static_cast<uint32_t>(std::bitset<64>(x).count());
-}
 
 /// The free GPUs of one server, ascending, at most `count` of them.
 std::vector<uint32_t>
@@ -105,319 +96,6 @@ FitsOnFewestServers(const ClusterState& state, uint32_t leaf, uint32_t count)
     }
     return wholeFree >= whole && (rem == 0 || remainder || wholeFree > whole);
 }
-
-/// GPUs of a leaf that a job may take: all its free GPUs, or only its wholly free servers'.
-uint32_t
-UsableGpusOfLeaf(const ClusterState& state, uint32_t leaf, bool wholeServers)
-{
-    if (!wholeServers)
-    {
-        return state.GetFreeGpusOfLeaf(leaf);
-    }
-    const uint32_t g = state.GetGpusPerServer();
-    uint32_t usable = 0;
-    for (uint32_t s = 0; s < state.GetServersPerLeaf(); ++s)
-    {
-        usable += state.GetFreeGpusOfServer(leaf, s) == g ? g : 0;
-    }
-    return usable;
-}
-
-/**
- * Branch-and-bound search of one m x n virtual Clos over closed spine sets (see
- * VclosPolicy). Leaves are indexed by rank: ascending free GPUs, then index.
- */
-class ClosSearch
-{
-  public:
-    /// The best solution.
-    struct Best
-    {
-        bool found = false;                                   //!< a solution exists
-        uint64_t cost = std::numeric_limits<uint64_t>::max(); //!< free GPUs of its leaves
-        std::vector<uint32_t> leafRanks;                      //!< its m leaves, by rank
-    };
-
-    /**
-     * \brief Index the leaves that can take part: n usable GPUs and n free links.
-     * \param state the cluster
-     * \param m leaves wanted
-     * \param n GPUs per leaf and spines wanted
-     * \param budget node budget
-     * \param wholeServers count only wholly free servers' GPUs as usable
-     */
-    ClosSearch(const ClusterState& state,
-               uint32_t m,
-               uint32_t n,
-               uint64_t budget,
-               bool wholeServers)
-        : m_m(m),
-          m_n(n),
-          m_budget(budget)
-    {
-        for (uint32_t l = 0; l < state.GetLeaves(); ++l)
-        {
-            if (UsableGpusOfLeaf(state, l, wholeServers) >= n && state.GetFreeLinks(l).count() >= n)
-            {
-                m_leaf.push_back(l);
-            }
-        }
-        std::stable_sort(m_leaf.begin(), m_leaf.end(), [&state](uint32_t a, uint32_t b) {
-            return state.GetFreeGpusOfLeaf(a) < state.GetFreeGpusOfLeaf(b);
-        });
-        m_words = (m_leaf.size() + 63) / 64;
-        m_spineLeaves.assign(state.GetSpines(), std::vector<uint64_t>(m_words, 0));
-        for (std::size_t r = 0; r < m_leaf.size(); ++r)
-        {
-            m_free.push_back(state.GetFreeGpusOfLeaf(m_leaf[r]));
-            m_mask.push_back(state.GetFreeLinks(m_leaf[r]));
-            for (uint32_t s = 0; s < state.GetSpines(); ++s)
-            {
-                if (m_mask.back().test(s))
-                {
-                    m_spineLeaves[s][r / 64] |= uint64_t(1) << (r % 64);
-                }
-            }
-        }
-        m_below.resize(state.GetSpines());
-        for (uint32_t s = 0; s < state.GetSpines(); ++s)
-        {
-            if (Count(m_spineLeaves[s]) >= m)
-            {
-                m_usable.push_back(s);
-            }
-            if (s > 0)
-            {
-                m_below[s] = m_below[s - 1];
-                m_below[s].set(s - 1);
-            }
-        }
-    }
-
-    /// Run the search; \return the best solution found
-    const Best& Run()
-    {
-        if (m_leaf.size() < m_m || m_usable.size() < m_n)
-        {
-            return m_best;
-        }
-        std::vector<uint64_t> all(m_words, ~uint64_t(0));
-        if (m_leaf.size() % 64 != 0)
-        {
-            all.back() = (uint64_t(1) << (m_leaf.size() % 64)) - 1;
-        }
-        Visit(Closure(all), all, -1);
-        return m_best;
-    }
-
-    /// \return nodes visited
-    uint64_t GetNodes() const
-    {
-        return m_nodes;
-    }
-
-    /// \return true when the budget cut the search
-    bool WasCut() const
-    {
-        return m_cut;
-    }
-
-    /// \return leaf index of a rank
-    uint32_t LeafOfRank(uint32_t r) const
-    {
-        return m_leaf[r];
-    }
-
-    /// \return free links of a rank
-    const ClusterSpineSet& MaskOfRank(uint32_t r) const
-    {
-        return m_mask[r];
-    }
-
-  private:
-    /// Set bits of a support.
-    uint32_t Count(const std::vector<uint64_t>& bits) const
-    {
-        uint32_t c = 0;
-        for (uint64_t w : bits)
-        {
-            c += PopCount(w);
-        }
-        return c;
-    }
-
-    /// Free GPUs of the first m leaves of a support (it has at least m).
-    uint64_t Cost(const std::vector<uint64_t>& bits, std::vector<uint32_t>* ranks) const
-    {
-        uint64_t cost = 0;
-        uint32_t taken = 0;
-        for (std::size_t w = 0; w < bits.size() && taken < m_m; ++w)
-        {
-            uint64_t x = bits[w];
-            while (x != 0 && taken < m_m)
-            {
-                auto r = static_cast<uint32_t>(w * 64 + __builtin_ctzll(x));
-                x &= x - 1;
-                cost += m_free[r];
-                ++taken;
-                if (ranks != nullptr)
-                {
-                    ranks->push_back(r);
-                }
-            }
-        }
-        return cost;
-    }
-
-    /// Spines free on every leaf of a support.
-    ClusterSpineSet Closure(const std::vector<uint64_t>& bits) const
-    {
-        ClusterSpineSet closed;
-        for (uint32_t s : m_usable)
-        {
-            const auto& has = m_spineLeaves[s];
-            bool all = true;
-            for (std::size_t w = 0; w < m_words && all; ++w)
-            {
-                all = (bits[w] & ~has[w]) == 0;
-            }
-            if (all)
-            {
-                closed.set(s);
-            }
-        }
-        return closed;
-    }
-
-    /// One closed spine set `p` with its support, generated by adding spine `core`.
-    void Visit(const ClusterSpineSet& p, const std::vector<uint64_t>& support, int32_t core)
-    {
-        if (m_cut)
-        {
-            return;
-        }
-        if (++m_nodes > m_budget)
-        {
-            m_cut = true;
-            return;
-        }
-        uint64_t bound = Cost(support, nullptr);
-        if (m_best.found && bound >= m_best.cost)
-        {
-            return;
-        }
-        if (p.count() >= m_n)
-        {
-            m_best.found = true;
-            m_best.cost = bound;
-            m_best.leafRanks.clear();
-            Cost(support, &m_best.leafRanks);
-            return;
-        }
-
-        // Necessary for any solution below: descendants only add spines above `core` that
-        // are free on at least m leaves of the support, and use m leaves free on n of the
-        // spines in P or such candidates. Those leaves also give a tighter cost bound.
-        ClusterSpineSet cand;
-        for (uint32_t s : m_usable)
-        {
-            if (static_cast<int32_t>(s) > core && !p.test(s))
-            {
-                uint32_t c = 0;
-                for (std::size_t w = 0; w < m_words; ++w)
-                {
-                    c += PopCount(support[w] & m_spineLeaves[s][w]);
-                }
-                if (c >= m_m)
-                {
-                    cand.set(s);
-                }
-            }
-        }
-        if (p.count() + cand.count() < m_n)
-        {
-            return;
-        }
-        const ClusterSpineSet reach = p | cand;
-        uint32_t qualified = 0;
-        uint64_t tighter = 0;
-        for (std::size_t w = 0; w < m_words && qualified < m_m; ++w)
-        {
-            uint64_t x = support[w];
-            while (x != 0 && qualified < m_m)
-            {
-                auto r = static_cast<uint32_t>(w * 64 + __builtin_ctzll(x));
-                x &= x - 1;
-                if ((m_mask[r] & reach).count() >= m_n)
-                {
-                    ++qualified;
-                    tighter += m_free[r];
-                }
-            }
-        }
-        if (qualified < m_m || (m_best.found && tighter >= m_best.cost))
-        {
-            return;
-        }
-
-        struct Child
-        {
-            uint64_t cost;
-            uint32_t spine;
-            ClusterSpineSet closed;
-            std::vector<uint64_t> support;
-        };
-
-        std::vector<Child> children;
-        for (uint32_t s : m_usable)
-        {
-            if (static_cast<int32_t>(s) <= core || p.test(s))
-            {
-                continue;
-            }
-            std::vector<uint64_t> sub(m_words);
-            for (std::size_t w = 0; w < m_words; ++w)
-            {
-                sub[w] = support[w] & m_spineLeaves[s][w];
-            }
-            if (Count(sub) < m_m)
-            {
-                continue;
-            }
-            ClusterSpineSet q = Closure(sub);
-            if (((q ^ p) & m_below[s]).any()) // not prefix-preserving: found from another node
-            {
-                continue;
-            }
-            children.push_back({Cost(sub, nullptr), s, q, std::move(sub)});
-        }
-        std::sort(children.begin(), children.end(), [](const Child& a, const Child& b) {
-            return std::tie(a.cost, a.spine) < std::tie(b.cost, b.spine);
-        });
-        for (const auto& c : children)
-        {
-            if (m_cut || (m_best.found && c.cost >= m_best.cost))
-            {
-                break;
-            }
-            Visit(c.closed, c.support, static_cast<int32_t>(c.spine));
-        }
-    }
-
-    uint32_t m_m;                                     //!< leaves wanted
-    uint32_t m_n;                                     //!< spines wanted
-    uint64_t m_budget;                                //!< node budget
-    std::vector<uint32_t> m_leaf;                     //!< leaf index per rank
-    std::vector<uint32_t> m_free;                     //!< free GPUs per rank
-    std::vector<ClusterSpineSet> m_mask;              //!< free links per rank
-    std::vector<ClusterSpineSet> m_below;             //!< per spine s: the spines below s
-    std::size_t m_words = 0;                          //!< words of a support bitset
-    std::vector<std::vector<uint64_t>> m_spineLeaves; //!< per spine: ranks with it free
-    std::vector<uint32_t> m_usable;                   //!< spines free on >= m eligible leaves
-    uint64_t m_nodes = 0;                             //!< nodes visited
-    bool m_cut = false;                               //!< the budget ran out
-    Best m_best;                                      //!< best solution so far
-};
 
 } // namespace
 
@@ -889,7 +567,7 @@ VclosPolicy::SearchClos(const ClusterState& state,
                         bool wholeServers,
                         ClusterPlacement& result) const
 {
-    ClosSearch search(state, m, n, m_maxSearchNodes, wholeServers);
+    ClusterClosSearch search(state, m, n, m_maxSearchNodes, wholeServers);
     const auto& best = search.Run();
     result.searchNodes += search.GetNodes();
     if (!best.found)
@@ -990,7 +668,7 @@ VclosPolicy::Diagnose(const ClusterState& state, uint32_t gpus) const
         uint32_t leaves = 0;
         for (uint32_t l = 0; l < state.GetLeaves(); ++l)
         {
-            leaves += UsableGpusOfLeaf(state, l, whole) >= n ? 1 : 0;
+            leaves += ClusterUsableGpusOfLeaf(state, l, whole) >= n ? 1 : 0;
         }
         if (leaves >= gpus / n)
         {

@@ -306,19 +306,19 @@ class ClusterMultiClusterPolicy : public ClusterPlacementPolicy
  * local index a on its leaf (ascending GPU id) goes up through the a-th chosen spine;
  * links (leaf, spine) for every chosen leaf and spine are reserved.
  *
- * **Search.** Leaves are items with a set of free spines (a ClusterSpineSet); a spine set P is
- * feasible with the leaves whose masks contain it. For a fixed P the best leaves are the m
- * with fewest free GPUs among them, so only *closed* spine sets matter (P equal to the
- * intersection of the masks of its supporting leaves). They are enumerated once each by a
- * depth-first search with prefix-preserving closure extension (as LCM for closed frequent
- * itemsets): a node is a closed set with at least m supporting leaves; it is a solution when
- * it has at least n spines. Supports are bitsets over leaves sorted by free GPUs, so a
- * node's cost (its m best leaves) is the first m set bits, and that cost is a lower bound
- * for all its descendants (their supports are subsets): branch and bound prunes nodes no
- * better than the best solution, and children are visited cheapest first. A node is also
- * cut when no descendant can be a solution: its spines plus the spines it may still add
- * (above its core index, free on m of its leaves) are fewer than n, or fewer than m of its
- * leaves are free on n of them (those leaves also tighten the cost bound).
+ * **Search** (ClusterClosSearch, one per candidate n). Leaves are items with a set of free spines
+ * (a ClusterSpineSet); a spine set P is feasible with the leaves whose masks contain it. For a
+ * fixed P the best leaves are the m with fewest free GPUs among them, so only *closed* spine sets
+ * matter (P equal to the intersection of the masks of its supporting leaves). They are enumerated
+ * once each by a depth-first search with prefix-preserving closure extension (as LCM for closed
+ * frequent itemsets): a node is a closed set with at least m supporting leaves; it is a solution
+ * when it has at least n spines. Supports are bitsets over leaves sorted by free GPUs, so a node's
+ * cost (its m best leaves) is the first m set bits, and that cost is a lower bound for all its
+ * descendants (their supports are subsets): branch and bound prunes nodes no better than the best
+ * solution, and children are visited cheapest first. A node is also cut when no descendant can be a
+ * solution: its spines plus the spines it may still add (above its core index, free on m of its
+ * leaves) are fewer than n, or fewer than m of its leaves are free on n of them (those leaves also
+ * tighten the cost bound).
  *
  * **Bound.** Per candidate n: O(L log L + S L / 64) set-up; per node O(S^2 L / 64) words;
  * at most MaxSearchNodes nodes (the number of closed sets can grow exponentially with S in

@@ -1048,3 +1048,172 @@ TEST(ClusterOcsPlacement, ReusesIdleCircuitsOfAFinishedJob)
         os.CheckInvariants();
     }
 }
+
+// The stages one by one, on hand-built states: for each, the placement worked out by hand
+// and a control where the stage's resource is missing and it must refuse.
+
+using Ids = std::vector<uint32_t>;
+using Ports = std::vector<int32_t>;
+
+// Stage 1. 2 leaves of 2 servers x 2 GPUs; GPU 0 busy. Leaf 0 (3 free: server 0 with one,
+// server 1 whole) is the best fit for both sizes: N = 2 takes the whole free server 1
+// (GPUs 2, 3), N = 1 the tightest server, 0 (GPU 1).
+TEST(ClusterOcsPlacementStage, SingleLeafTakesTheBestFitLeaf)
+{
+    ClusterState cs(2, 2, 2, 1);
+    cs.Allocate(1, {0}, {});
+    auto two = VclosOcsPolicy::PlaceSingleLeaf(cs, 7, 2);
+    ASSERT_TRUE(two);
+    EXPECT_EQ(two->stage, ClusterOcsStage::SINGLE_LEAF);
+    EXPECT_EQ(two->placement.jobId, 7u);
+    EXPECT_EQ(two->placement.gpus, (Ids{2, 3}));
+    EXPECT_EQ(two->placement.m, 1u);
+    EXPECT_EQ(two->placement.n, 2u);
+    EXPECT_EQ(two->uplinkOcs, (Ports{-1, -1}));
+    EXPECT_EQ(two->placement.uplinkSpine, (Ports{-1, -1}));
+    EXPECT_EQ(two->virtualLeaf, (Ids{0, 0}));
+    EXPECT_TRUE(two->circuits.empty());
+    auto one = VclosOcsPolicy::PlaceSingleLeaf(cs, 8, 1);
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->placement.gpus, Ids{1});
+}
+
+// Control: GPUs 0, 2, 4, 6 busy: each leaf has 2 free GPUs but no wholly free server, so
+// N = 2 fits no leaf on one server; N = 5 exceeds a leaf.
+TEST(ClusterOcsPlacementStage, SingleLeafRefusesWithoutAWholeServer)
+{
+    ClusterState cs(2, 2, 2, 1);
+    cs.Allocate(1, {0, 2, 4, 6}, {});
+    EXPECT_FALSE(VclosOcsPolicy::PlaceSingleLeaf(cs, 7, 2));
+    EXPECT_FALSE(VclosOcsPolicy::PlaceSingleLeaf(ClusterState(2, 2, 2, 1), 7, 5));
+}
+
+// Stage 2. 3 leaves of 2 servers x 2 GPUs, 2 OCSs, N = 4 (half 2); GPU 0 busy. Leaf 0 (3
+// free) pairs with leaf 1 or 2 (4 free each) at the same cost 7. Without idle circuits the
+// first pair, (0, 1), wins: circuits on OCSs 0 and 1; leaf 0's whole free server 1 (GPUs
+// 2, 3), leaf 1's server 0 (GPUs 4, 5); GPU a of each leaf on circuit a.
+TEST(ClusterOcsPlacementStage, LeafPairTakesTheBestFitPair)
+{
+    ClusterState cs(3, 2, 2, 1);
+    cs.Allocate(1, {0}, {});
+    ClusterOcsState ocs(3, 2, 1, 2);
+    auto p = VclosOcsPolicy::PlaceLeafPair(cs, ocs, 7, 4);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->stage, ClusterOcsStage::LEAF_PAIR);
+    EXPECT_EQ(p->placement.gpus, (Ids{2, 3, 4, 5}));
+    EXPECT_EQ(p->uplinkOcs, (Ports{0, 1, 0, 1}));
+    EXPECT_EQ(p->virtualLeaf, (Ids{0, 0, 1, 1}));
+    EXPECT_EQ(p->placement.uplinkSpine, (Ports{-1, -1, -1, -1}));
+    EXPECT_EQ(p->placement.m, 2u);
+    EXPECT_EQ(p->placement.n, 2u);
+    const std::vector<ClusterOcsCircuit> circuits{{0, 0, true, 1, 0}, {0, 1, true, 1, 1}};
+    EXPECT_EQ(p->circuits, circuits);
+    EXPECT_EQ(p->reusedCircuits, 0u);
+
+    // An idle leaf-leaf circuit between leaves 0 and 2 on OCS 1 breaks the tie for (0, 2).
+    ocs.Book(9, {{0, 1, true, 2, 1}});
+    ocs.Release(9, true);
+    p = VclosOcsPolicy::PlaceLeafPair(cs, ocs, 7, 4);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->placement.gpus, (Ids{2, 3, 8, 9}));
+    const std::vector<ClusterOcsCircuit> reused{{0, 0, true, 2, 0}, {0, 1, true, 2, 1}};
+    EXPECT_EQ(p->circuits, reused);
+    EXPECT_EQ(p->reusedCircuits, 1u);
+}
+
+// Control: 3 OCSs; jobs hold leaf 0's uplink 2, leaf 1's uplink 0 and leaf 2's uplink 1.
+// Every leaf has 4 free GPUs and 2 idle uplinks, but any two leaves share one idle OCS, and
+// N = 4 needs two.
+TEST(ClusterOcsPlacementStage, LeafPairRefusesWithoutCommonIdleUplinks)
+{
+    ClusterState cs(3, 2, 2, 1);
+    ClusterOcsState ocs(3, 3, 1, 3); // spine ports 0-2 on OCS 0, 3-5 on OCS 1, 6-8 on OCS 2
+    ocs.Book(7, {{0, 2, false, 0, 6}});
+    ocs.Book(8, {{1, 0, false, 0, 0}});
+    ocs.Book(9, {{2, 1, false, 0, 3}});
+    EXPECT_FALSE(VclosOcsPolicy::PlaceLeafPair(cs, ocs, 5, 4));
+    EXPECT_TRUE(VclosOcsPolicy::PlaceLeafPair(cs, ocs, 5, 2)); // one shared OCS is enough
+}
+
+// Stage 3. 3 leaves of one server x 2 GPUs, 2 OCSs, 2 spines with 2 ports on each OCS
+// (ports 0, 1 on OCS 0; 2, 3 on OCS 1); GPU 0 busy; a job holds leaf 2's uplink 0 and spine
+// 0's port 0. N = 3: spine 0 (3 idle ports) is the best fit. Leaves by free GPUs: 0 (1), 1
+// (2), 2 (2); leaves 0 and 1 are the shortest prefix reaching 3 (leaf 0 alone gives 1).
+// Spine 0 has one idle port on OCS 0 and two on OCS 1; leaf 1 must send its two GPUs over
+// both uplinks, so OCS 0 is leaf 1's and leaf 0 goes over OCS 1. Ports: leaf 0 -> 2, leaf 1
+// -> 1 (OCS 0) and 3 (OCS 1).
+TEST(ClusterOcsPlacementStage, OneSpineTakesTheBestFitSpineAndLeaves)
+{
+    ClusterState cs(3, 1, 2, 1);
+    cs.Allocate(1, {0}, {});
+    ClusterOcsState ocs(3, 2, 2, 2);
+    ocs.Book(9, {{2, 0, false, 0, 0}});
+    auto p = VclosOcsPolicy::PlaceOneSpine(cs, ocs, 7, 3);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->stage, ClusterOcsStage::ONE_SPINE);
+    EXPECT_EQ(p->placement.gpus, (Ids{1, 2, 3}));
+    EXPECT_EQ(p->uplinkOcs, (Ports{1, 0, 1}));
+    EXPECT_EQ(p->placement.uplinkSpine, (Ports{0, 0, 0}));
+    EXPECT_EQ(p->virtualLeaf, (Ids{0, 1, 2}));
+    EXPECT_EQ(p->placement.spines, Ids{0});
+    EXPECT_EQ(p->placement.m, 3u);
+    EXPECT_EQ(p->placement.n, 1u);
+    const std::vector<ClusterOcsCircuit> circuits{{0, 1, false, 0, 2},
+                                                  {1, 0, false, 0, 1},
+                                                  {1, 1, false, 0, 3}};
+    EXPECT_EQ(p->circuits, circuits);
+}
+
+// Control: all GPUs free; a job holds both uplinks of leaf 2 and port 0 of spine 0 and port
+// 2 of spine 1. Leaves 0 and 1 offer 4 GPUs on 4 idle uplinks, N = 4 <= K * P, but each
+// spine has 3 idle ports.
+TEST(ClusterOcsPlacementStage, OneSpineRefusesWithoutEnoughSpinePorts)
+{
+    ClusterState cs(3, 1, 2, 1);
+    ClusterOcsState ocs(3, 2, 2, 2);
+    ocs.Book(9, {{2, 0, false, 0, 0}, {2, 1, false, 1, 2}});
+    EXPECT_FALSE(VclosOcsPolicy::PlaceOneSpine(cs, ocs, 7, 4));
+}
+
+// Stage 4. 3 leaves of one server x 2 GPUs, 2 OCSs, 2 spines with one port per OCS, all
+// idle. N = 4: the only shape is 2 x 2 (m = 1 and n = 1 are skipped). Leaves 0 and 1 (best
+// fit: lowest index), spines 0 and 1; spine 0 takes leaf 0's OCS 0 and leaf 1's OCS 1,
+// spine 1 the others. GPU a of each leaf goes up to spine a.
+TEST(ClusterOcsPlacementStage, VirtualClosBuildsATwoByTwoClos)
+{
+    ClusterState cs(3, 1, 2, 1);
+    ClusterOcsState ocs(3, 2, 2, 1);
+    ClusterOcsSearchStats stats;
+    auto p = VclosOcsPolicy::PlaceVirtualClos(cs, ocs, 7, 4, 1000, &stats);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->stage, ClusterOcsStage::VIRTUAL_CLOS);
+    EXPECT_EQ(p->placement.jobId, 7u);
+    EXPECT_EQ(p->placement.gpus, (Ids{0, 1, 2, 3}));
+    EXPECT_EQ(p->placement.uplinkSpine, (Ports{0, 1, 0, 1}));
+    EXPECT_EQ(p->uplinkOcs, (Ports{0, 1, 1, 0}));
+    EXPECT_EQ(p->virtualLeaf, (Ids{0, 0, 1, 1}));
+    EXPECT_EQ(p->placement.spines, (Ids{0, 1}));
+    EXPECT_EQ(p->placement.m, 2u);
+    EXPECT_EQ(p->placement.n, 2u);
+    const std::vector<ClusterOcsCircuit> circuits{{0, 0, false, 0, 0},
+                                                  {0, 1, false, 1, 1},
+                                                  {1, 1, false, 0, 1},
+                                                  {1, 0, false, 1, 0}};
+    EXPECT_EQ(p->circuits, circuits);
+    EXPECT_TRUE(p->placement.provenBest);
+    EXPECT_FALSE(stats.cut);
+    EXPECT_EQ(p->placement.searchNodes, stats.searchNodes);
+}
+
+// Control: a job holds spine 1's port on OCS 0 (through leaf 2's uplink 0): only spine 0
+// has 2 idle ports, the 2 x 2 shape needs two such spines. Refused, proven, no node.
+TEST(ClusterOcsPlacementStage, VirtualClosRefusesWithoutEnoughSpines)
+{
+    ClusterState cs(3, 1, 2, 1);
+    ClusterOcsState ocs(3, 2, 2, 1);
+    ocs.Book(9, {{2, 0, false, 1, 0}});
+    ClusterOcsSearchStats stats;
+    EXPECT_FALSE(VclosOcsPolicy::PlaceVirtualClos(cs, ocs, 7, 4, 1000, &stats));
+    EXPECT_FALSE(stats.cut);
+    EXPECT_EQ(stats.searchNodes, 0u);
+}
