@@ -1,8 +1,8 @@
 # The suite module: what every program of the other modules shares (strict text-to-number
 # and attribute-text parsing, the command-line wrapper, gnuplot without a shell, plot ranges,
-# output prefix checks, the program runner that turns an exception into one line, the
-# interruption check (signals, a wall-clock limit), numbers written exactly for CSV files, the
-# re-run on transparent huge pages).
+# output prefix checks, values shortened for error messages, the program runner that turns an
+# exception into one line, the interruption check (signals, a wall-clock limit), numbers written
+# exactly for CSV files, the re-run on transparent huge pages).
 suite_module(
   NAME suite
   SOURCES
@@ -20,6 +20,7 @@ suite_module(
     helper/suite/suite-program-support.cc
     model/suite/suite-csv-reader.cc
     model/suite/suite-run-status.cc
+    model/suite/suite-shown-text.cc
   HEADERS
     helper/suite/suite-number-parser.h
     helper/suite/suite-unit-parser.h
@@ -36,5 +37,6 @@ suite_module(
     model/suite/suite-check.h
     model/suite/suite-csv-reader.h
     model/suite/suite-run-status.h
+    model/suite/suite-shown-text.h
   LIBRARIES
     ns3::libcore ns3::libnetwork ns3::libstats)

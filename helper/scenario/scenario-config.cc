@@ -19,6 +19,7 @@
 #include "ns3/suite-attribute-text.h"
 #include "ns3/suite-check.h"
 #include "ns3/suite-csv-reader.h"
+#include "ns3/suite-shown-text.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -106,7 +107,8 @@ class FieldReader
         }
         SUITE_REQUIRE(ok,
                       std::runtime_error,
-                      Where(key) << ": expected " << Expected<T>() << ", got " << it->dump());
+                      Where(key) << ": expected " << Expected<T>() << ", got "
+                                 << SuiteShownText(it->dump()));
         value = it->template get<T>();
     }
 
@@ -121,13 +123,14 @@ class FieldReader
         }
         SUITE_REQUIRE(it->is_object(),
                       std::runtime_error,
-                      Where(key) << ": expected an object, got " << it->dump());
+                      Where(key) << ": expected an object, got " << SuiteShownText(it->dump()));
         for (const auto& [name, v] : it->items())
         {
             SUITE_REQUIRE(v.is_primitive() && !v.is_null(),
                           std::runtime_error,
-                          Where(key) << "." << name << ": expected a number, string or "
-                                     << "boolean, got " << v.dump());
+                          Where(key) << "." << SuiteShownText(name)
+                                     << ": expected a number, string or boolean, got "
+                                     << SuiteShownText(v.dump()));
             values[name] = v.is_string() ? v.get<std::string>() : v.dump();
         }
     }
@@ -157,7 +160,8 @@ class FieldReader
                 }
                 SUITE_REQUIRE(false,
                               std::runtime_error,
-                              Where(key) << ": unknown field (known: " << known.str() << ")");
+                              Where(SuiteShownText(key))
+                                  << ": unknown field (known: " << known.str() << ")");
             }
         }
     }
@@ -211,7 +215,8 @@ CheckAttributeText(const std::string& field,
     std::string problem = SuiteCheckAttributeText(info, value);
     SUITE_REQUIRE(problem.empty(),
                   std::invalid_argument,
-                  "scenario: " << field << ": invalid value '" << value << "' (" << problem << ")");
+                  "scenario: " << field << ": invalid value '" << SuiteShownText(value) << "' ("
+                               << problem << ")");
 }
 
 /**
@@ -340,7 +345,7 @@ ScenarioZoo(const ScenarioConfig& s, const ClusterModelZoo& zoo)
         }
         catch (const std::invalid_argument& e)
         {
-            SCENARIO_CHECK(false, "workload.modelAliases." << alias, e.what());
+            SCENARIO_CHECK(false, "workload.modelAliases." << SuiteShownText(alias), e.what());
         }
     }
     return out;
@@ -369,7 +374,16 @@ ParseScenarioJson(const std::string& path, const std::string& text)
     }
     catch (const Json::exception& e) // parse_error, and out_of_range for a number like 1e400
     {
+        // The parser ends its message with the token it last read, a whole string if need be.
         std::string what = e.what();
+        const std::string lastRead = "; last read: '";
+        const auto token = what.find(lastRead);
+        if (token != std::string::npos && what.back() == '\'')
+        {
+            const auto from = token + lastRead.size();
+            what = what.substr(0, from) +
+                   SuiteShownText(what.substr(from, what.size() - 1 - from)) + "'";
+        }
         SUITE_REQUIRE(false,
                       std::runtime_error,
                       "scenario " << path << ": malformed JSON (" << what.substr(what.find(' ') + 1)
@@ -492,13 +506,13 @@ ScenarioApplyAttributes(const ScenarioConfig& s)
     {
         TypeId::AttributeInformation info;
         SCENARIO_CHECK(helper.LookupAttributeByName(name, &info),
-                       "fabric." << name,
+                       "fabric." << SuiteShownText(name),
                        "not an attribute of " << FABRIC_HELPER);
         CheckAttributeText("fabric." + name, info, value);
         SCENARIO_CHECK(Config::SetDefaultFailSafe(std::string(FABRIC_HELPER) + "::" + name,
                                                   StringValue(value)),
                        "fabric." << name,
-                       "invalid value '" << value << "'");
+                       "invalid value '" << SuiteShownText(value) << "'");
     }
     for (const auto& [name, value] : s.defaults)
     {
@@ -508,12 +522,12 @@ ScenarioApplyAttributes(const ScenarioConfig& s)
         SCENARIO_CHECK(split != std::string::npos &&
                            TypeId::LookupByNameFailSafe(name.substr(0, split), &tid) &&
                            tid.LookupAttributeByName(name.substr(split + 2), &info),
-                       "defaults." << name,
+                       "defaults." << SuiteShownText(name),
                        "no such attribute (expected ns3::<Type>::<Attribute>)");
         CheckAttributeText("defaults." + name, info, value);
         SCENARIO_CHECK(Config::SetDefaultFailSafe(name, StringValue(value)),
                        "defaults." << name,
-                       "invalid value '" << value << "'");
+                       "invalid value '" << SuiteShownText(value) << "'");
     }
 }
 
@@ -524,17 +538,19 @@ ScenarioCheckTransport(const ScenarioConfig::Transport& t, std::string& field)
     if (t.type != "tcp" && t.type != "rdma")
     {
         field = "transport.type";
-        problem << "unknown transport '" << t.type << "' (tcp or rdma)";
+        problem << "unknown transport '" << SuiteShownText(t.type) << "' (tcp or rdma)";
     }
     else if (t.congestionControl != "none" && t.congestionControl != "dcqcn")
     {
         field = "transport.congestionControl";
-        problem << "unknown congestion control '" << t.congestionControl << "' (none or dcqcn)";
+        problem << "unknown congestion control '" << SuiteShownText(t.congestionControl)
+                << "' (none or dcqcn)";
     }
     else if (t.type == "tcp" && t.congestionControl != "none")
     {
         field = "transport.congestionControl";
-        problem << "'" << t.congestionControl << "' is an rdma option (transport.type is tcp; "
+        problem << "'" << SuiteShownText(t.congestionControl)
+                << "' is an rdma option (transport.type is tcp; "
                 << "TCP's is fabric.TcpSocketType)";
     }
     else if (t.profile != "none")
@@ -546,7 +562,7 @@ ScenarioCheckTransport(const ScenarioConfig::Transport& t, std::string& field)
         catch (const std::invalid_argument&)
         {
             field = "transport.profile";
-            problem << "unknown DCQCN profile '" << t.profile
+            problem << "unknown DCQCN profile '" << SuiteShownText(t.profile)
                     << "' (paper, hpcc, simai, nvidia or none)";
         }
     }
@@ -593,16 +609,18 @@ ValidateWorkload(const ScenarioConfig& s, const ClusterModelZoo& zoo)
     SCENARIO_CHECK(w.source == "synthetic" || w.source == "tiresias" || w.source == "helios" ||
                        w.source == "spec7" || w.source == "job-list",
                    "workload.source",
-                   "'" << w.source << "' is not synthetic, tiresias, helios, spec7 or job-list");
+                   "'" << SuiteShownText(w.source)
+                       << "' is not synthetic, tiresias, helios, spec7 or job-list");
     SCENARIO_CHECK(w.source == "synthetic" || w.source == "spec7" || !w.trace.empty(),
                    "workload.trace",
                    "a " << w.source << " workload needs a trace file");
     SCENARIO_CHECK(TraceUnitSeconds(w.traceTimeUnit) > 0,
                    "workload.traceTimeUnit",
-                   "'" << w.traceTimeUnit << "' is not s or ms");
+                   "'" << SuiteShownText(w.traceTimeUnit) << "' is not s or ms");
     SCENARIO_CHECK(w.source == "tiresias" || w.traceTimeUnit == "s",
                    "workload.traceTimeUnit",
-                   "'" << w.traceTimeUnit << "' applies only to tiresias traces (helios logs "
+                   "'" << SuiteShownText(w.traceTimeUnit)
+                       << "' applies only to tiresias traces (helios logs "
                        << "carry dates)");
     SCENARIO_CHECK((w.source != "synthetic" || w.jobs >= 1) && w.jobs <= ScenarioConfig::MAX_JOBS,
                    "workload.jobs",
@@ -625,8 +643,8 @@ ValidateWorkload(const ScenarioConfig& s, const ClusterModelZoo& zoo)
     {
         SCENARIO_CHECK(aliased.Has(model),
                        "workload.models",
-                       "unknown model '" << model << "' (known: " << aliased.DescribeNames()
-                                         << ")");
+                       "unknown model '" << SuiteShownText(model)
+                                         << "' (known: " << aliased.DescribeNames() << ")");
     }
     SCENARIO_CHECK(!w.algorithms.empty(), "workload.algorithms", "needs at least one algorithm");
     for (const auto& name : w.algorithms)
@@ -634,7 +652,7 @@ ValidateWorkload(const ScenarioConfig& s, const ClusterModelZoo& zoo)
         ClusterCollectiveAlgorithm a;
         SCENARIO_CHECK(ClusterParseCollectiveAlgorithm(name, a),
                        "workload.algorithms",
-                       "unknown algorithm '" << name
+                       "unknown algorithm '" << SuiteShownText(name)
                                              << "' (ring, hierarchical-ring, halving-doubling, "
                                                 "all-to-all)");
     }
@@ -696,7 +714,8 @@ ValidateScheduler(const ScenarioConfig& s)
     }
     SCENARIO_CHECK(s.scheduler.sharing == "max-min" || s.scheduler.sharing == "equal-share",
                    "scheduler.sharing",
-                   "must be max-min or equal-share (got '" << s.scheduler.sharing << "')");
+                   "must be max-min or equal-share (got '" << SuiteShownText(s.scheduler.sharing)
+                                                           << "')");
     ScenarioCreateEngine(s.scheduler.engine)->Validate(s);
 }
 
@@ -1007,7 +1026,8 @@ ScenarioBuildJobs(const ScenarioConfig& s, const ClusterModelZoo& zoo)
         SUITE_REQUIRE(aliased.Has(modelName),
                       std::invalid_argument,
                       t.where << ": field 'model_name': job " << t.id << " names unknown model '"
-                              << modelName << "' (known: " << aliased.DescribeNames()
+                              << SuiteShownText(modelName)
+                              << "' (known: " << aliased.DescribeNames()
                               << "; map it onto one with workload.modelAliases)");
         const ClusterModel& model = aliased.Get(modelName);
         double arrival = t.submit.GetSeconds() * s.scaling.arrivalTime;

@@ -15,6 +15,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/suite-check.h"
+#include "ns3/suite-shown-text.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -208,7 +209,7 @@ ScenarioCreateEngine(const std::string& name)
     }
     SCENARIO_ENGINE_CHECK(false,
                           "scheduler.engine",
-                          "must be " << known << " (got '" << name << "')");
+                          "must be " << known << " (got '" << SuiteShownText(name) << "')");
     return nullptr;
 }
 

@@ -5,10 +5,10 @@
 
 #include "ns3/suite-check.h"
 #include "ns3/suite-csv-reader.h"
+#include "ns3/suite-shown-text.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <random>
 #include <set>
 
@@ -38,28 +38,40 @@ DaysInMonth(int y, unsigned m)
     return m == 2 && leap ? 29 : days[m - 1];
 }
 
-/// Seconds since the epoch of "YYYY-MM-DD HH:MM:SS" (years 1970 to 2100, days that the month
-/// has), or throw naming the field.
+/// Seconds since the epoch of "YYYY-MM-DD HH:MM:SS", exactly so (digits where the pattern
+/// has them: no sign, space or single-digit month), years 1970 to 2100, days that the month
+/// has; or throw naming the field.
 int64_t
 ParseTimestamp(const SuiteCsvReader& csv, const std::string& column)
 {
-    int y = 0;
-    unsigned mo = 0;
-    unsigned d = 0;
-    unsigned h = 0;
-    unsigned mi = 0;
-    unsigned s = 0;
-    std::string text = csv.Text(column);
-    char tail = 0;
-    // Field widths keep every number within its type (no overflow in sscanf).
-    int n = std::sscanf(text.c_str(), "%4d-%2u-%2u %2u:%2u:%2u%c", &y, &mo, &d, &h, &mi, &s, &tail);
-    SUITE_REQUIRE(n == 6 && y >= 1970 && y <= 2100 && mo >= 1 && mo <= 12 && d >= 1 &&
+    static const std::string pattern = "dddd-dd-dd dd:dd:dd";
+    const std::string text = csv.Text(column);
+    bool ok = text.size() == pattern.size();
+    for (std::size_t i = 0; ok && i < pattern.size(); ++i)
+    {
+        ok = pattern[i] == 'd' ? text[i] >= '0' && text[i] <= '9' : text[i] == pattern[i];
+    }
+    auto number = [&text](std::size_t at, std::size_t digits) {
+        unsigned n = 0;
+        for (std::size_t i = at; i < at + digits; ++i)
+        {
+            n = n * 10 + static_cast<unsigned>(text[i] - '0');
+        }
+        return n;
+    };
+    const int y = ok ? static_cast<int>(number(0, 4)) : 0;
+    const unsigned mo = ok ? number(5, 2) : 0;
+    const unsigned d = ok ? number(8, 2) : 0;
+    const unsigned h = ok ? number(11, 2) : 0;
+    const unsigned mi = ok ? number(14, 2) : 0;
+    const unsigned s = ok ? number(17, 2) : 0;
+    SUITE_REQUIRE(ok && y >= 1970 && y <= 2100 && mo >= 1 && mo <= 12 && d >= 1 &&
                       d <= DaysInMonth(y, mo) && h < 24 && mi < 60 && s < 61,
                   std::runtime_error,
                   csv.Where() << ": field '" << column
                               << "' must be a time YYYY-MM-DD HH:MM:SS, years 1970 to 2100, "
                                  "a day the month has (got '"
-                              << text << "')");
+                              << SuiteShownText(text) << "')");
     return DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
 }
 

@@ -33,8 +33,11 @@ struct ClusterTraceJob
  * \brief Read a Tiresias/Philly-style trace: columns job_id, num_gpu, submit_time,
  *        iterations, model_name, duration, interval (ignored).
  *
- * job_id is 0 to 2^32 - 1, num_gpu and iterations 1 to 2^32 - 1; submit_time and duration
- * are in units of unitSeconds and must come to at most SUITE_MAX_TIME_SECONDS.
+ * job_id is 0 to 2^32 - 1, num_gpu and iterations 1 to 2^32 - 1 (digits only, read as
+ * integers); submit_time and duration are decimal numbers (a fraction and an exponent
+ * allowed; no sign, space or hexadecimal) in units of unitSeconds and must come to at most
+ * SUITE_MAX_TIME_SECONDS. A column named twice, or a row with more or fewer fields than the
+ * header, is refused.
  * \param path the CSV file
  * \param unitSeconds seconds per unit of submit_time and duration: 1 for seconds (Tiresias'
  *        own traces), 1e-3 for milliseconds (Philly-derived traces)
@@ -49,7 +52,10 @@ std::vector<ClusterTraceJob> ClusterReadTiresiasTrace(const std::string& path,
  * \brief Read a SenseTime Helios cluster_log.csv: columns job_id, gpu_num, state,
  *        submit_time, start_time, end_time ("YYYY-MM-DD HH:MM:SS"). Keeps finished jobs
  *        (COMPLETED, CANCELLED, FAILED, NODE_FAIL, TIMEOUT) with gpu_num > 0, as the vClos
- *        authors' generator does; duration = end - start. Years must be 1970 to 2100.
+ *        authors' generator does; duration = end - start. Times are exactly
+ *        "YYYY-MM-DD HH:MM:SS" (two-digit months, days, hours), years 1970 to 2100; gpu_num is
+ *        digits only. A column named twice, or a row with more or fewer fields than the
+ *        header, is refused.
  * \param path the CSV file
  * \param earliestSubmit jobs submitted before it (seconds since the epoch, UTC) are skipped
  * \return the jobs sorted by submit time; a malformed row throws std::runtime_error with

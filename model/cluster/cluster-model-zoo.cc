@@ -5,6 +5,7 @@
 
 #include "ns3/suite-check.h"
 #include "ns3/suite-csv-reader.h"
+#include "ns3/suite-shown-text.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -33,7 +34,7 @@ ClusterModelZoo::Load(const std::string& path)
                       csv.Where() << ": field 'model' is empty");
         SUITE_REQUIRE(zoo.m_models.count(m.name) == 0,
                       std::runtime_error,
-                      csv.Where() << ": model '" << m.name << "' is listed twice");
+                      csv.Where() << ": model '" << SuiteShownText(m.name) << "' is listed twice");
         m.parameters = csv.PositiveInteger("parameters");
         m.gradientBytes = csv.PositiveInteger("gradient_bytes");
         m.batchPerGpu = static_cast<uint32_t>(csv.Integer("batch_per_gpu", 1, UINT32_MAX));
@@ -94,11 +95,12 @@ ClusterModelZoo::LoadAliases(const std::string& path)
                       std::runtime_error,
                       csv.Where() << ": field 'alias' must be a new name, not a zoo model or "
                                      "an alias listed before (got '"
-                                  << alias << "')");
+                                  << SuiteShownText(alias) << "')");
         SUITE_REQUIRE(m_models.count(model) != 0,
                       std::runtime_error,
-                      csv.Where() << ": field 'model' names no zoo model (got '" << model
-                                  << "'; known: " << DescribeNames() << ")");
+                      csv.Where() << ": field 'model' names no zoo model (got '"
+                                  << SuiteShownText(model) << "'; known: " << DescribeNames()
+                                  << ")");
         m_aliases[alias] = model;
     }
 }
@@ -108,11 +110,11 @@ ClusterModelZoo::AddAlias(const std::string& alias, const std::string& model)
 {
     SUITE_REQUIRE(!alias.empty() && m_models.count(alias) == 0,
                   std::invalid_argument,
-                  "alias '" << alias << "' is empty or a zoo model");
+                  "alias '" << SuiteShownText(alias) << "' is empty or a zoo model");
     SUITE_REQUIRE(m_models.count(model) != 0,
                   std::invalid_argument,
-                  "alias '" << alias << "' maps onto unknown model '" << model
-                            << "' (known: " << DescribeNames() << ")");
+                  "alias '" << SuiteShownText(alias) << "' maps onto unknown model '"
+                            << SuiteShownText(model) << "' (known: " << DescribeNames() << ")");
     m_aliases[alias] = model;
 }
 
@@ -129,7 +131,8 @@ ClusterModelZoo::Get(const std::string& name) const
     auto it = m_models.find(alias == m_aliases.end() ? name : alias->second);
     SUITE_REQUIRE(it != m_models.end(),
                   std::invalid_argument,
-                  "unknown model '" << name << "' (known: " << DescribeNames() << ")");
+                  "unknown model '" << SuiteShownText(name) << "' (known: " << DescribeNames()
+                                    << ")");
     return it->second;
 }
 
@@ -139,14 +142,14 @@ ClusterModelZoo::DescribeNames() const
     std::string known;
     for (const auto& n : GetNames())
     {
-        known += (known.empty() ? "" : ", ") + n;
+        known += (known.empty() ? "" : ", ") + SuiteShownText(n);
     }
     if (!m_aliases.empty())
     {
         known += "; aliases:";
         for (const auto& [alias, model] : m_aliases)
         {
-            known += " " + alias + " -> " + model + ",";
+            known += " " + SuiteShownText(alias) + " -> " + SuiteShownText(model) + ",";
         }
         known.pop_back();
     }

@@ -86,7 +86,8 @@ class ClusterModelZoo
     /// \return the model names, sorted (aliases excluded)
     std::vector<std::string> GetNames() const;
 
-    /// \return the zoo's names and, if any, its aliases ("a -> b"), for messages
+    /// \return the zoo's names and, if any, its aliases ("a -> b"), for messages (each name
+    ///         cut as SuiteShownText cuts it)
     std::string DescribeNames() const;
 
     /// \return alias -> zoo model

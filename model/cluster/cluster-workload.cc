@@ -5,6 +5,7 @@
 
 #include "ns3/suite-check.h"
 #include "ns3/suite-csv-reader.h"
+#include "ns3/suite-shown-text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -427,8 +428,8 @@ ClusterReadJobList(const std::string& path, uint32_t maxGpus)
         SUITE_REQUIRE(ClusterParseCollectiveAlgorithm(csv.Text("algorithm"), job.algorithm),
                       std::runtime_error,
                       csv.Where() << ": field 'algorithm' is unknown (got '"
-                                  << csv.Text("algorithm") << "'; known: " << KnownAlgorithms()
-                                  << ")");
+                                  << SuiteShownText(csv.Text("algorithm"))
+                                  << "'; known: " << KnownAlgorithms() << ")");
         job.bytes = static_cast<double>(csv.Integer("bytes", 0, SuiteCsvReader::MAX_EXACT_INTEGER));
         job.computeS = TimeField(csv, "compute_s");
         job.iterations = static_cast<uint32_t>(csv.Integer("iterations", 1, UINT32_MAX));
@@ -449,7 +450,7 @@ ClusterReadJobList(const std::string& path, uint32_t maxGpus)
             SUITE_REQUIRE(job.commRatio <= 1,
                           std::runtime_error,
                           csv.Where() << ": field 'comm_ratio' must be a number from 0 to 1 (got '"
-                                      << csv.Text("comm_ratio") << "')");
+                                      << SuiteShownText(csv.Text("comm_ratio")) << "')");
         }
         jobs.push_back(job);
     }

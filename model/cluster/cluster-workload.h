@@ -245,7 +245,9 @@ double ClusterOfferedLoad(const std::vector<ClusterWorkloadJob>& jobs,
  * ClusterParseCollectiveAlgorithm accepts; bytes a whole number from 0 to 2^53; compute_s a
  * number >= 0; iterations a whole number from 1 to 2^32 - 1, with arrival_s + iterations x
  * compute_s at most SUITE_MAX_TIME_SECONDS; duration_s >= 0 and comm_ratio in [0, 1] when
- * given. At least one job. Ids are the row order (0, 1, ...).
+ * given. At least one job. Ids are the row order (0, 1, ...). Numbers are written in decimal,
+ * whole numbers as digits only (SuiteCsvReader); a column named twice, or a row with more or
+ * fewer fields than the header, is refused.
  * \param path the file
  * \param maxGpus the largest job size accepted (the cluster's GPUs)
  * \return the jobs

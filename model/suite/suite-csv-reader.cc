@@ -4,6 +4,9 @@
 #include "suite-csv-reader.h"
 
 #include "suite-check.h"
+#include "suite-shown-text.h"
+
+#include "ns3/suite-number-parser.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,12 +46,21 @@ IsSkipped(const std::string& line)
 {
     return line.empty() || line == "\r" || line[0] == '#';
 }
+
+/// \return whether a field starts as a decimal number does: with a digit (strtod would also
+///         skip spaces and take a sign, "0x10" and "inf")
+bool
+StartsWithDigit(const std::string& text)
+{
+    return !text.empty() && text[0] >= '0' && text[0] <= '9';
+}
 } // namespace
 
 SuiteCsvReader::SuiteCsvReader(const std::string& path, const std::vector<std::string>& required)
     : m_path(path),
       m_in(path),
-      m_line(0)
+      m_line(0),
+      m_width(0)
 {
     SUITE_REQUIRE(m_in.good(), std::runtime_error, path << ": cannot open the file");
     std::string line;
@@ -60,9 +72,13 @@ SuiteCsvReader::SuiteCsvReader(const std::string& path, const std::vector<std::s
             continue;
         }
         auto header = Split(line);
+        m_width = header.size();
         for (std::size_t i = 0; i < header.size(); ++i)
         {
-            m_columns[header[i]] = i;
+            SUITE_REQUIRE(m_columns.emplace(header[i], i).second,
+                          std::runtime_error,
+                          Where() << ": the header names column '" << SuiteShownText(header[i])
+                                  << "' twice");
         }
         for (const auto& column : required)
         {
@@ -87,10 +103,9 @@ SuiteCsvReader::Next()
             continue;
         }
         m_fields = Split(line);
-        SUITE_REQUIRE(m_fields.size() >= m_columns.size(),
+        SUITE_REQUIRE(m_fields.size() == m_width,
                       std::runtime_error,
-                      Where() << ": expected " << m_columns.size() << " fields, got "
-                              << m_fields.size());
+                      Where() << ": expected " << m_width << " fields, got " << m_fields.size());
         return true;
     }
     return false;
@@ -113,8 +128,8 @@ SuiteCsvReader::Fail(const std::string& column, const std::string& what) const
 {
     SUITE_REQUIRE(false,
                   std::runtime_error,
-                  Where() << ": field '" << column << "' " << what << " (got '" << Text(column)
-                          << "')");
+                  Where() << ": field '" << column << "' " << what << " (got '"
+                          << SuiteShownText(Text(column)) << "')");
     std::abort(); // unreachable
 }
 
@@ -128,10 +143,9 @@ SuiteCsvReader::Text(const std::string& column) const
 double
 SuiteCsvReader::NonNegative(const std::string& column) const
 {
-    std::string text = Text(column);
-    char* end = nullptr;
-    double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || !end || *end != '\0' || !std::isfinite(value) || value < 0)
+    const std::string text = Text(column);
+    double value = 0;
+    if (!StartsWithDigit(text) || !SuiteParseDouble(text, value, 0))
     {
         Fail(column, "must be a number >= 0");
     }
@@ -158,15 +172,16 @@ SuiteCsvReader::PositiveInteger(const std::string& column) const
 uint64_t
 SuiteCsvReader::Integer(const std::string& column, uint64_t min, uint64_t max) const
 {
-    double value = NonNegative(column);
-    if (value != std::floor(value) || value < static_cast<double>(min) ||
-        value > static_cast<double>(std::min(max, MAX_EXACT_INTEGER)))
+    // As an integer: through a double, 2^53 + 1 would be read as 2^53.
+    const uint64_t top = std::min(max, MAX_EXACT_INTEGER);
+    const std::string text = Text(column);
+    uint64_t value = 0;
+    if (!StartsWithDigit(text) || !SuiteParseUnsigned(text, value, min, top))
     {
         Fail(column,
-             "must be a whole number from " + std::to_string(min) + " to " +
-                 std::to_string(std::min(max, MAX_EXACT_INTEGER)));
+             "must be a whole number from " + std::to_string(min) + " to " + std::to_string(top));
     }
-    return static_cast<uint64_t>(value);
+    return value;
 }
 
 Time

@@ -40,7 +40,11 @@ SuiteFitsInTime(double seconds)
  *        file, the line and the field.
  *
  * Lines that are empty or start with '#' are skipped. Fields are split at commas (no
- * quoting). Errors throw std::runtime_error with one line: "<file>:<line>: field '<name>' ...".
+ * quoting). The header names each column once; every row has as many fields as the header.
+ * A number is written in decimal and starts with a digit: no sign, space or hexadecimal
+ * ("0x10"); a whole number is digits only and is read exactly, a real number may have a
+ * fraction and an exponent ("0.5", "1e-3"). Errors throw std::runtime_error with one line:
+ * "<file>:<line>: field '<name>' ...", echoing a field cut to SUITE_SHOWN_CHARACTERS.
  */
 class SuiteCsvReader
 {
@@ -94,6 +98,7 @@ class SuiteCsvReader
     std::ifstream m_in;                           //!< its stream
     uint64_t m_line;                              //!< current line number
     std::map<std::string, std::size_t> m_columns; //!< header name -> index
+    std::size_t m_width;                          //!< fields of the header
     std::vector<std::string> m_fields;            //!< current record
 };
 
