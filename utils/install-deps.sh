@@ -28,13 +28,14 @@
 #   ethtool                    the testbed's offload state per device (ethtool -k, see ebpf-datapath.rst)
 #   python3                    the testbed benchmark's iperf3 JSON parsing and the cost-model
 #                              fit (utils/oncache-fit.py, ctest oncache-fit-defaults)
+#   python3-sphinx             the documentation site (cmake target doc, ctest suite-doc-html)
 set -euo pipefail
 
 packages=(libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev libpython3.11-dev
           cmake ninja-build g++ libgtest-dev libboost-dev nlohmann-json3-dev gnuplot-nox tshark
           valgrind
           clang linux-libc-dev libbpf-dev pkg-config bpftool iproute2 iptables conntrack iputils-ping iperf3 sockperf
-          ethtool python3)
+          ethtool python3 python3-sphinx)
 
 missing=()
 for p in "${packages[@]}"; do
