@@ -21,7 +21,8 @@
 #   linux-libc-dev             the kernel UAPI headers they include (linux/bpf.h, linux/pkt_cls.h)
 #   libbpf-dev pkg-config      libbpf headers/library for the eBPF agent, found through pkg-config
 #   bpftool                    generates the libbpf skeleton (bpftool gen skeleton)
-#   iproute2 iptables          the ONCache testbed: netns, veth, bridge, vxlan, tc; policy + est mark
+#   iproute2 iptables          the ONCache testbed: netns, veth, bridge, vxlan, tc; policy + est mark;
+#                              pod anti-spoofing (ebtables, which Debian's iptables ships)
 #   conntrack                  the testbed flushes a deleted pod's conntrack entries (IP reuse)
 #   iputils-ping iperf3        the testbed test's ping and TCP stream; the benchmark's throughput
 #   sockperf                   the testbed benchmark's 64 B ping-pong latency

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ONCache testbed: N emulated hosts as network namespaces on a veth/bridge underlay, a
 # Flannel-style L3 VXLAN overlay with kernel routing, iptables policy and conntrack, and K pods
-# per host as namespaces behind veth pairs on a bridge (spec section 7.1). Run as root.
+# per host as namespaces behind veth pairs on a bridge with per-port anti-spoofing (ebtables)
+# (spec section 7.1). Run as root.
 #
 #   utils/oncache-testbed.sh up   [--hosts N] [--pods K] [--mode M] [--tag T] [--agent PATH]
 #   utils/oncache-testbed.sh down [--tag T]            also cleans up after a crashed run
@@ -145,11 +146,24 @@ build_overlay_host() {
   in_ns "$h" iptables -t mangle -A FORWARD -j ONCACHE-POLICY
   in_ns "$h" iptables -t mangle -A FORWARD -s 198.19.0.0/16 -d 198.19.0.0/16 \
     -m conntrack --ctstate ESTABLISHED,RELATED -j TOS --or-tos 0x08
+  # Anti-spoofing on the bridge (as a bridge CNI's): an IPv4 packet a pod sends, routed or
+  # bridged, must carry the pod's own source address (one rule per pod port, see make_pod).
+  in_ns "$h" ebtables -N POD-SOURCE -P RETURN
+  in_ns "$h" ebtables -A INPUT -j POD-SOURCE
+  in_ns "$h" ebtables -A FORWARD -j POD-SOURCE
   for k in $(seq 1 "$PODS"); do make_pod "$i" "$k" "$(pod_ip "$i" "$k")" "$(pod_mac "$i" "$k")"; done
 }
 
-# make_pod HOST K IP MAC: pod namespace, veth pair on cni0, address and default route. A pod
-# outside the host's /24 (after a migration) gets a /32 and a host route for it.
+# pod_source add|del HOST K IP: the anti-spoofing rule of pod K's port vp<K> on host HOST.
+pod_source() {
+  local op=-A
+  [ "$1" = add ] || op=-D
+  in_ns "$(ns_host "$2")" ebtables "$op" POD-SOURCE -i "vp$3" -p IPv4 --ip-src ! "$4" -j DROP
+}
+
+# make_pod HOST K IP MAC: pod namespace, veth pair on cni0, address, default route and the
+# port's anti-spoofing rule. A pod outside the host's /24 (after a migration) gets a /32 and a
+# host route for it.
 make_pod() {
   local i=$1 k=$2 ip=$3 mac=$4 h p
   h=$(ns_host "$i")
@@ -168,6 +182,7 @@ make_pod() {
     in_ns "$h" ip route add "$ip/32" dev cni0
   fi
   in_ns "$p" ip route add default via "198.19.$i.1"
+  pod_source add "$i" "$k" "$ip"
 }
 
 attach_oncache_host() {
@@ -234,6 +249,7 @@ reuse() {
     agent pod-del --host "$(agent_host "$i")" --netns "$h" --ip "$ip"
   fi
   ip -n "$h" link del "vp$k"
+  pod_source del "$i" "$k" "$ip"
   ip netns pids "$p" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
   ip netns del "$p"
   flush_conntrack "$h" "$ip"
@@ -265,6 +281,7 @@ migrate() {
   # A namespace lives on while a process is in it: end the pod's processes first.
   ip netns pids "$(ns_pod "$from" "$k")" 2>/dev/null | xargs -r kill 2>/dev/null || true
   ip netns del "$(ns_pod "$from" "$k")"
+  pod_source del "$from" "$k" "$ip"
   flush_neighbour "$(ns_host "$from")" "$ip"
   make_pod "$to" "$newk" "$ip" "$(printf '02:ab:00:%02x:%02x:00' "$to" "$newk")"
   for j in $(seq 1 "$n"); do

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Testbed test of the ONCache eBPF datapath on the real kernel: 3 hosts x 2 pods in ONCache
 # mode (utils/oncache-testbed.sh). Checks that ping and a TCP stream flow pod to pod, that the
-# caches fill on both hosts and the fast paths carry the traffic, that a policy deny stops an
-# established, cached flow from reaching the pod, that a restart after a crash and a pod
-# migration re-learn, that after pod deletion and IP reuse not one segment of the old flow
-# reaches the new pod, and that teardown leaves nothing behind.
+# caches fill on both hosts and the fast paths carry the traffic, that datagrams a pod forges
+# with a neighbour's source address are refused by the egress fast path and dropped by the
+# kernel path's anti-spoofing, that a policy deny stops an established, cached flow from
+# reaching the pod, that a restart after a crash and a pod migration re-learn, that after pod
+# deletion and IP reuse not one segment of the old flow reaches the new pod, and that teardown
+# leaves nothing behind.
 # Exits 77 (ctest: Skipped) with a message when it cannot run here.
 #   oncache-testbed-test.sh <repo root> <oncache-agent>
 set -u # no pipefail: "cmd | grep -q" must not fail when grep stops reading early
@@ -34,16 +36,26 @@ snmp() {
   tb exec "$1" "$2" cat /proc/net/snmp |
     awk -v p="$3:" -v f="$4" '$1 == p {if (!n) {for (i = 1; i <= NF; i++) if ($i == f) c = i; n = 1} else print $c}'
 }
+# spoof_and_hits DUMP: the counters egress_spoof and egress_hit of one dump, on one line.
+spoof_and_hits() {
+  awk '$1 == "stat" && $2 == "egress_spoof" {s = $3} $1 == "stat" && $2 == "egress_hit" {h = $3}
+       END {print s + 0, h + 0}' <<<"$1"
+}
 # ICMP echo requests that reached the IP layer of pod POD on host HOST.
 in_echos() { snmp "$1" "$2" Icmp InEchos; }
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, iptables, eBPF)"
-for tool in ip iptables ping iperf3; do
+for tool in ip iptables ebtables ping iperf3 python3; do
   command -v "$tool" >/dev/null || skip "'$tool' is not installed (utils/install-deps.sh)"
 done
 ip netns add "onc-$TAG-probe" 2>/dev/null || skip "the kernel refuses network namespaces"
 ip netns del "onc-$TAG-probe"
-trap 'tb down >/dev/null 2>&1' EXIT
+# The interpreter itself, not a version manager's shim (which can take seconds per start).
+PYTHON=$(python3 -c 'import sys; print(sys.executable)') || skip "python3 does not run"
+recv_log="/tmp/onc-$TAG-udp.log"
+trap 'tb down >/dev/null 2>&1; rm -f "$recv_log" "/tmp/onc-$TAG-run.log"' EXIT
+trap 'exit 130' INT # the EXIT trap then tears the testbed down
+trap 'exit 143' TERM
 
 if ! out=$(tb up --hosts 3 --pods 2 --mode oncache 2>&1); then
   case "$out" in
@@ -90,6 +102,95 @@ hits=$(($(stat_of 1 egress_hit) - hits_before))
 [ "$hits" -ge 100 ] || fail "TCP stream: only $hits egress fast-path hits on host 1"
 tb dump 1 | grep -q "^filter 198.19.1.12 198.19.2.12 [0-9]* 5201 6 ingress=1 egress=1$" ||
   fail "TCP stream: no learned filter entry on host 1"
+
+# 2b. A pod forging a neighbour's address takes neither the fast path nor the kernel path: a
+# UDP flow 1.1:5400 -> 2.1:5400 is established and cached on both hosts, then pod 1.2 sends
+# datagrams of that flow with 1.1's source address (raw socket). The egress fast path must
+# refuse them (egress_spoof counts them, egress_hit does not move) and the kernel path's
+# anti-spoofing (the testbed's per-port ebtables rule) drop them: none reaches 2.1's receiver.
+# Control: the same datagrams sent by pod 1.1 itself take the fast path and all arrive.
+# Receiver: counts datagrams by tag (the text before '-'), echoes "legit" ones, stops on "end".
+read -r -d '' udp_receiver <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], int(sys.argv[2])))
+print("ready", flush=True)
+counts, end = {}, time.monotonic() + float(sys.argv[3])
+while time.monotonic() < end:
+    s.settimeout(max(0.01, end - time.monotonic()))
+    try:
+        data, peer = s.recvfrom(2048)
+    except socket.timeout:
+        break
+    tag = data.split(b"-")[0].decode(errors="replace")
+    if tag == "end":
+        break
+    counts[tag] = counts.get(tag, 0) + 1
+    if tag == "legit":
+        s.sendto(data, peer)
+print(" ".join(f"{t}={counts.get(t, 0)}" for t in ("legit", "forged", "control")), flush=True)
+PY
+# A UDP socket bound to SRC:PORT sends N "legit" datagrams to DST:PORT, each awaiting its echo.
+read -r -d '' udp_client <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], int(sys.argv[3])))
+s.settimeout(1.0)
+echoes = 0
+for i in range(int(sys.argv[4])):
+    s.sendto(b"legit-%03d" % i, (sys.argv[2], int(sys.argv[3])))
+    try:
+        echoes += s.recv(2048) == b"legit-%03d" % i
+    except socket.timeout:
+        pass
+    time.sleep(0.02)
+sys.exit(0 if echoes == int(sys.argv[4]) else 1)
+PY
+# Raw IPv4/UDP datagrams with any source: SRC DST PORT TAG N (payload TAG-i, checksums set).
+read -r -d '' raw_sender <<'PY'
+import socket, struct, sys, time
+src, dst, port, tag, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)  # IP_HDRINCL
+def csum(b):
+    b += b"\0" * (len(b) % 2)
+    t = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    t = (t & 0xFFFF) + (t >> 16)
+    return ~((t & 0xFFFF) + (t >> 16)) & 0xFFFF
+for i in range(n):
+    payload = b"%s-%03d" % (tag.encode(), i)
+    ulen = 8 + len(payload)
+    pseudo = socket.inet_aton(src) + socket.inet_aton(dst) + struct.pack("!BBH", 0, 17, ulen)
+    c = csum(pseudo + struct.pack("!HHHH", port, port, ulen, 0) + payload) or 0xFFFF
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, i + 1, 0, 64, 17, 0,
+                     socket.inet_aton(src), socket.inet_aton(dst))
+    s.sendto(ip + struct.pack("!HHHH", port, port, ulen, c) + payload, (dst, 0))
+    time.sleep(0.005)
+PY
+tb exec 2 1 timeout 12 "$PYTHON" -c "$udp_receiver" 198.19.2.11 5400 10 >"$recv_log" 2>&1 &
+receiver=$!
+for _ in $(seq 1 50); do
+  grep -q ready "$recv_log" 2>/dev/null && break
+  sleep 0.1
+done
+tb exec 1 1 "$PYTHON" -c "$udp_client" 198.19.1.11 198.19.2.11 5400 10 || fail "spoof: the UDP flow lost echoes"
+dump=$(tb dump 1)
+grep -q "^filter 198.19.1.11 198.19.2.11 5400 5400 17 ingress=1 egress=1$" <<<"$dump" ||
+  fail "spoof: host 1 did not cache the UDP flow"
+read -r spoof0 hits0 <<<"$(spoof_and_hits "$dump")"
+tb exec 1 2 "$PYTHON" -c "$raw_sender" 198.19.1.11 198.19.2.11 5400 forged 20 || fail "spoof: raw sender failed"
+read -r spoof1 hits1 <<<"$(spoof_and_hits "$(tb dump 1)")"
+[ $((spoof1 - spoof0)) -ge 20 ] || fail "spoof: egress_spoof counted $((spoof1 - spoof0)) of 20 forged datagrams"
+[ $((hits1 - hits0)) -eq 0 ] || fail "spoof: $((hits1 - hits0)) forged datagrams took the egress fast path"
+tb exec 1 1 "$PYTHON" -c "$raw_sender" 198.19.1.11 198.19.2.11 5400 control 20 || fail "spoof: raw sender failed"
+read -r _ hits2 <<<"$(spoof_and_hits "$(tb dump 1)")"
+[ $((hits2 - hits1)) -ge 20 ] || fail "spoof: $((hits2 - hits1)) of 20 control datagrams took the fast path"
+sleep 0.2
+tb exec 1 1 "$PYTHON" -c "$raw_sender" 198.19.1.11 198.19.2.11 5400 end 1
+wait "$receiver" 2>/dev/null
+counts=$(tail -n 1 "$recv_log")
+rm -f "$recv_log"
+[ "$counts" = "legit=10 forged=0 control=20" ] ||
+  fail "spoof: pod 198.19.2.11 received '$counts', expected legit=10 forged=0 control=20"
 
 # 3. A denied flow never reaches the pod, also after it was established and cached: pod 1.1
 # pings 2.1 continuously; once the deny command has returned, not one echo request arrives.
@@ -199,4 +300,4 @@ if [ "$failures" -gt 0 ]; then
   echo "FAIL: $failures check(s) failed"
   exit 1
 fi
-echo "PASS: ONCache testbed (ping, TCP stream, caches, deny after caching, restart, migration, IP reuse, teardown)"
+echo "PASS: ONCache testbed (ping, TCP stream, caches, forged source, deny after caching, restart, migration, IP reuse, teardown)"
