@@ -3,6 +3,7 @@
  */
 // Switch routing: pins are honoured, a TCP connection never splits across paths, the
 // switches' own view of a flow's path matches what the links saw, spraying is what it says.
+// Tests: clos-ecmp-routing, clos-link-load-tracker
 #include "ns3/clos-ecmp-routing.h"
 #include "ns3/clos-fabric-helper.h"
 #include "ns3/clos-link-load-tracker.h"

@@ -3,6 +3,7 @@
  */
 // Bad fabric configurations: Install() must refuse them with one line naming the attribute,
 // before creating anything.
+// Tests: clos-fabric-helper
 #include "ns3/boolean.h"
 #include "ns3/clos-fabric-helper.h"
 #include "ns3/collective-permutation-helper.h"

@@ -4,6 +4,7 @@
 // The packet-level fabric with an OCS layer: real OcsSwitch devices between leaves and spines,
 // routes that follow the circuits, traffic that never enters a dark or unmapped port, and
 // circuit changes of one job that leave another job's run untouched.
+// Tests: clos-fabric-helper, clos-fabric, clos-ecmp-routing
 #include "suite/suite-test-run.h"
 
 #include "ns3/clos-ecmp-routing.h"

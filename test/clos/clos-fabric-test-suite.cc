@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Fabric structure: node and link counts, addressing, reachability and hop counts.
+// Tests: clos-fabric, clos-fabric-helper
 #include "ns3/clos-fabric-helper.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4.h"

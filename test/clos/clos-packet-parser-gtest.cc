@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Header parsing used by the routing (5-tuple) and the tracker (5-tuple, sizes, pure ACKs).
+// Tests: clos-packet-parser
 #include "ns3/clos-packet-parser.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"

@@ -9,6 +9,7 @@
 // and a packet whose TTL runs out at a spine is dropped there by the old path (ICMP time
 // exceeded), as with the fast path off; a TTL one higher passes the spine (the control).
 // Lean links (LeanLinkNetDevice) against PointToPointNetDevice: the same harness, see below.
+// Tests: clos-switch-forwarder, lean-link-net-device
 
 #include "clos/clos-wire-digest.h"
 

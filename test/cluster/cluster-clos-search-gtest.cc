@@ -3,6 +3,7 @@
  */
 // The static vClos search for one shape m x n, on a hand-built cluster: the best leaves it
 // finds, worked out by hand, and a control where a busy link leaves too few leaves.
+// Tests: cluster-clos-search
 #include "ns3/cluster-clos-search.h"
 #include "ns3/cluster-state.h"
 

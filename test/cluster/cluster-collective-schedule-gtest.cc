@@ -3,6 +3,7 @@
  */
 // Collective schedules without a simulator: bytes per rank, and that every schedule runs to
 // completion under data-driven progress (no deadlock, no lost or extra byte).
+// Tests: cluster-collective-schedule
 #include "ns3/cluster-collective-schedule.h"
 
 #include <gtest/gtest.h>

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Simulator-free tests of the ECMP hash functions.
+// Tests: cluster-flow-hash
 #include "ns3/cluster-flow-hash.h"
 
 #include <cstring>

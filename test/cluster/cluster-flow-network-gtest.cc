@@ -3,6 +3,7 @@
  */
 // The max-flow network of the OCS-vClos stages: a small network whose maximum flow and
 // flow per edge are worked out by hand, and a network without a path (flow 0).
+// Tests: cluster-flow-network
 #include "ns3/cluster-flow-network.h"
 
 #include <gtest/gtest.h>

@@ -5,6 +5,7 @@
 // released when the job ends, the reconfiguration delay charged exactly when a booking sets
 // up a new circuit, the fixed full wiring the static policies run on, contention-freedom in
 // the flow engine (ECMP on the same layer as negative control), and bad input refused.
+// Tests: cluster-job-scheduler, cluster-ocs-state, fluid-executor
 
 #include "../suite-error-of.h"
 

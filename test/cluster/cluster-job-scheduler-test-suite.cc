@@ -3,6 +3,7 @@
  */
 // The job scheduler on the packet-level fabric: FIFO with head-of-line blocking, backfilling,
 // every job runs as real traffic and finishes, its room comes back, runs repeat.
+// Tests: cluster-job-scheduler, cluster-scheduler-tracker
 #include "suite/suite-test-run.h"
 
 #include "ns3/boolean.h"

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Workload readers and the synthetic generator.
+// Tests: cluster-job-trace
 #include "ns3/cluster-job-trace.h"
 
 #include <fstream>

@@ -6,6 +6,7 @@
 // column named twice and a row wider than its header, each in one line naming the file, the
 // line and the field; and they echo a field of megabytes cut short. Valid files (the
 // controls) read as before. Expected values are the files' own, read by hand.
+// Tests: cluster-job-trace, cluster-model-zoo, cluster-workload
 #include "../suite-error-of.h"
 #include "../suite-test-file.h"
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The model zoo file and its reader.
+// Tests: cluster-model-zoo
 #include "ns3/cluster-model-zoo.h"
 
 #include <algorithm>

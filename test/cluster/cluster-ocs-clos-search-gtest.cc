@@ -4,6 +4,7 @@
 // OCS-vClos stage 4 for one shape, on hand-built states: the solution worked out by hand
 // (with and without an idle circuit to reuse), a refusal when a spine lacks idle ports
 // (proven, no node visited) and a refusal when the node budget cuts the search (not proven).
+// Tests: cluster-ocs-clos-search
 #include "ns3/cluster-ocs-clos-search.h"
 #include "ns3/cluster-ocs-state.h"
 #include "ns3/cluster-state.h"

@@ -5,6 +5,7 @@
 // stages of spec 5.3 against an independent validator and a brute force on small clusters,
 // the validator's negative controls, and a job static vClos refuses for network
 // fragmentation that OCS-vClos places.
+// Tests: cluster-ocs-placement, cluster-ocs-state
 #include "../suite-error-of.h"
 
 #include "ns3/cluster-ocs-placement.h"

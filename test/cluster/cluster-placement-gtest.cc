@@ -4,6 +4,7 @@
 // Cluster state and placement policies without a simulator: invariants over random
 // allocate/release sequences, the vClos m x n shape and balanced routing, exactness of the
 // vClos search against brute force on small clusters, determinism and bad input.
+// Tests: cluster-placement, cluster-state
 #include "../suite-error-of.h"
 
 #include "ns3/cluster-placement.h"

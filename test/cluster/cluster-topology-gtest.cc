@@ -3,6 +3,7 @@
  */
 // ClusterTopology: dense and unique link ids, paths written out by hand on a small fabric, the
 // spec's two 8,192-GPU configurations accepted, bad configurations refused with one line.
+// Tests: cluster-topology
 #include "../suite-error-of.h"
 
 #include "ns3/cluster-topology.h"

@@ -3,6 +3,7 @@
  */
 // The spec section 7 workload: TPU-v4 sizes, durations, patterns, offered load, job lists.
 // Expected values come from the spec's tables or are computed by hand in the comments.
+// Tests: cluster-workload
 #include "ns3/cluster-workload.h"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
  */
 // The collective engine on the packet-level fabric: timing against the alpha-beta model,
 // exact bytes per rank, completion of every algorithm, bad input.
+// Tests: collective-app, collective-helper, collective-tracker
 #include "suite/suite-test-run.h"
 
 #include "ns3/boolean.h"

@@ -5,6 +5,7 @@
 // as TCP applications on ns-3 nodes (CollectivePacketExecutor) and once as fluid flows
 // (FluidExecutor). Contention-free placements must agree on every job's run time; the
 // expectation comes from the other engine, never from the one under test.
+// Tests: collective-packet-executor, fluid-executor
 
 #include "ns3/clos-module.h"
 #include "ns3/cluster-module.h"

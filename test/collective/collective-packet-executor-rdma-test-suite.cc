@@ -5,6 +5,7 @@
 // job finishes with the TCP run's byte counts (and the ring family's 2(N-1)M per iteration),
 // per-flow ECMP, source pins and the link-load tracker work unchanged on QPs, and the same
 // seed gives the same run. See doc/roce/roce.rst, "RDMA in scenarios and the scheduler".
+// Tests: collective-packet-executor
 #include "suite/suite-test-run.h"
 
 #include "ns3/boolean.h"

@@ -4,6 +4,7 @@
 // The permutation scenario end to end: pinned flows reach line rate without conflicts,
 // ECMP shows collisions, every byte sent is received or traced as dropped, and a run is
 // reproducible from its seed.
+// Tests: collective-permutation-helper
 #include "ns3/clos-fabric-helper.h"
 #include "ns3/clos-link-load-tracker.h"
 #include "ns3/collective-permutation-helper.h"

@@ -3,6 +3,7 @@
  */
 // FluidBurst against FluidEngine (EQUAL_SHARE) on the same flows, all started at
 // time 0: finish times, bytes left and flags must be equal bit for bit.
+// Tests: fluid-burst
 #include "ns3/cluster-topology.h"
 #include "ns3/fluid-burst.h"
 #include "ns3/fluid-engine.h"

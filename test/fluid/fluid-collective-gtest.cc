@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The fluid plan of a collective: connections and the share of the message each carries.
+// Tests: fluid-collective
 #include "ns3/cluster-collective-schedule.h"
 #include "ns3/fluid-collective.h"
 

@@ -5,6 +5,7 @@
 // completion times by hand, bytes conserved, determinism, locality of the recomputation, and
 // a randomized comparison of the incremental engine with a global progressive filling
 // written independently here (with a negative control: a wrong reference is caught).
+// Tests: fluid-engine
 #include "../suite-error-of.h"
 
 #include "ns3/cluster-topology.h"

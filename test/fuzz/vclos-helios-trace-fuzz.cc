@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Fuzz target: a Helios trace (ClusterReadHeliosTrace), and what the reader promises of the jobs.
+// Tests: cluster-job-trace
 #include "vclos-fuzz-support.h"
 #include "vclos-fuzz-trace-check.h"
 

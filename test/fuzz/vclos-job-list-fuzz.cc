@@ -4,6 +4,7 @@
 // Fuzz target: a job list (ClusterReadJobList, the CSV that a scenario's "job-list" workload
 // reads), what the reader promises of the jobs, and that ClusterWriteJobList writes them back
 // to a list that reads the same.
+// Tests: cluster-workload
 #include "vclos-fuzz-support.h"
 
 #include "ns3/cluster-workload.h"

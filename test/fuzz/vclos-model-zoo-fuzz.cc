@@ -3,6 +3,7 @@
  */
 // Fuzz target: a model zoo file (ClusterModelZoo::Load), then every model looked up by name;
 // the reader refuses figures that are not > 0, so an accepted model has none.
+// Tests: cluster-model-zoo
 #include "vclos-fuzz-support.h"
 
 #include "ns3/cluster-model-zoo.h"

@@ -13,6 +13,7 @@
 // else b % 6), and for Book a count byte (b % 6) and 5 bytes per circuit: leaf, ocs, to-leaf
 // (b & 1), peer, peer port. A circuit byte below 0xf8 is b % 10 (often in range); 0xf8 to
 // 0xff are 2^32 - 8 to 2^32 - 1 (far out of range, where index arithmetic would wrap).
+// Tests: cluster-ocs-state
 #include "vclos-fuzz-support.h"
 
 #include "ns3/cluster-ocs-state.h"

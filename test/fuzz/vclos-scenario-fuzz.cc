@@ -6,6 +6,7 @@
 // back (ScenarioToJson); a synthetic workload of at most 256 jobs is also built
 // (ScenarioBuildJobs) and must keep what the scenario asks. Attribute defaults are reset
 // after every input.
+// Tests: scenario-config
 #include "vclos-fuzz-support.h"
 
 #include "ns3/cluster-model-zoo.h"

@@ -3,6 +3,7 @@
  */
 // Fuzz target: a Tiresias trace (ClusterReadTiresiasTrace), and what the reader promises of the
 // jobs.
+// Tests: cluster-job-trace
 #include "vclos-fuzz-support.h"
 #include "vclos-fuzz-trace-check.h"
 

@@ -22,6 +22,7 @@
 //   seed changes the digest); a TCP permutation completes on clock ports;
 // - Egress=clock with LinkLayer=pfc, with LeanLinks=false, with SetQueueDisc and with
 //   thresholds in two units is refused with one line.
+// Tests: lean-link-egress-clock, lean-link-net-device
 
 #include "clos/clos-wire-digest.h"
 

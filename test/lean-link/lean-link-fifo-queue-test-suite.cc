@@ -18,6 +18,7 @@
 // on the wire at the same times with VclosFifoQueues (inside RED; and as the lean devices'
 // queues) as with ns-3's DropTailQueues (p2p devices, RED set by hand with SetQueueDisc);
 // control: that RED one packet larger does not.
+// Tests: lean-link-fifo-queue, lean-link-helper
 
 #include "clos/clos-wire-digest.h"
 

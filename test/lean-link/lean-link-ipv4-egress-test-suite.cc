@@ -22,6 +22,7 @@
 // node that also has a device that needs ARP, UDP over that device (ARP included) reaches IPv4
 // once per packet (control: a second traffic-control registration makes it twice), and RoCE
 // packets on the device taken reach the fast path, once each.
+// Tests: lean-link-ipv4-egress, lean-link-ipv4-queue-disc-item
 
 #include "clos/clos-wire-digest.h"
 

@@ -11,6 +11,7 @@
 // PointToPointNetDevice's does while a sink is connected, and not for a sink disconnected
 // (the device skips sources without sinks); the receive callback's sender address follows
 // a change of the peer's MAC address (the device keeps it built between changes).
+// Tests: lean-link-net-device, lean-link-channel
 
 #include "ns3/channel.h"
 #include "ns3/data-rate.h"

@@ -7,6 +7,7 @@
 // with rate changes between calls (a device's DataRate attribute, a QP's DCQCN rate). The
 // negative control runs the same checks on a memo keyed on the size only, which must fail
 // them: it returns the time at the old rate after a rate change.
+// Tests: lean-link-tx-time
 
 #include "ns3/data-rate.h"
 #include "ns3/lean-link-tx-time.h"

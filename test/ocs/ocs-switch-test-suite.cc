@@ -4,6 +4,7 @@
 // The optical circuit switch: nothing leaves an unmapped port, a circuit adds propagation
 // only, frames straddling a change are cut, dark time loses exactly the affected port's
 // frames (and the IPv4 interfaces can follow the circuits), bad requests are refused.
+// Tests: ocs-switch, ocs-port-channel, ocs-helper
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"

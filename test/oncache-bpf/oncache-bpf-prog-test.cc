@@ -4,6 +4,7 @@
  * addresses and the VXLAN/IPv4 formats, not from the programs. Needs root and BPF: exits 77
  * (ctest SKIP_RETURN_CODE) with a message when the kernel refuses to load the programs.
  */
+// Tests: oncache.bpf
 #include "oncache-bpf-agent.h"
 #include "oncache-test-frames.h"
 #include "oncache-test-skeleton.h"

@@ -13,6 +13,7 @@
  * iptables does on the testbed. Needs root and BPF: exits 77 (ctest SKIP_RETURN_CODE) with a
  * message when not root or when the kernel forbids BPF.
  */
+// Tests: oncache-fast-path, oncache.bpf
 #include "oncache-bpf-agent.h"
 #include "oncache-test-frames.h"
 #include "oncache-test-skeleton.h"

@@ -6,6 +6,7 @@
 // the testbed's figures, predicts others within a stated tolerance. The measured figures below
 // are test data copied from doc/oncache/ebpf/bench.csv (medians, utils/oncache-bench.sh), not
 // values computed from the model.
+// Tests: oncache-cost-model
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/oncache-module.h"

@@ -4,6 +4,11 @@
 // Simulation tests of the data path: VXLAN on the wire, first-packet behaviour, LRU eviction,
 // isolation after policy, pod, route and neighbour changes and pod deletion, migration, CPU
 // accounting.
+// Tests: oncache-host-datapath, oncache-cluster, oncache-topology-helper, oncache-stats-tracker
+// Tests: oncache-veth-net-device, oncache-vxlan-header, oncache-host-cpu, oncache-policy
+// Tests: oncache-rr-client, oncache-rr-server, oncache-rr-helper, oncache-kv-client
+// Tests: oncache-kv-server, oncache-kv-helper, oncache-kv-tracker, oncache-udp-stream-client
+// Tests: oncache-udp-stream-server, oncache-udp-stream-helper
 #include "../suite-error-of.h"
 
 #include "ns3/applications-module.h"

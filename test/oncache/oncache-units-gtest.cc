@@ -2,6 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Simulator-free tests: LRU cache, VXLAN header and overhead, flow keys, conntrack, policy, modes.
+// Tests: oncache-lru-cache, oncache-vxlan-header, oncache-flow-key, oncache-conntrack
+// Tests: oncache-host-datapath, oncache-policy, oncache-mode, oncache-limits, oncache-cost-model
+// Tests: oncache-fast-path
 #include "ns3/double.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"

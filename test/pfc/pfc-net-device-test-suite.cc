@@ -5,6 +5,7 @@
 // with PFC loses nothing and finishes at the closed-form time, without PFC it drops; pauses
 // propagate hop by hop and block a victim flow; ECN marks at p(q); a pcap holds a real PFC
 // frame; bad attributes are refused; the fabric builds pfc links and keeps its tracker.
+// Tests: pfc-net-device, pfc-switch-buffer, pfc-channel, pfc-helper, pfc-header
 #include "ns3/boolean.h"
 #include "ns3/clos-fabric-helper.h"
 #include "ns3/clos-link-load-tracker.h"

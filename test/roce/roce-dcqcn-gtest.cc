@@ -7,6 +7,7 @@
 // simulation of the equations stepping 1 ns at a time); no events without CNP, and none
 // once the rate is back at line rate; profiles; bad attributes refused with one line.
 // Negative controls: AlphaBeforeCut flipped and a perturbed reference both disagree.
+// Tests: roce-dcqcn
 
 #include "../suite-error-of.h"
 

@@ -7,6 +7,7 @@
 // Two flows started together share the link fairly; a third joining later takes its third;
 // the convergence time is measured. Negative control: the same runs at line rate (no rate
 // control): the queue rides at the buffer instead of near DCQCN's fixed point q*.
+// Tests: roce-dcqcn
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"

@@ -12,6 +12,7 @@
 // their datagrams from one IPv4 identification counter, as Ipv4L3Protocol (one counter per
 // source, destination and protocol) does on the old path (control: QPs to two peers use
 // two counters).
+// Tests: roce-host-path
 
 #include "clos/clos-wire-digest.h"
 

@@ -5,6 +5,7 @@
 // lossless, the same incast lossy (go-back-N recovers every byte), and DCQCN reacting to the
 // switches' ECN marks. Expectations come from the spec (a validation experiment), not from the
 // code: no drop with PFC, drops and retransmissions without, every posted byte delivered.
+// Tests: roce-nic, roce-qp
 
 #include "ns3/boolean.h"
 #include "ns3/clos-fabric-helper.h"

@@ -6,6 +6,7 @@
 // the retransmission timer recover losses (and without the timer a lost tail stalls); the
 // pcap holds UDP port 4791 and the BTH bytes where the spec puts them; a rate controller
 // paces the QP and hears the CNPs a CE-marking queue causes; runs repeat themselves.
+// Tests: roce-nic, roce-qp, roce-header
 #include "ns3/boolean.h"
 #include "ns3/clos-fabric-helper.h"
 #include "ns3/clos-fabric.h"

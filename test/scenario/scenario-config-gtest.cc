@@ -3,6 +3,7 @@
  */
 // Scenario files: defaults, every field read, one-line errors naming the field, the
 // resolved JSON reading back to the same scenario, and the jobs a scenario builds.
+// Tests: scenario-config, scenario-runner, cluster-scheduler-tracker
 #include "../suite-error-of.h"
 
 #include "ns3/clos-fabric-helper.h"

@@ -3,6 +3,7 @@
  */
 // Scenario files with values of megabytes: every one-line error echoes the value cut to 64
 // characters and its length, not the whole value (which it used to).
+// Tests: scenario-config
 #include "../suite-error-of.h"
 #include "../suite-test-file.h"
 

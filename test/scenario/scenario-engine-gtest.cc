@@ -3,6 +3,7 @@
  */
 // Engines chosen by TypeId from one table; what each engine refuses; warnings for fields no
 // policy uses.
+// Tests: scenario-engine
 #include "../suite-error-of.h"
 
 #include "ns3/object-factory.h"

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The jobs CSV at full precision at trace scale; console columns that never run together.
+// Tests: scenario-report
 #include "ns3/cluster-scheduler-tracker.h"
 #include "ns3/scenario-report.h"
 

@@ -3,6 +3,7 @@
  */
 // SuiteCsvReader: numbers in decimal only, whole numbers read exactly, one header name per
 // column, as many fields per row as the header has, and errors that echo a field cut short.
+// Tests: suite-csv-reader
 #include "../suite-error-of.h"
 #include "../suite-test-file.h"
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Numbers written exactly for CSV files: the shortest text that reads back as the same double.
+// Tests: suite-exact-number
 #include "ns3/suite-exact-number.h"
 
 #include <cstdlib>

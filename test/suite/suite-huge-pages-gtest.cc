@@ -3,6 +3,7 @@
  */
 // SuiteUseHugePages: when a program runs itself again with glibc's huge-page tunable, and
 // that it does (the exec, the environment it passes on).
+// Tests: suite-huge-pages
 #include "ns3/suite-module.h"
 
 #include <cstdlib>

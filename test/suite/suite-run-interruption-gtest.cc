@@ -3,6 +3,7 @@
  */
 // The interruption check: few checks where events are far apart in simulated time, a stop at
 // the wall-clock limit on a busy run, no limit where the clock cannot count it.
+// Tests: suite-run-interruption
 #include "ns3/simulator.h"
 #include "ns3/suite-run-interruption.h"
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // SuiteShownText: how error messages echo a value from an input file.
+// Tests: suite-shown-text
 #include "ns3/suite-shown-text.h"
 
 #include <gtest/gtest.h>
