@@ -366,7 +366,7 @@ set title "ONCache's gain over the overlay: this testbed beside the paper (%; CP
 set ylabel "gain (%)"
 set yrange [*:*]
 set xzeroaxis
-plot "$gains" using 2:xtic(1) title "testbed (median)", "" using 3 title "paper (spec 5.1)"
+plot "$gains" using 2:xtic(1) title "testbed (median)", "" using 3 title "ONCache paper"
 unset multiplot
 GP
   rm -f "$data" "$gains"

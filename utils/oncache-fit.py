@@ -24,8 +24,8 @@ and fits, each to the named measurements:
 * LinkDelay, the one paper anchor: the authors' bare-metal TCP_RR period of 25.46 us
   (39,272 trans/s) with the RR applications' ProcessingTime on both ends.
 
-The overlay's and ONCache's per-skb extras are split over the spec's segments in the spec's
-section 1.3 proportions (one fitted total each). It prints the fit and the figures it
+The overlay's and ONCache's per-skb extras are split over the segments in fixed proportions,
+the suite's initial estimates (one fitted total each). It prints the fit and the figures it
 predicts without refitting, and with --header writes the C++ defaults
 (model/oncache/oncache-cost-defaults.h). No third-party modules.
 """
@@ -35,7 +35,7 @@ import math
 import statistics
 import sys
 
-# Spec 1.3 proportions (ns per skb) used only to split a fitted total over its segments.
+# The suite's initial estimates (ns per skb), used only to split a fitted total over its segments.
 SPEC_BARE = {"AppTx": 1800, "DriverTx": 400, "DriverRx": 1000, "AppRx": 3000}
 SPEC_OVERLAY = {
     "VethEgress": 500,
@@ -56,7 +56,8 @@ BIG = 16384
 # earlier to the paper's CPU per TCP_RR transaction, see the documentation).
 PAPER_BARE_RR_PERIOD_US = 25.46
 RR_PROCESSING_US = 3.28
-# Paper figures (spec 5.1, 1.2), for the predictions.
+# ONCache paper figures (its RR and CPU results; stack latency from its Table 2), for the
+# predictions.
 PAPER_RR_GAIN = (35.81, 40.91)
 PAPER_OVERLAY_RR_LOSS = -29.0
 PAPER_CPU_PER_TRANS = (-32.03, -26.02)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ONCache testbed: N emulated hosts as network namespaces on a veth/bridge underlay, a
 # Flannel-style L3 VXLAN overlay with kernel routing, iptables policy and conntrack, and K pods
-# per host as namespaces behind veth pairs on a bridge with per-port anti-spoofing (ebtables)
-# (spec section 7.1). Run as root.
+# per host as namespaces behind veth pairs on a bridge with per-port anti-spoofing (ebtables).
+# Run as root.
 #
 #   utils/oncache-testbed.sh up   [--hosts N] [--pods K] [--mode M] [--tag T] [--agent PATH]
 #   utils/oncache-testbed.sh down [--tag T]            also cleans up after a crashed run
@@ -141,7 +141,7 @@ build_overlay_host() {
   # (be_liberal), since an ONCache flow's established packets bypass conntrack.
   in_ns "$h" sysctl -qw net.netfilter.nf_conntrack_tcp_loose=0 net.netfilter.nf_conntrack_tcp_be_liberal=1
   in_ns "$h" iptables -t mangle -A FORWARD -m conntrack --ctstate INVALID -j DROP
-  # Policy first, then the est mark (spec 7.3): a dropped packet never carries the mark.
+  # Policy first, then the est mark: a dropped packet never carries the mark.
   in_ns "$h" iptables -t mangle -N ONCACHE-POLICY
   in_ns "$h" iptables -t mangle -A FORWARD -j ONCACHE-POLICY
   in_ns "$h" iptables -t mangle -A FORWARD -s 198.19.0.0/16 -d 198.19.0.0/16 \
@@ -235,7 +235,8 @@ flush_neighbour() {
 # sockets cannot close their connections) and a new pod (new MAC) takes its IP on the same
 # host. The host flushes conntrack for the IP (as a CNI does on pod deletion), then the IP's
 # neighbour entry (see flush_neighbour; conntrack first, so that no old packet can queue on a
-# fresh entry afterwards). ONCache: pod-del, forget on every other host, pod-add (spec 2.8).
+# fresh entry afterwards). ONCache: pod-del, forget on every other host, pod-add (the
+# ONCache paper's cache invalidation).
 reuse() {
   local i=$1 k=$2 n ip h p
   n=$(host_count)
@@ -265,7 +266,7 @@ reuse() {
 
 # migrate HOST POD TO: the pod's IP moves to a new pod (new MAC) on host TO, as pod NEWK there.
 # Routing gets a /32 for the IP on every host; ONCache: pod-del on the old host, forget on
-# every other host, pod-add on the new one (spec 2.8).
+# every other host, pod-add on the new one (the ONCache paper's cache invalidation).
 migrate() {
   local from=$1 k=$2 to=$3 n ip newk=$4
   n=$(host_count)

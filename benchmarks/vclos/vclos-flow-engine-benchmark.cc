@@ -3,23 +3,22 @@
  */
 // Speed of the flow-level engine (FluidEngine) at 8,192 GPUs.
 //
-// Cluster: the spec's static 8,192-GPU configuration (section 7, static_routing): 128 leaves
-// of 16 servers x 4 GPUs, 64 spines, 100 Gbit/s NICs and leaf-spine links, 1000 Gbit/s
-// intra-server links. Workload: jobs drawn from the spec's 8,192-GPU size mix (section 11:
-// 512 x 1817, 64 x 1501, 128 x 699, 256 x 501, 8 x 446, 192 x 31, 384 x 5 out of 5,000), or
-// all of --jobSize, placed one after another on contiguous GPUs (leaf-major) until the next
-// one does not fit. Every job runs --iterations iterations of a compute phase (a timer of
-// --compute x U(0.5, 1.5) seconds, drawn per job) and a flat ring all-reduce of --bytes:
-// 2(N-1) steps in which every rank i sends bytes/N to rank i+1 mod N; a step starts when every
-// flow of the previous one has finished. --order=strided ranks a job's GPUs by index in leaf,
-// then leaf, so ring neighbours sit on different leaves at the same index (the spec's
-// inter-server ring); leaf ranks them by GPU id (neighbours mostly share a leaf or server);
-// random shuffles them (a stress case: every flow crosses the core and ECMP collisions join
-// flows of different steps and jobs into large components). Paths:
-// --routing=pinned sends a cross-leaf flow through spine (source's index in its leaf) mod spines
-// (source routing); ecmp hashes (source, destination, job) onto a spine, the same for every step.
-// Sharing: --sharing=maxmin (progressive filling) or equal (the authors' capacity / flows on the
-// most loaded link).
+// Cluster: the authors' static 8,192-GPU configuration (RapidNetSim's static_routing run): 128
+// leaves of 16 servers x 4 GPUs, 64 spines, 100 Gbit/s NICs and leaf-spine links, 1000 Gbit/s
+// intra-server links. Workload: jobs drawn from the size mix of the authors' 8,192-GPU workload
+// (reconstructed from RapidNetSim: 512 x 1817, 64 x 1501, 128 x 699, 256 x 501, 8 x 446, 192 x 31,
+// 384 x 5 out of 5,000), or all of --jobSize, placed one after another on contiguous GPUs
+// (leaf-major) until the next one does not fit. Every job runs --iterations iterations of a compute
+// phase (a timer of --compute x U(0.5, 1.5) seconds, drawn per job) and a flat ring all-reduce of
+// --bytes: 2(N-1) steps in which every rank i sends bytes/N to rank i+1 mod N; a step starts when
+// every flow of the previous one has finished. --order=strided ranks a job's GPUs by index in leaf,
+// then leaf, so ring neighbours sit on different leaves at the same index (RapidNetSim's
+// inter-server ring); leaf ranks them by GPU id (neighbours mostly share a leaf or server); random
+// shuffles them (a stress case: every flow crosses the core and ECMP collisions join flows of
+// different steps and jobs into large components). Paths: --routing=pinned sends a cross-leaf flow
+// through spine (source's index in its leaf) mod spines (source routing); ecmp hashes (source,
+// destination, job) onto a spine, the same for every step. Sharing: --sharing=maxmin (progressive
+// filling) or equal (the authors' capacity / flows on the most loaded link).
 //
 // Prints one table and one CSV line: flows, the share of conflicting flows (flows that
 // shared a link with another flow at some instant, FluidEngine::GetMaxSharing > 1), instants,
@@ -100,7 +99,7 @@ Body(int argc, char* argv[])
     cmd.AddValue("serversPerLeaf", "servers per leaf", serversPerLeaf);
     cmd.AddValue("gpusPerServer", "GPUs per server", gpusPerServer);
     cmd.AddValue("spines", "spines (one link per leaf-spine pair)", spines);
-    cmd.AddValue("jobSize", "GPUs per job, 2 or more (0: the spec's 8,192-GPU mix)", jobSize);
+    cmd.AddValue("jobSize", "GPUs per job, 2 or more (0: the authors' 8,192-GPU mix)", jobSize);
     cmd.AddValue("iterations", "iterations per job, 1 to 1000", iterations);
     cmd.AddValue("bytes", "all-reduce size per job and iteration, bytes (> 0)", bytes);
     cmd.AddValue("compute", "mean compute phase per iteration, seconds (>= 0)", compute);
@@ -109,7 +108,7 @@ Body(int argc, char* argv[])
     cmd.AddValue(
         "order",
         "ring order: strided (by index in leaf, then leaf: neighbours sit on other "
-        "leaves at the same index, as the spec's inter-server ring), leaf (by GPU id) or random "
+        "leaves at the same index, as RapidNetSim's inter-server ring), leaf (by GPU id) or random "
         "(a random permutation: the stress case, flows of a job meet anywhere)",
         order);
     cmd.AddValue("seed", "seed of the job sizes, compute times and ECMP hash", seed);
@@ -218,7 +217,7 @@ Body(int argc, char* argv[])
             startStep(j);
         });
     };
-    uint64_t conflicting = 0; // flows that shared a link with another flow (spec section 6)
+    uint64_t conflicting = 0; // flows that shared a link with another flow (as RapidNetSim counts)
     engine.SetFinishHandler([&](FluidEngine::FlowId id, uint64_t tag) {
         conflicting += engine.GetMaxSharing(id) > 1;
         const uint32_t j = static_cast<uint32_t>(tag);

@@ -4,15 +4,15 @@
 // OCS-vClos placement time per decision at 8,192 GPUs, against static vClos on the
 // same job stream.
 //
-// Cluster (spec section 7, the oxc_vclos run): 256 leaves of 8 servers x 4 GPUs, 32 OCSs
-// (one uplink per leaf on each), 128 spines with 2 ports on every OCS. Static vClos runs the
-// same GPUs with one link from every leaf to each of 32 spines (1:1).
-// Jobs: sizes from the spec's TPU-v4 distribution (ClusterTpuV4SizeForQuantile of a uniform
-// draw) capped at 512; durations exponential with mean 1 (time unit); Poisson arrivals at
-// the rate that offers --load of the GPUs. Strict FIFO (spec section 6): an arriving job
-// waits behind a queue; on every finish the queue is tried in order until the first job
-// that does not fit. Every Place() call is one decision, timed with steady_clock; a failed
-// one is then diagnosed (untimed). No simulation is run.
+// Cluster (the authors' oxc_vclos run in RapidNetSim): 256 leaves of 8 servers x 4 GPUs, 32
+// OCSs (one uplink per leaf on each), 128 spines with 2 ports on every OCS. Static vClos runs
+// the same GPUs with one link from every leaf to each of 32 spines (1:1).
+// Jobs: sizes from the authors' TPU-v4 distribution (ClusterTpuV4SizeForQuantile of a uniform draw)
+// capped at 512; durations exponential with mean 1 (time unit); Poisson arrivals at the rate that
+// offers --load of the GPUs. Strict FIFO (as RapidNetSim's waiting_task.py): an arriving job waits
+// behind a queue; on every finish the queue is tried in order until the first job that does not
+// fit. Every Place() call is one decision, timed with steady_clock; a failed one is then diagnosed
+// (untimed). No simulation is run.
 
 #include "ns3/cluster-ocs-placement.h"
 #include "ns3/cluster-ocs-state.h"
@@ -170,7 +170,7 @@ main(int argc, char* argv[])
     cmd.AddValue("jobs", "jobs in the stream", jobCount);
     cmd.AddValue("seed", "seed of sizes, durations and arrivals", seed);
     cmd.AddValue("load", "offered load: GPU-time asked per GPU-time available (0 to 2]", load);
-    cmd.AddValue("maxGpus", "cap on job sizes (spec: 512)", maxGpus);
+    cmd.AddValue("maxGpus", "cap on job sizes (the authors': 512)", maxGpus);
     cmd.AddValue("maxSearchNodes", "stage-4 search nodes per shape (OCS-vClos)", maxSearchNodes);
     cmd.AddValue("static", "also run static vClos (32 spines) on the same stream", compareStatic);
     cmd.Parse(argc, argv);

@@ -3,15 +3,15 @@
  */
 // Placement time per decision at 8,192 GPUs.
 //
-// Cluster (spec section 7, the 8,192-GPU run): 256 leaves of 8 servers x 4 GPUs (32 GPUs
-// down, 32 up), one link from every leaf to each of 32 spines. Workload: --jobs synthetic
-// jobs whose sizes follow the spec's 8,192-GPU workload (section 11: 512 x 1817, 64 x 1501,
-// 128 x 699, 256 x 501, 8 x 446, 192 x 31, 384 x 5 out of 5,000), drawn with --seed. Arrival
-// times do not matter here: jobs are placed in order; when a placement fails, the oldest
-// running job is released and the placement retried, so the cluster stays loaded. Every
-// Place() call is one decision (failed ones included) and is timed with steady_clock; a
-// failed one is then diagnosed (untimed; netfrag: network fragmentation). The same job list
-// is used for every policy. Prints a table and a CSV block on stdout.
+// Cluster (the authors' 8,192-GPU run in RapidNetSim): 256 leaves of 8 servers x 4 GPUs (32 GPUs
+// down, 32 up), one link from every leaf to each of 32 spines. Workload: --jobs synthetic jobs
+// whose sizes follow the authors' 8,192-GPU workload (reconstructed from RapidNetSim: 512 x 1817,
+// 64 x 1501, 128 x 699, 256 x 501, 8 x 446, 192 x 31, 384 x 5 out of 5,000), drawn with --seed.
+// Arrival times do not matter here: jobs are placed in order; when a placement fails, the oldest
+// running job is released and the placement retried, so the cluster stays loaded. Every Place()
+// call is one decision (failed ones included) and is timed with steady_clock; a failed one is then
+// diagnosed (untimed; netfrag: network fragmentation). The same job list is used for every policy.
+// Prints a table and a CSV block on stdout.
 // No simulation is run.
 
 #include "ns3/cluster-placement.h"
@@ -150,17 +150,17 @@ main(int argc, char* argv[])
     cmd.AddValue("maxSearchNodes", "vClos search node budget per candidate n", maxSearchNodes);
     cmd.AddValue("policies", "comma-separated policy names", policies);
     cmd.AddValue("workload",
-                 "job sizes: spec-8192 (spec section 11) or helios-histogram (spec section 7, "
-                 "get_shangtang_tasks: 1 to 256 GPUs) or fragmenting (6 to 320 GPUs, "
-                 "leaves split)",
+                 "job sizes: spec-8192 (the authors' 8,192-GPU workload) or helios-histogram "
+                 "(RapidNetSim's get_shangtang_tasks: 1 to 256 GPUs) or fragmenting (6 to 320 "
+                 "GPUs, leaves split)",
                  workload);
     cmd.Parse(argc, argv);
 
     try
     {
         SUITE_REQUIRE(jobCount > 0, std::invalid_argument, "jobs must be at least 1");
-        // Spec section 11: job sizes of the 8,192-GPU workload (counts out of 5,000); or
-        // section 7's fixed histogram of the older generator get_shangtang_tasks.
+        // Job sizes of the authors' 8,192-GPU workload (counts out of 5,000); or the fixed
+        // histogram of RapidNetSim's older generator get_shangtang_tasks.
         std::vector<uint32_t> sizes{512, 64, 128, 256, 8, 192, 384};
         std::vector<double> counts{1817, 1501, 699, 501, 446, 31, 5};
         if (workload == "helios-histogram")
@@ -170,7 +170,7 @@ main(int argc, char* argv[])
         }
         else if (workload == "fragmenting")
         {
-            // Not from the spec: sizes that split leaves (n < 32), to stress the search.
+            // Not from the authors: sizes that split leaves (n < 32), to stress the search.
             sizes = {6, 12, 24, 40, 48, 80, 96, 160, 320};
             counts = {1, 1, 1, 1, 1, 1, 1, 1, 1};
         }

@@ -14,9 +14,9 @@
 
 #include <linux/types.h>
 
-/* Marks: the two lowest DSCP bits of the inner IPv4 TOS byte (spec 2.3). */
+/* Marks: the two lowest DSCP bits of the inner IPv4 TOS byte (as in the ONCache authors' code). */
 #define ONCACHE_MISS_MARK 0x04 /* set by a fast path that fell back */
-#define ONCACHE_EST_MARK 0x08  /* set by the iptables mangle FORWARD rule (spec 7.3) */
+#define ONCACHE_EST_MARK 0x08  /* set by the iptables mangle FORWARD rule */
 #define ONCACHE_MARK_MASK 0x0c /* an init program learns only when both are set */
 
 /* Encapsulation: outer Eth 14 + IPv4 20 + UDP 8 + VXLAN 8 = 50 bytes added in front of the
@@ -39,11 +39,11 @@
 #define ONCACHE_VXLAN_PORT_LINUX 8472
 #define ONCACHE_VXLAN_FLAG_VNI 0x08 /* first byte of the VXLAN header: "VNI valid" */
 
-/* Outer UDP source port = inner flow hash mapped into [49152, 65535] (spec 2.4 step 8). */
+/* Outer UDP source port = inner flow hash mapped into [49152, 65535] (as tc_masq does). */
 #define ONCACHE_SPORT_BASE 49152
 #define ONCACHE_SPORT_MASK 0x3fff
 
-/* Map sizes (spec 2.2). */
+/* Map sizes (those of the ONCache authors' code). */
 #define ONCACHE_EGRESSIP_ENTRIES 4096
 #define ONCACHE_EGRESS_ENTRIES 1024
 #define ONCACHE_INGRESS_ENTRIES 1024

@@ -1,8 +1,9 @@
 /*
  * ONCache eBPF agent library: loads the programs (libbpf skeleton), attaches them with tc
  * clsact, pins the maps of one emulated host under <pin root>/<host>/ and keeps them
- * consistent when pods, policies and nodes change (spec 2.8 and 7.2). Used by the
- * oncache-agent program and the tests. Every failure throws std::runtime_error with one line.
+ * consistent when pods, policies and nodes change (the ONCache paper's cache invalidation).
+ * Used by the oncache-agent program and the tests. Every failure throws std::runtime_error with
+ * one line.
  *
  * Pins are per mount namespace, not per network namespace: the agent never enters another
  * mount namespace; it switches network namespace with setns() around the calls that need one.

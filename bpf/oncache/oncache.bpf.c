@@ -13,14 +13,14 @@
  * conntrack, vxlan) handles the packet. Packets are read with bpf_skb_load_bytes, so
  * non-linear skbs need no special case.
  *
- * Marks (spec 2.3): ONCache owns the two lowest DSCP bits of pod traffic. The first program a
- * pod packet meets (the egress fast path, or the ingress fast path for traffic from a remote
- * pod) overwrites them: the miss mark when it fell back on a miss, nothing otherwise. A pod's
- * own DSCP value therefore never counts as a mark; the price is that those two DSCP bits of
- * pod traffic are not preserved (documented in doc/oncache/ebpf-datapath.rst). The ingress
- * fast path clears them also on every UDP frame to a VXLAN port it does not take (outer IP
- * options, outer fragments, another destination MAC or IP, another VNI): the kernel may
- * still decapsulate such a frame, and a sender's bits must not reach ingress learning.
+ * Marks: ONCache owns the two lowest DSCP bits of pod traffic (as in the ONCache authors' code).
+ * The first program a pod packet meets (the egress fast path, or the ingress fast path for traffic
+ * from a remote pod) overwrites them: the miss mark when it fell back on a miss, nothing otherwise.
+ * A pod's own DSCP value therefore never counts as a mark; the price is that those two DSCP bits of
+ * pod traffic are not preserved (documented in doc/oncache/ebpf-datapath.rst). The ingress fast
+ * path clears them also on every UDP frame to a VXLAN port it does not take (outer IP options,
+ * outer fragments, another destination MAC or IP, another VNI): the kernel may still decapsulate
+ * such a frame, and a sender's bits must not reach ingress learning.
  *
  * Source checks (what the kernel path's anti-spoofing gives): the egress fast path takes a
  * packet only from the host veth named by the ingress entry of its source address; the
@@ -276,7 +276,7 @@ set_filter_bit(struct oncache_flow_key* key, int egress)
     }
 }
 
-/* Egress fast path, clsact ingress of a pod's host-side veth (spec 2.4). */
+/* Egress fast path, clsact ingress of a pod's host-side veth (the authors' tc_masq). */
 SEC("tc")
 
 int
@@ -439,7 +439,7 @@ parse_vxlan(struct __sk_buff* skb, struct vxlan_frame* f)
     return dev;
 }
 
-/* Ingress fast path, clsact ingress of the host NIC (spec 2.5). */
+/* Ingress fast path, clsact ingress of the host NIC (the authors' tc_restore). */
 SEC("tc")
 
 int
@@ -520,7 +520,7 @@ fallback:
     return TC_ACT_OK;
 }
 
-/* Egress learning, clsact egress of the host NIC (spec 2.6, tc_init_e). */
+/* Egress learning, clsact egress of the host NIC (the authors' tc_init_e). */
 SEC("tc")
 
 int
@@ -562,8 +562,8 @@ oncache_egress_init(struct __sk_buff* skb)
     return TC_ACT_OK;
 }
 
-/* Ingress learning, clsact ingress of the pod's eth0 inside the pod netns (spec 2.6,
- * tc_init_in). */
+/* Ingress learning, clsact ingress of the pod's eth0 inside the pod netns (the
+ * authors' tc_init_in). */
 SEC("tc")
 
 int

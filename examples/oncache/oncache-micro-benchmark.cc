@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The paper's micro-benchmarks (spec section 5) in bare metal, standard overlay and ONCache
+// The ONCache paper's micro-benchmarks in bare metal, standard overlay and ONCache
 // modes: TCP and UDP stream throughput with GSO/GRO-like super-segments for 1, 2, 4, 8 flows
 // (one pod pair per flow), closed-loop 1-byte TCP_RR, UDP_RR and TCP_CRR rates, and CPU time
 // per transaction / per Gbit (application time included). Prints ONCache's gain over the
@@ -103,7 +103,8 @@ Build(OncacheMode mode, uint32_t pods, bool superSegments, Ptr<OncacheTopologyHe
         // The testbed's measured bulk-TCP skb size (utils/oncache-fit.py).
         helper->SetAttribute("SuperSegmentBytes", UintegerValue(oncachefit::kSuperSegmentBytes));
         // A stream's receive work shares its application core (RFS), so that one flow is
-        // bound by one receiver core (spec 6); flows of different pods use different cores.
+        // bound by one receiver core (as the suite models the testbed); flows of different
+        // pods use different cores.
         helper->SetDatapathAttribute("ReceiveSteering", EnumValue(OncacheHostDatapath::STEER_RFS));
     }
     return helper->Install();
@@ -558,7 +559,8 @@ TableLines(const Options& o, const Measurements& m)
 
 /**
  * \brief Print the table: ONCache's gain over the overlay, and the overlay's loss against bare
- *        metal, next to the paper's (spec 5.1; overlay vs bare metal from spec 1.2).
+ *        metal, next to the ONCache paper's (ONCache vs Antrea from its evaluation, Antrea vs
+ *        bare metal from its overhead measurements).
  * \param lines its rows
  */
 void
@@ -650,7 +652,7 @@ PrintSummary(const Options& o, const Measurements& m)
     std::cout << "\nONCache: cache hit rate " << std::setprecision(2) << rr.hitRate
               << "% in TCP RR, " << crr.hitRate << "% in TCP CRR; slow-path packets per "
               << "connection (egress) " << crr.slowPerConnection
-              << " in TCP CRR (spec: exactly 3)\n";
+              << " in TCP CRR (expected: exactly 3)\n";
 }
 
 } // namespace

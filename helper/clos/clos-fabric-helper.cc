@@ -140,7 +140,8 @@ ClosFabricHelper::GetTypeId()
             .AddAttribute("OcsCount",
                           "Optical circuit switches between leaves and spines (0: none, the "
                           "static layer). With K > 0 leaf uplink port k sits on OCS k and each "
-                          "spine has SpinePorts / K ports on every OCS (spec 5.1). Install() "
+                          "spine has SpinePorts / K ports on every OCS (as in RapidNetSim). "
+                          "Install() "
                           "builds one OcsSwitch per k and starts with the fixed full leaf-spine "
                           "wiring where one exists (OcsCount = Spines), else no circuit.",
                           UintegerValue(0),

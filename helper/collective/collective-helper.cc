@@ -81,7 +81,7 @@ CollectiveHelper::GetTypeId()
             .SetGroupName("Collective")
             .AddConstructor<CollectiveHelper>()
             .AddAttribute("Algorithm",
-                          "The collective each iteration runs. Ring: the spec's ring family "
+                          "The collective each iteration runs. Ring: RapidNetSim's ring family "
                           "(flat ring within one server, hierarchical ring over equal servers, "
                           "fusion pairs when N is not a power of two); FlatRing: one ring over "
                           "all ranks.",

@@ -29,7 +29,7 @@ namespace ns3
  * input (fewer than 2 GPUs, a GPU outside the fabric or listed twice, M = 0) throws
  * std::invalid_argument or std::out_of_range with one line naming it.
  *
- * Algorithm Ring is the spec's ring family (ClusterBuildCollectiveSchedule): the helper gives
+ * Algorithm Ring is RapidNetSim's ring family (ClusterBuildCollectiveSchedule): the helper gives
  * it the length of the runs of consecutive ranks per server when they are all equal, so a
  * job within one server runs the flat ring, a job over equal servers the hierarchical ring,
  * and a job over unequal servers the flat ring (with fusion pairs when N is not a power of

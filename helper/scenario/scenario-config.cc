@@ -897,7 +897,7 @@ ScenarioWorkloadJobs(const std::vector<ClusterJobRequest>& jobs)
 
 namespace
 {
-/// The scaled jobs of a spec-7 or job-list workload.
+/// The scaled jobs of a spec7 or job-list workload.
 std::vector<ClusterJobRequest>
 ListedJobs(const ScenarioConfig& s)
 {

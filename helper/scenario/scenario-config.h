@@ -215,7 +215,7 @@ std::vector<ClusterJobRequest> ScenarioBuildJobs(const ScenarioConfig& scenario,
 /**
  * \ingroup scenario
  * \brief The contention-free collective time per message byte of a job on the scenario's
- *        fabric (Config defaults applied), its ranks on the first GPUs: what the spec-7
+ *        fabric (Config defaults applied), its ranks on the first GPUs: what the spec7
  *        workload sizes messages with, and what the offered load counts.
  * \param scenario the scenario
  * \return the function

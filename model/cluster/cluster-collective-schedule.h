@@ -18,7 +18,7 @@ namespace ns3
  */
 enum ClusterCollectiveAlgorithm
 {
-    CLUSTER_RING,              //!< the spec's ring family (section 3): flat ring within one
+    CLUSTER_RING,              //!< RapidNetSim's ring family (ring.py): flat ring within one
                                //!< server, hierarchical ring over equal servers, fusion pairs
                                //!< around a power-of-two core when N is not a power of two
     CLUSTER_HIERARCHICAL_RING, //!< intra-server reduce-scatter, inter-server ring all-reduce
@@ -56,8 +56,8 @@ using ClusterRankSchedule = std::vector<ClusterCollectiveStep>;
  * Ranks are positions in the job's ordered GPU list. For CLUSTER_HIERARCHICAL_RING the ranks
  * must come in whole servers of gpusPerServer consecutive ranks.
  *
- * Fusion pairs (spec section 3), for CLUSTER_HALVING_DOUBLING and for CLUSTER_RING over more
- * than one server, when N is not a power of two: each extra rank P + j
+ * Fusion pairs (after RapidNetSim's ring.py), for CLUSTER_HALVING_DOUBLING and for CLUSTER_RING
+ * over more than one server, when N is not a power of two: each extra rank P + j
  * (P = 2^floor(log2 N)) sends its M bytes to core rank j first, the P core ranks run the
  * collective, then j sends the M-byte result back.
  *

@@ -18,7 +18,7 @@ namespace ns3
 
 /**
  * \ingroup cluster
- * \brief Which stage of spec 5.3 placed a job.
+ * \brief Which stage of RapidNetSim's GpuPlacementer.schedule placed a job.
  */
 enum class ClusterOcsStage
 {
@@ -70,7 +70,8 @@ struct ClusterOcsSearchStats
 
 /**
  * \ingroup cluster
- * \brief OCS-vClos (spec 5.3): the stages of the authors' GpuPlacementer, over an OCS layer.
+ * \brief OCS-vClos: the stages of the authors' GpuPlacementer.schedule (RapidNetSim), over an
+ *        OCS layer.
  *
  * Notation: N GPUs, g GPUs per server, K OCSs (uplinks per leaf), P ports per spine per OCS.
  * A *virtual leaf* of n GPUs sits on one leaf: n / g wholly free servers when g divides n,
@@ -96,17 +97,17 @@ struct ClusterOcsSearchStats
  *    uplink used once, each spine's ports on an OCS within its idle ones. Exact
  *    depth-first search: virtual leaves per leaf in best-fit order (fewest free GPUs first,
  *    as many virtual leaves per leaf as fit), then spines (fewest idle ports first: pack the
- *    fullest spines, as the spec's objective), each spine first checked by a max flow of the
- *    virtual leaves against its idle ports and the job's unused uplinks (exact for one
- *    spine), then its circuits, uplinks that reuse an idle circuit to that spine first, then
- *    uplinks whose OCS the fewest other candidate spines can use. The first solution is
- *    taken. A shape is skipped at once (proven) when fewer than n spines have m idle
- *    ports. Before its max flow, a spine must pass a bitset test (every virtual leaf has
- *    an unused idle uplink on an OCS where the spine has an idle port), and a node with
- *    fewer such spines left than it needs is cut. A node budget (MaxSearchNodes per shape)
- *    bounds the search: half of it for the best-fit spine order; when that is cut, the
- *    rest for the emptiest spines first. When the budget cuts, the next shape is tried and
- *    provenBest / ClusterOcsSearchStats::cut say so (a refusal is then not proven).
+ *    fullest spines, as the objective of the authors' find_valid_network_new), each spine first
+ *    checked by a max flow of the virtual leaves against its idle ports and the job's unused
+ *    uplinks (exact for one spine), then its circuits, uplinks that reuse an idle circuit to that
+ *    spine first, then uplinks whose OCS the fewest other candidate spines can use. The first
+ *    solution is taken. A shape is skipped at once (proven) when fewer than n spines have m idle
+ *    ports. Before its max flow, a spine must pass a bitset test (every virtual leaf has an unused
+ *    idle uplink on an OCS where the spine has an idle port), and a node with fewer such spines
+ *    left than it needs is cut. A node budget (MaxSearchNodes per shape) bounds the search: half of
+ *    it for the best-fit spine order; when that is cut, the rest for the emptiest spines first.
+ *    When the budget cuts, the next shape is tried and provenBest / ClusterOcsSearchStats::cut say
+ *    so (a refusal is then not proven).
  *
  * Each stage is a static function a caller can run alone: PlaceSingleLeaf, PlaceLeafPair,
  * PlaceOneSpine (its max flow is a ClusterFlowNetwork) and PlaceVirtualClos (one

@@ -17,7 +17,8 @@ namespace ns3
 
 class ClusterTopology;
 
-/// Most OCSs (leaf uplinks) a ClusterOcsState holds (the spec's 8,192-GPU run has 32).
+/// Most OCSs (leaf uplinks) a ClusterOcsState holds (the authors' 8,192-GPU oxc_vclos
+/// run in RapidNetSim has 32).
 constexpr uint32_t CLUSTER_MAX_OCS = 256;
 
 /**
@@ -30,7 +31,8 @@ using ClusterOcsSet = std::bitset<CLUSTER_MAX_OCS>;
 /**
  * \ingroup cluster
  * \brief One OCS circuit: a leaf's uplink port joined, inside OCS `ocs`, to a spine port or
- * to a second leaf's uplink port (leaf-leaf, spec 5.3 stage 2).
+ * to a second leaf's uplink port (leaf-leaf, stage 2 of the authors'
+ * GpuPlacementer.schedule).
  *
  * Leaf uplink port k sits on OCS k, so the leaf end is (leaf, ocs). A spine's ports are
  * numbered 0 to SpinePorts - 1 and port q sits on OCS q / SpinePortsPerOcs (each OCS gets a
@@ -65,7 +67,8 @@ struct ClusterOcsBookingReport
 
 /**
  * \ingroup cluster
- * \brief The circuits of an OCS layer (spec 5.1) and which job owns each: pure bookkeeping.
+ * \brief The circuits of an OCS layer (laid out as in RapidNetSim's ConnectionManager)
+ *        and which job owns each: pure bookkeeping.
  *
  * L leaves each have one uplink port on each of K OCSs (port k on OCS k); S spines each have
  * P ports on every OCS (SpinePorts = K * P; port q on OCS q / P). A circuit joins, inside one
@@ -78,9 +81,9 @@ struct ClusterOcsBookingReport
  * Book() checks the whole request before changing anything: a port out of range, two ends
  * on different OCSs ("wrong OCS"), a port owned by a job, a port listed twice or a leaf
  * joined to itself throws (std::out_of_range, std::invalid_argument or std::logic_error,
- * one line) and leaves the state unchanged. Sizes: up to CLUSTER_MAX_OCS OCSs; the spec's
- * 8,192-GPU layer (256 leaves x 32 uplinks, 128 spines x 64 ports, 32 OCSs, P = 2) holds
- * 16,384 ports.
+ * one line) and leaves the state unchanged. Sizes: up to CLUSTER_MAX_OCS OCSs; the authors'
+ * 8,192-GPU layer (RapidNetSim's oxc_vclos run: 256 leaves x 32 uplinks, 128 spines x 64 ports,
+ * 32 OCSs, P = 2) holds 16,384 ports.
  */
 class ClusterOcsState
 {
@@ -133,8 +136,8 @@ class ClusterOcsState
      * \brief Free the job's ports; throws std::logic_error for a job holding none.
      * \param jobId the job
      * \param keepCircuits true: its circuits stay connected, idle and reusable without a
-     *        reconfiguration; false: they are torn down (the spec's GpuPlacementer sets them
-     *        to -1 when a job ends)
+     *        reconfiguration; false: they are torn down (the authors'
+     *        ConnectionManager.release_connection_resource sets them to -1 when a job ends)
      */
     void Release(uint64_t jobId, bool keepCircuits = true);
 
@@ -249,8 +252,8 @@ class ClusterOcsState
  * (OCS k). It exists when K = S (one uplink per spine) and L <= S * P (each spine has P ports
  * per OCS, and the leaves l with the same floor(l / P) share a spine on every OCS): then every
  * leaf reaches every spine by exactly one uplink and no spine port is used twice, i.e. the
- * static two-tier Clos of S spines with L ports each. The specification's 8,192-GPU OCS layer
- * (K = 32, S = 128) has none.
+ * static two-tier Clos of S spines with L ports each. The authors' 8,192-GPU OCS layer
+ * (RapidNetSim's oxc_vclos run: K = 32, S = 128) has none.
  * \param topology a topology with an OCS layer
  * \return "" when the wiring exists, else one line saying why not
  */

@@ -232,8 +232,8 @@ class ClusterPackingPolicy : public ClusterPlacementPolicy
 
 /**
  * \ingroup cluster
- * \brief The spec's network-unaware baseline placement (section 6,
- * `static_scheduler_multi_cluster`): the policies "ecmp" and "source-routing".
+ * \brief RapidNetSim's network-unaware baseline placement
+ * (`static_scheduler_multi_cluster`): the policies "ecmp" and "source-routing".
  *
  * The servers (global index, leaf-major) are split into SubClusters contiguous ranges of
  * equal size (the first ranges one server larger when the count does not divide; with fewer
@@ -282,29 +282,28 @@ class ClusterMultiClusterPolicy : public ClusterPlacementPolicy
  * the fewest free GPUs among those with at least N (best fit; ties: lowest index), on as
  * few servers as possible (PickGpusInLeaf). With whole servers (the default) a leaf
  * qualifies only when it holds the job on as few servers as the packing baselines would
- * (spec 4.2: "enough free servers there"): floor(N / g) wholly free servers and the rest on
- * one more server; a job of N <= g is never split across servers. No link is reserved, no
- * uplink pinned.
+ * (as the authors' StaticPlacementer.schedule in LumosCore: enough free servers on the leaf):
+ * floor(N / g) wholly free servers and the rest on one more server; a job of N <= g is never
+ * split across servers. No link is reserved, no uplink pinned.
  *
- * **Virtual Clos (spec 4.2, Version B).** Otherwise the shapes m x n (GetShapes): write
- * N = odd * 2^e; m runs over odd * 2^k, k = 0, 1, ... (so n = N / m is a power of two, which
- * keeps halving-doubling and the inter-server ring on equal local indexes), skipping m = 1
- * and the m whose n exceeds the GPUs per leaf or S (the spec's start
- * m = max(odd part of N, N / GPUs per leaf)), doubling while m <= L and m <= N. For each,
- * fewest leaves first, search m leaves and n spines such that every leaf has n free GPUs
- * and all m*n links (leaf, spine) are free. **Whole servers** (spec 4.4, on by default): a
- * job that spans leaves takes whole servers, so only n that are multiples of the server
- * size are tried and a leaf offers only the GPUs of its wholly free servers. **Fallback**
- * (documented, not in the spec): a size whose shapes have no such n (N = 18 with 4 GPUs per
- * server: n = 2 or 1) is placed with n GPUs per leaf on partial servers, so that it can
- * ever run. A size with no shape at all (N = 17 on 16 leaves: its odd part exceeds L) can
- * never be placed: CanEverPlace() is false, and the scheduler refuses it up front. The
- * first n with a solution wins. Objective, for
- * that n: minimum total free GPUs on the chosen leaves (best fit, as the authors' ILP's
- * `sum l_a * rank(a)`), exactly; then, for the chosen leaves, the n spines with the fewest
- * free links among those free on all of them (pack the fullest spines). The job's GPU with
- * local index a on its leaf (ascending GPU id) goes up through the a-th chosen spine;
- * links (leaf, spine) for every chosen leaf and spine are reserved.
+ * **Virtual Clos (after LumosCore's StaticPlacementer.schedule).** Otherwise the shapes m x n
+ * (GetShapes): write N = odd * 2^e; m runs over odd * 2^k, k = 0, 1, ... (so n = N / m is a power
+ * of two, which keeps halving-doubling and the inter-server ring on equal local indexes), skipping
+ * m = 1 and the m whose n exceeds the GPUs per leaf or S (StaticPlacementer's start
+ * m = max(odd part of N, N / GPUs per leaf)), doubling while m <= L and m <= N. For each, fewest
+ * leaves first, search m leaves and n spines such that every leaf has n free GPUs and all m*n links
+ * (leaf, spine) are free. **Whole servers** (as StaticPlacementer, on by default): a job that spans
+ * leaves takes whole servers, so only n that are multiples of the server size are tried and a leaf
+ * offers only the GPUs of its wholly free servers. **Fallback** (the suite's own addition, not in
+ * the authors' code): a size whose shapes have no such n (N = 18 with 4 GPUs per server:
+ * n = 2 or 1) is placed with n GPUs per leaf on partial servers, so that it can ever run. A size
+ * with no shape at all (N = 17 on 16 leaves: its odd part exceeds L) can never be placed:
+ * CanEverPlace() is false, and the scheduler refuses it up front. The first n with a solution wins.
+ * Objective, for that n: minimum total free GPUs on the chosen leaves (best fit, as the authors'
+ * ILP's `sum l_a * rank(a)`), exactly; then, for the chosen leaves, the n spines with the fewest
+ * free links among those free on all of them (pack the fullest spines). The job's GPU with local
+ * index a on its leaf (ascending GPU id) goes up through the a-th chosen spine; links (leaf, spine)
+ * for every chosen leaf and spine are reserved.
  *
  * **Search** (ClusterClosSearch, one per candidate n). Leaves are items with a set of free spines
  * (a ClusterSpineSet); a spine set P is feasible with the leaves whose masks contain it. For a
@@ -324,7 +323,7 @@ class ClusterMultiClusterPolicy : public ClusterPlacementPolicy
  * at most MaxSearchNodes nodes (the number of closed sets can grow exponentially with S in
  * adversarial states). Per decision: at most d(N) candidates n (d = number of divisors).
  * Measured at 8,192 GPUs (256 leaves, 32 spines): about 10-100 us per decision on the
- * spec's workloads; up to about 40 ms, with budget cuts, when every leaf's free links are
+ * authors' workloads; up to about 40 ms, with budget cuts, when every leaf's free links are
  * an independent random half of the spines (not a state vClos itself produces).
  * **Fallback.** When the budget cuts the search, the best solution found so far is used
  * (provenBest = false in the result); when it found none, the next n is tried; when no n

@@ -12,7 +12,8 @@
 namespace ns3
 {
 
-/// Most spines a ClusterState holds (the spec's OCS configuration has 128).
+/// Most spines a ClusterState holds (the authors' 8,192-GPU OCS configuration
+/// in RapidNetSim has 128).
 constexpr uint32_t CLUSTER_MAX_SPINES = 256;
 
 /**

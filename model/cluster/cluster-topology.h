@@ -22,9 +22,9 @@ namespace ns3
  * Two core layers are described:
  * - static (OcsCount = 0): every leaf has one uplink to each spine (uplink port u goes to
  *   spine u), as ClosFabricHelper builds it;
- * - OCS (OcsCount > 0, spec section 5.1): leaf uplink port k goes to OCS k, and each spine has
- *   SpinePorts / OcsCount ports on every OCS. Which spine a leaf port reaches is a circuit,
- *   i.e. state, not topology; the topology only names the ports.
+ * - OCS (OcsCount > 0, as RapidNetSim's OCS-vClos layout): leaf uplink port k goes to OCS k,
+ *   and each spine has SpinePorts / OcsCount ports on every OCS. Which spine a leaf port
+ *   reaches is a circuit, i.e. state, not topology; the topology only names the ports.
  */
 struct ClusterTopologyConfig
 {

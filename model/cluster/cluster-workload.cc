@@ -23,22 +23,23 @@ namespace ns3
 
 namespace
 {
-/// TPU-v4 job sizes (spec section 7).
+/// TPU-v4 job sizes (RapidNetSim's generate_tasks.py).
 constexpr uint32_t TPU_V4_SIZES[] =
     {4, 8, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
-/// Their cumulative list, copied as-is from the spec (non-monotone).
+/// Their cumulative list, copied as-is from generate_tasks.py (non-monotone).
 constexpr double TPU_V4_CUMULATIVE[] =
     {0.05, 0.1, 0.05, 0.09, 0.43, 0.605, 0.612, 0.729, 0.73, 0.849, 0.856, 0.893, 0.895, 1};
 static_assert(std::size(TPU_V4_SIZES) == std::size(TPU_V4_CUMULATIVE), "one value per size");
 
-/// One row of the spec section 1.1 table: a small model's all-reduce share by GPU column.
+/// One row of RapidNetSim's ALL_REDUCE_COST table (generate_tasks.py): a small model's
+/// all-reduce share by GPU column.
 struct CommRow
 {
     const char* model;                                 //!< name
     std::vector<std::pair<uint32_t, double>> byColumn; //!< GPUs -> share, ascending
 };
 
-/// The spec section 1.1 table (small models).
+/// RapidNetSim's ALL_REDUCE_COST table (small models).
 const std::vector<CommRow>&
 SmallModels()
 {
@@ -51,7 +52,7 @@ SmallModels()
     return rows;
 }
 
-/// Pangu's all-to-all share (spec section 1.1).
+/// Pangu's all-to-all share (RapidNetSim's ALL2ALL table in generate_tasks.py).
 constexpr double PANGU_ALL_TO_ALL = 0.258;
 
 /// \return a uniform double in [0, 1) from the top 53 bits of one draw (portable)

@@ -24,7 +24,7 @@ namespace ns3
  *
  * A job runs `iterations` times: compute for computeS, then one collective of `bytes` per
  * GPU (the message size M of the collective's algorithm). durationS and commRatio are the
- * spec-7 generator's inputs (D and r), kept for reports; 0 when unknown (a job list that
+ * ClusterGenerateSpec7Workload inputs (D and r), kept for reports; 0 when unknown (a job list that
  * does not give them).
  */
 struct ClusterWorkloadJob
@@ -50,7 +50,8 @@ struct ClusterWorkloadJob
 using ClusterSecondsPerByte = std::function<double(const ClusterWorkloadJob&)>;
 
 // ---------------------------------------------------------------------------------------
-// Spec section 7: job sizes
+// The authors' workload (RapidNetSim generate_tasks.py,
+// get_fixed_requests_256_part_tasks_TPUv4_512): job sizes
 
 /**
  * \ingroup cluster
@@ -60,9 +61,10 @@ uint64_t ClusterRoundUpToPowerOfTwo(uint64_t n);
 
 /**
  * \ingroup cluster
- * \brief The TPU-v4 job-size distribution of spec section 7, read as a quantile function.
+ * \brief The TPU-v4 job-size distribution of RapidNetSim's generate_tasks.py, read as a
+ *        quantile function.
  *
- * Sizes 4, 8, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048 with the spec's
+ * Sizes 4, 8, 16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048 with the authors'
  * cumulative list 0.05, 0.1, 0.05, 0.09, 0.43, 0.605, 0.612, 0.729, 0.73, 0.849, 0.856,
  * 0.893, 0.895, 1 (copied as-is, non-monotone). The quantile q maps to the first size whose
  * running maximum of the cumulative list exceeds q: sizes whose cumulative value does not
@@ -97,7 +99,7 @@ class ClusterSizeQuantiles
 };
 
 // ---------------------------------------------------------------------------------------
-// Spec section 7: durations, patterns, communication ratios
+// The authors' workload (generate_tasks.py): durations, patterns, communication ratios
 
 /**
  * \ingroup cluster
@@ -108,7 +110,7 @@ double ClusterSpec7Duration(double rawSeconds);
 
 /**
  * \ingroup cluster
- * \brief The spec section 1.1 communication ratio.
+ * \brief The communication ratio of RapidNetSim's ALL_REDUCE_COST table (generate_tasks.py).
  *
  * Small models (vgg16, resnet50, resnet101, bert): the all-reduce share in the column of the
  * largest GPU count <= gpus that the model's row has, or its smallest column when gpus is
@@ -133,7 +135,7 @@ struct ClusterSpec7Pattern
 
 /**
  * \ingroup cluster
- * \brief Spec section 7's pattern rule for a job of `gpus` GPUs:
+ * \brief The pattern rule of generate_tasks.py (random_choose_model_name) for a job of `gpus` GPUs:
  *        u < 0.5 and gpus a power of two: halving-doubling with a small model;
  *        else u < 0.7 or gpus not a power of two: ring with a small model;
  *        else all-to-all with pangu.
@@ -148,8 +150,8 @@ ClusterSpec7Pattern ClusterSpec7PatternFor(double u, double modelU, uint32_t gpu
 /**
  * \ingroup cluster
  * \brief The pattern of job `jobId`: ClusterSpec7PatternFor with u and modelU the first two
- *        draws of a generator seeded with the job id (the spec's "seed = job id"), so a job's
- *        pattern does not depend on the workload seed.
+ *        draws of a generator seeded with the job id (as RapidNetSim's random_choose_model_name
+ *        does), so a job's pattern does not depend on the workload seed.
  * \param jobId the job id
  * \param gpus its GPUs
  * \return the pattern
@@ -157,18 +159,18 @@ ClusterSpec7Pattern ClusterSpec7PatternFor(double u, double modelU, uint32_t gpu
 ClusterSpec7Pattern ClusterSpec7PatternOfJob(uint32_t jobId, uint32_t gpus);
 
 // ---------------------------------------------------------------------------------------
-// Spec section 7: the generator
+// The authors' workload (generate_tasks.py): the generator
 
 /**
  * \ingroup cluster
- * Submit time from which spec section 7 reads the Helios trace: 2020-06-03 00:00:00 UTC,
+ * Submit time from which generate_tasks.py reads the Helios trace: 2020-06-03 00:00:00 UTC,
  * in seconds since the epoch.
  */
 constexpr int64_t CLUSTER_HELIOS_SPEC7_EARLIEST_SUBMIT = 1591142400;
 
 /**
  * \ingroup cluster
- * \brief Read a Helios cluster_log.csv as spec section 7 does: ClusterReadHeliosTrace (finished
+ * \brief Read a Helios cluster_log.csv as generate_tasks.py does: ClusterReadHeliosTrace (finished
  *        states, gpu_num > 0, runtime = end - start) keeping jobs submitted from 2020-06-03.
  * \param path the CSV file
  * \return the jobs in submit order; errors name the file, line and field
@@ -177,12 +179,13 @@ std::vector<ClusterTraceJob> ClusterReadHeliosSpec7Trace(const std::string& path
 
 /**
  * \ingroup cluster
- * \brief The spec section 7 generator's settings.
+ * \brief The settings of the generator after generate_tasks.py.
  *
  * Synthetic durations (used when no trace is given) are a stand-in for the Helios trace,
  * which is not available here: the raw runtime is lognormal, exp(mu + sigma Z), with mu and
  * sigma chosen so that after clipping and flooring 60 % of the jobs sit at the 1000 s clip
- * and the mean is 5,993 s (spec section 11: mean 5,993 s, median 1,000 s). An input
+ * and the mean is 5,993 s (as the authors' 8,192-GPU experiment in RapidNetSim,
+ * large_exp_8192: mean 5,993 s, median 1,000 s). An input
  * assumption, not the trace.
  */
 struct ClusterSpec7Config
@@ -190,7 +193,7 @@ struct ClusterSpec7Config
     uint32_t jobs = 5000;             //!< jobs (>= 1)
     double meanInterArrivalS = 241;   //!< mean of the exponential gaps between arrivals, s (> 0)
     uint32_t clusterGpus = 8192;      //!< the cluster's GPUs: sizes are capped at it (>= 2)
-    uint32_t maxGpus = 512;           //!< the spec's cap on job sizes (>= 2)
+    uint32_t maxGpus = 512;           //!< the authors' cap on job sizes (>= 2)
     uint64_t seed = 0;                //!< seed of arrivals, sizes, durations and jitter
     double durationLogMu = 6.4091;    //!< mu of the synthetic raw runtime (ln s)
     double durationLogSigma = 2.3445; //!< sigma of the synthetic raw runtime (> 0)
@@ -198,7 +201,7 @@ struct ClusterSpec7Config
 
 /**
  * \ingroup cluster
- * \brief Spec section 7's workload.
+ * \brief The authors' workload, after RapidNetSim's generate_tasks.py.
  *
  * Job i (id i) arrives at 0 for i = 0, then after exponential gaps of mean
  * meanInterArrivalS. Its size is ClusterTpuV4SizeForQuantile(q) capped at min(maxGpus,

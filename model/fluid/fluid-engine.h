@@ -60,7 +60,7 @@ FluidEqualShare(uint32_t count, LinkOf link, double& rate, bool& watchedLimited)
  * - MAX_MIN: max-min fair rates by progressive filling. After a start or a finish, only the
  *   connected component (links linked through shared flows) that holds the changed links is
  *   refilled; rates elsewhere cannot change.
- * - EQUAL_SHARE: the vClos authors' model (RapidNetSim task_step.py, spec section 2): a flow
+ * - EQUAL_SHARE: the vClos authors' model (RapidNetSim task_step.py): a flow
  *   gets min over the links l of its path of capacity(l) / flows(l), i.e. capacity / number
  *   of flows on the most loaded link when capacities are equal. Capacity left unused by flows
  *   held elsewhere is not redistributed. Only flows that share a link with the started or
@@ -224,7 +224,8 @@ class FluidEngine
     /**
      * \brief The conflicting-flow measure of a flow: the largest number of flows (itself
      *        included) seen on one link of its path at the end of any instant of its life.
-     * 1 means it never shared a link; the spec's "conflicting flows" are those above 1.
+     * 1 means it never shared a link; the conflicting flows that
+     * RapidNetSim's task_step.py counts are those above 1.
      * \param id an active flow, or the flow whose finish handler is running
      * \return the count
      */

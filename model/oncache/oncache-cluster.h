@@ -23,7 +23,8 @@ namespace ns3
  * \ingroup oncache
  * \brief The cluster built by OncacheTopologyHelper and its control plane: hosts, pods, the
  *        overlay's routes, the network policy, and the ONCache daemon's invalidation API
- *        (pod deletion, migration, policy change, node removal; spec 2.8).
+ *        (pod deletion, migration, policy change, node removal: the ONCache paper's cache
+ *        invalidation).
  */
 class OncacheCluster : public Object
 {

@@ -34,100 +34,98 @@ OncacheCostModel::GetTypeId()
             .AddConstructor<OncacheCostModel>()
             .AddAttribute("AppTx",
                           "E1: application syscall and the pod's TCP/UDP and IP output, per skb "
-                          "(spec 1.3; default fitted to the testbed).",
+                          "(default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kAppTxNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_appTx),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("VethEgress",
                           "E2: crossing the veth pair from the pod to the host (veth_xmit, "
-                          "backlog, softirq), per skb (spec 1.3; default fitted to the testbed).",
+                          "backlog, softirq), per skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kVethEgressNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_vethEgress),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("OverlayEgressFilter",
                           "E3+E4: intra-host routing, network policy and conntrack on egress "
-                          "(OVS), per skb (spec 1.3; default fitted to the testbed).",
+                          "(OVS), per skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kOverlayEgressFilterNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_overlayEgressFilter),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("MissMark",
                           "The ONCache egress program that misses and sets the miss mark (tc_masq "
-                          "on a miss), per skb (spec 1.3; default fitted to the testbed).",
+                          "on a miss), per skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kMissMarkNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_missMark),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
-            .AddAttribute(
-                "OverlayEncap",
-                "E5: VXLAN encapsulation, outer route and neighbour lookup, outer IP "
-                "output through host netfilter, per skb (spec 1.3; default fitted to the testbed).",
-                TimeValue(NanoSeconds(oncachefit::kOverlayEncapNs)),
-                MakeTimeAccessor(&OncacheCostModel::m_overlayEncap),
-                MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("OverlayEncap",
+                          "E5: VXLAN encapsulation, outer route and neighbour lookup, outer IP "
+                          "output through host netfilter, per skb (default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kOverlayEncapNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_overlayEncap),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("InitEgress",
                           "The ONCache egress learning program on the NIC egress (tc_init_e), per "
-                          "fallback skb (spec 1.3; default fitted to the testbed).",
+                          "fallback skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kInitEgressNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_initEgress),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("FastEncap",
                           "ONCache egress fast path: four map lookups, adjust_room, 64-byte "
-                          "template copy, checksum and redirect, per skb (spec 1.3; default fitted "
-                          "to the testbed).",
+                          "template copy, checksum and redirect, per skb (default fitted to the "
+                          "testbed).",
                           TimeValue(NanoSeconds(oncachefit::kFastEncapNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_fastEncap),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("DriverTx",
-                          "E6: qdisc and NIC driver transmit, per skb (spec 1.3; default fitted to "
-                          "the testbed).",
+                          "E6: qdisc and NIC driver transmit, per skb (default fitted to the "
+                          "testbed).",
                           TimeValue(NanoSeconds(oncachefit::kDriverTxNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_driverTx),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("DriverRx",
-                          "I1: NIC interrupt, NAPI poll, driver and GRO, per skb (spec 1.3; "
-                          "default fitted to the testbed).",
+                          "I1: NIC interrupt, NAPI poll, driver and GRO, per skb (default "
+                          "fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kDriverRxNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_driverRx),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("OverlayDecap",
                           "I2+I3: outer IP/UDP receive, host netfilter INPUT and VXLAN "
-                          "decapsulation, per skb (spec 1.3; default fitted to the testbed).",
+                          "decapsulation, per skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kOverlayDecapNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_overlayDecap),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
-            .AddAttribute(
-                "RestoreMiss",
-                "The ONCache ingress program that misses and sets the miss mark "
-                "(tc_restore on a miss), per skb (spec 1.3; default fitted to the testbed).",
-                TimeValue(NanoSeconds(oncachefit::kRestoreMissNs)),
-                MakeTimeAccessor(&OncacheCostModel::m_restoreMiss),
-                MakeTimeChecker(Time(0), OncacheMaxStepTime()))
+            .AddAttribute("RestoreMiss",
+                          "The ONCache ingress program that misses and sets the miss mark "
+                          "(tc_restore on a miss), per skb (default fitted to the testbed).",
+                          TimeValue(NanoSeconds(oncachefit::kRestoreMissNs)),
+                          MakeTimeAccessor(&OncacheCostModel::m_restoreMiss),
+                          MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("FastDecap",
                           "ONCache ingress fast path: lookups, adjust_room(-50), MAC rewrite and "
-                          "redirect_peer, per skb (spec 1.3; default fitted to the testbed).",
+                          "redirect_peer, per skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kFastDecapNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_fastDecap),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("OverlayIngressFilter",
                           "I4: intra-host routing, network policy and conntrack on ingress (OVS), "
-                          "per skb (spec 1.3; default fitted to the testbed).",
+                          "per skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kOverlayIngressFilterNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_overlayIngressFilter),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("VethIngress",
-                          "I5: crossing the veth pair from the host into the pod, per skb (spec "
-                          "1.3; default fitted to the testbed).",
+                          "I5: crossing the veth pair from the host into the pod, per skb "
+                          "(default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kVethIngressNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_vethIngress),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("InitIngress",
                           "The ONCache ingress learning program on the pod's eth0 (tc_init_in), "
-                          "per fallback skb (spec 1.3; default fitted to the testbed).",
+                          "per fallback skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kInitIngressNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_initIngress),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))
             .AddAttribute("AppRx",
                           "I6: the pod's IP and TCP/UDP receive, socket wake-up and receive "
-                          "syscall, per skb (spec 1.3; default fitted to the testbed).",
+                          "syscall, per skb (default fitted to the testbed).",
                           TimeValue(NanoSeconds(oncachefit::kAppRxNs)),
                           MakeTimeAccessor(&OncacheCostModel::m_appRx),
                           MakeTimeChecker(Time(0), OncacheMaxStepTime()))

@@ -12,7 +12,8 @@ namespace ns3
 
 /**
  * \ingroup oncache
- * \brief CPU service times of the data-path segments (spec section 1.3), shared by the hosts.
+ * \brief CPU service times of the data-path segments (those of the ONCache paper's overhead
+ *        analysis; the values are the suite's own fit), shared by the hosts.
  *
  * A packet's work has three parts: a per-skb part (the segment Attributes below, charged
  * once per skb, small packet or GSO/GRO super-segment), a per-wire-segment part (SegmentTx,

@@ -40,7 +40,8 @@ struct OncacheAbiFlowKeyHash
 /**
  * \ingroup oncache
  * \brief ONCache's decision logic and caches: the model of the four eBPF programs and their
- *        maps (spec 2.2-2.6), on Ethernet frames as bytes.
+ *        maps (the ONCache authors' tc_masq, tc_restore, tc_init_e and tc_init_in), on
+ *        Ethernet frames as bytes.
  *
  * Plain C++ with no simulator dependency: OncacheHostDatapath feeds it the frames of its
  * packets and applies the bytes it returns; the differential test (test/oncache-bpf/) feeds it
@@ -153,7 +154,7 @@ class OncacheFastPath
     std::size_t DeleteFlows(const std::function<bool(const oncache_flow_key&)>& match);
 
     /**
-     * \brief Egress fast path (tc_masq, the host-side veth's ingress, spec 2.4).
+     * \brief Egress fast path (the ONCache authors' tc_masq, on the host-side veth's ingress).
      * \param frame a pod's frame, rewritten in place
      * \param flowHash the skb hash of the inner flow (the outer UDP source port)
      * \param ifindex the host-side veth it arrived on: a source address whose ingress entry
@@ -163,9 +164,9 @@ class OncacheFastPath
     Result Egress(Frame& frame, uint32_t flowHash, uint32_t ifindex);
 
     /**
-     * \brief Ingress fast path (tc_restore, the host NIC's ingress, spec 2.5). A frame from
-     *        an outer source other than the host egress level 1 holds for the inner source
-     *        is a spoof (VERDICT_SPOOF, no fast path, no mark); any frame it does not take
+     * \brief Ingress fast path (the ONCache authors' tc_restore, on the host NIC's ingress). A
+     *        frame from an outer source other than the host egress level 1 holds for the inner
+     *        source is a spoof (VERDICT_SPOOF, no fast path, no mark); any frame it does not take
      *        that could be decapsulated by the kernel has its inner marks cleared.
      * \param frame a frame received on the NIC, rewritten in place
      * \param ifindex the NIC's ifindex
@@ -174,7 +175,7 @@ class OncacheFastPath
     Result Ingress(Frame& frame, uint32_t ifindex);
 
     /**
-     * \brief Egress learning (tc_init_e, the host NIC's egress, spec 2.6).
+     * \brief Egress learning (the ONCache authors' tc_init_e, on the host NIC's egress).
      * \param frame a VXLAN frame leaving on the NIC; its marks are cleared
      * \param ifindex the NIC's ifindex
      * \return true when it learned
@@ -182,7 +183,7 @@ class OncacheFastPath
     bool EgressLearn(Frame& frame, uint32_t ifindex);
 
     /**
-     * \brief Ingress learning (tc_init_in, the pod's eth0 ingress, spec 2.6).
+     * \brief Ingress learning (the ONCache authors' tc_init_in, on the pod's eth0 ingress).
      * \param frame a frame entering a pod; its marks are cleared
      * \return true when it learned
      */

@@ -333,7 +333,8 @@ OncacheHostDatapath::AttachPod(Ipv4Address pod,
     m_veths[hostVeth->GetIfIndex()] = info;
     if (OncacheModeUsesCache(m_mode))
     {
-        // The daemon writes the ingress entry with the veth and zero MACs (spec 2.2).
+        // The daemon writes the ingress entry with the veth and zero MACs (as the ONCache
+        // authors' daemon.py does).
         m_fastPath->AddLocalPod(htonl(pod.Get()), hostVeth->GetIfIndex());
     }
 }

@@ -40,9 +40,9 @@ namespace ns3
  * the outer UDP source port (I1-I5), then on the pod's application core (I6 and the copy to the
  * application), then enters the pod. In ONCache modes the decisions and caches are those of
  * an OncacheFastPath, fed with each packet's frame: tc_masq (egress) or tc_restore (ingress)
- * first (spec 2.4, 2.5); a hit takes the fast path, anything else falls back to the unmodified
- * overlay, which sets the established mark from its conntrack; the learning programs
- * tc_init_e and tc_init_in (spec 2.6) fill the caches only from packets that carry both marks.
+ * first, as in the ONCache authors' code; a hit takes the fast path, anything else falls back to
+ * the unmodified overlay, which sets the established mark from its conntrack; the learning programs
+ * tc_init_e and tc_init_in fill the caches only from packets that carry both marks.
  * This class applies the bytes OncacheFastPath rewrote and charges the costs. The fast path
  * has no drop branch.
  */

@@ -13,7 +13,8 @@ namespace ns3
 
 /**
  * \ingroup oncache
- * \brief The data path of a cluster (spec section 6, "Datapath modes").
+ * \brief The data path of a cluster (the ONCache paper's bare metal, Antrea-like
+ *        overlay and ONCache, and ONCache with the authors' optional bpf_redirect_rpeer).
  */
 enum OncacheMode
 {

@@ -59,7 +59,7 @@ class RoceNic : public Object
     /// How NAKs are suppressed (IBTA Vol. 1 ch. 9, "NakSuppression").
     enum NakSuppression
     {
-        NAK_UNTIL_PROGRESS, //!< one NAK per ePSN (IBTA as read in the spec)
+        NAK_UNTIL_PROGRESS, //!< one NAK per ePSN (the suite's reading of IBTA)
         NAK_INTERVAL,       //!< one NAK per ePSN and NakInterval (HPCC compat)
     };
 

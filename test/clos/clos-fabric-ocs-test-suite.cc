@@ -109,7 +109,8 @@ InstallRing(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& gpus, uint16_t 
     return job;
 }
 
-/// \return true when every rank sent exactly the ring's 2(N-1)/N M bytes (by hand, spec 3)
+/// \return true when every rank sent exactly the ring's 2(N-1)/N M bytes (by hand, as
+///         RapidNetSim's ring.py)
 bool
 RingBytesConserved(const Job& job)
 {
@@ -138,8 +139,8 @@ AllGpus(Ptr<ClosFabric> fabric)
 
 /**
  * Install() builds the OCS layer with the numbering ClosFabric documents, and lights the
- * full wiring (spec 5.1 layout, ClusterOcsFullWiring): with 4 leaves, 4 spines and one port per
- * spine per OCS, leaf l's uplink k reaches spine (k + l) % 4, OCS port 4 + (k + l) % 4.
+ * full wiring (RapidNetSim's OCS layout, ClusterOcsFullWiring): with 4 leaves, 4 spines and one
+ * port per spine per OCS, leaf l's uplink k reaches spine (k + l) % 4, OCS port 4 + (k + l) % 4.
  */
 class ClosOcsFabricWiringTestCase : public TestCase
 {

@@ -241,7 +241,7 @@ TEST(ClusterCollectiveSchedule, RingStepsArePermutations)
     }
 }
 
-/// Per-rank bytes of the spec's ring family (section 3), worked out by hand with
+/// Per-rank bytes of RapidNetSim's ring family (ring.py), worked out by hand with
 /// M = 720720 (divisible by every chunk count used): flat ring 2(N-1)M/N, hierarchical ring
 /// 2(g-1)M/g + 2(s-1)M/(gs), fusion pairs: P = 2^floor(log2 N) core ranks; core rank j < N-P
 /// also sends the M-byte result back, extra rank P+j sends its M bytes.
@@ -357,8 +357,8 @@ TEST(ClusterCollectiveSchedule, RefusesBadInput)
 }
 
 /// Sends between leaves that join GPUs of unequal index in their leaf, ranks in leaf-major
-/// order with perLeaf ranks on each leaf (the spec's sufficient condition for balanced
-/// routing is that there are none).
+/// order with perLeaf ranks on each leaf (balanced routing, as the suite reads it,
+/// needs none).
 uint32_t
 UnequalIndexHops(const std::vector<ClusterRankSchedule>& plan, uint32_t perLeaf)
 {

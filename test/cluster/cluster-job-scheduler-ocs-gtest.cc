@@ -341,7 +341,7 @@ TEST(ClusterJobSchedulerOcs, FullWiringIsALeafSpineClos)
         ocs.CheckInvariants();
         EXPECT_EQ(ocs.GetCircuitCount(), leaves * spines);
     }
-    // The spec's 8,192-GPU layer: 32 uplinks, 128 spines.
+    // The authors' 8,192-GPU layer (oxc_vclos): 32 uplinks, 128 spines.
     const ClusterTopology spec(OcsConfig(256, 8, 4, 32, 128, 2));
     EXPECT_NE(ClusterOcsFullWiringCheck(spec).find("OcsCount = Spines"), std::string::npos);
     // More leaves than a spine has ports for them.
@@ -444,7 +444,7 @@ TEST(ClusterJobSchedulerOcs, ReconfigurationDelayHandComputed)
 // the invariants hold and every running job still owns exactly the circuits it was given;
 // every job starts exactly 25 ms after its placement when its booking needed a circuit that
 // was not set up before (recounted from the ports), else at its placement; idle at the end.
-// The default, as the spec: a job's circuits are torn down when it ends. The jobs of
+// The default, as RapidNetSim: a job's circuits are torn down when it ends. The jobs of
 // ReconfigurationDelayHandComputed: job 1 now sets up its 4 circuits anew and starts 10 ms
 // after its arrival at 1 s, and no circuit is left at the end (control: KeepIdleCircuits
 // leaves job 1's 4).
@@ -569,7 +569,7 @@ TEST(ClusterJobSchedulerOcs, RefusesBadInput)
                   }).find("Bind before Allocate"),
                   std::string::npos);
     }
-    // A static policy on an OCS layer without a full wiring (the spec's).
+    // A static policy on an OCS layer without a full wiring (the authors' oxc_vclos layer).
     {
         Ptr<FluidExecutor> executor = CreateObject<FluidExecutor>();
         executor->SetTopology(OcsConfig(256, 8, 4, 32, 128, 2));

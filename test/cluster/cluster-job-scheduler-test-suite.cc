@@ -396,7 +396,7 @@ class ClusterSchedulerNeverPlaceableTestCase : public TestCase
     void DoRun() override
     {
         // 3 leaves x 2 GPUs, 2 spines. vClos: 5 GPUs has no shape (odd part 5 > 3 leaves);
-        // the spec's baselines: 3 sub-clusters of one 2-GPU server hold no 3-GPU job.
+        // RapidNetSim's baselines: 3 sub-clusters of one 2-GPU server hold no 3-GPU job.
         for (const char* policy : {"vclos", "ecmp"})
         {
             Ptr<ClosFabric> fabric = NarrowFabric(3, 2);

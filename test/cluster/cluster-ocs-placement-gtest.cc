@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // OCS-vClos without a simulator: circuit bookkeeping (and its refusals), the placement
-// stages of spec 5.3 against an independent validator and a brute force on small clusters,
-// the validator's negative controls, and a job static vClos refuses for network
-// fragmentation that OCS-vClos places.
+// stages of the authors' GpuPlacementer.schedule against an independent validator and a
+// brute force on small clusters, the validator's negative controls, and a job static vClos
+// refuses for network fragmentation that OCS-vClos places.
 // Tests: cluster-ocs-placement, cluster-ocs-state
 #include "../suite-error-of.h"
 
@@ -117,7 +117,8 @@ FitsOneLeaf(const ClusterState& cs, uint32_t leaf, uint32_t n)
     return whole >= n / g && (n % g == 0 || rest || whole > n / g);
 }
 
-/// Multi-leaf shapes n (spec 5.3 stage 4, and n = 1 for stage 3), written independently.
+/// Multi-leaf shapes n (GpuPlacementer.schedule stage 4, and n = 1 for stage 3), written
+/// independently.
 std::vector<uint32_t>
 AllowedN(const ClusterState& cs, const ClusterOcsState& os, uint32_t n)
 {
@@ -906,8 +907,8 @@ TEST(ClusterOcsPlacement, PlacesAJobStaticVclosRefusesForNetworkFragmentation)
 
 TEST(ClusterOcsPlacement, SpecSizeFillsTheClusterWithValidPlacements)
 {
-    // Spec section 7: 8,192 GPUs, 256 leaves x 8 servers x 4 GPUs, 128 spines x 64 ports, 32
-    // OCSs (2 ports per spine per OCS).
+    // The authors' oxc_vclos run: 8,192 GPUs, 256 leaves x 8 servers x 4 GPUs, 128 spines x 64
+    // ports, 32 OCSs (2 ports per spine per OCS).
     ClusterState cs(256, 8, 4, 1);
     ClusterOcsState os(256, 32, 128, 2);
     VclosOcsPolicy policy(32, 128, 2);

@@ -440,8 +440,8 @@ TEST(ClusterPlacementRandom, DeterministicForAFixedSeed)
     }
 }
 
-/// Spec 4.2 shapes, written independently of the policy: m leaves (2 <= m <= L, fewest
-/// first) with n = N / m a power of two, n <= GPUs per leaf and n <= spines.
+/// The vClos shapes of LumosCore's StaticPlacementer, written independently of the policy: m leaves
+/// (2 <= m <= L, fewest first) with n = N / m a power of two, n <= GPUs per leaf and n <= spines.
 std::vector<uint32_t>
 SpecShapes(const ClusterState& s, uint32_t gpus)
 {
@@ -457,7 +457,7 @@ SpecShapes(const ClusterState& s, uint32_t gpus)
     return ns;
 }
 
-/// Brute force: over the spec's shapes (fewest leaves first) and all leaf and spine subsets,
+/// Brute force: over those shapes (fewest leaves first) and all leaf and spine subsets,
 /// the least total free GPUs of m leaves holding a free m x n Clos; -1 when none. With whole
 /// servers: only n that are multiples of the server size (when N has any), on free servers.
 int64_t
@@ -633,7 +633,7 @@ TEST(VclosPolicy, SearchBudgetFallbackStaysValid)
 
 TEST(VclosPolicy, SpecShapesOnSixteenLeaves)
 {
-    // A cluster of 16 leaves x 8 GPUs (2 servers x 4), 8 spines. Spec 4.2: N = 18 is
+    // A cluster of 16 leaves x 8 GPUs (2 servers x 4), 8 spines. As StaticPlacementer: N = 18 is
     // 9 leaves x 2 GPUs (not 3 x 6: two flows on one leaf-spine link in halving-doubling).
     ClusterState idle(16, 2, 4, 8);
     VclosPolicy vclos;
@@ -643,7 +643,7 @@ TEST(VclosPolicy, SpecShapesOnSixteenLeaves)
     EXPECT_EQ(p->n, 2u);
     CheckPlacement(idle, vclos, *p, 18);
     // Every size 1..128 on the idle cluster: placeable exactly when it fits one leaf or has a
-    // spec shape; a placement spanning leaves uses the fewest leaves of a spec shape, with
+    // vClos shape; a placement spanning leaves uses the fewest leaves of such a shape, with
     // whole servers when the size has a shape of whole servers.
     uint32_t never = 0;
     for (uint32_t gpus = 1; gpus <= 128; ++gpus)
@@ -672,7 +672,7 @@ TEST(VclosPolicy, SpecShapesOnSixteenLeaves)
         EXPECT_EQ(q->m * q->n, gpus);
         CheckPlacement(idle, vclos, *q, gpus);
     }
-    // Sizes with no spec shape (odd part above 16, or e.g. 50 = 25 x 2, 68 = 17 x 4) never run.
+    // Sizes with no vClos shape (odd part above 16, or e.g. 50 = 25 x 2, 68 = 17 x 4) never run.
     EXPECT_EQ(never, 88u);
     EXPECT_FALSE(vclos.CanEverPlace(idle, 17));
     EXPECT_FALSE(vclos.CanEverPlace(idle, 21));
@@ -764,7 +764,7 @@ TEST(ClusterMultiClusterPolicy, HandWorkedPlacements)
     EXPECT_TRUE(firstFit->Place(s, 7, 8)) << "first fit spans sub-clusters";
     EXPECT_FALSE(ecmp->Place(s, 7, 8));
     EXPECT_EQ(ecmp->Diagnose(s, 8), ClusterPlacementFailure::GPU_FRAGMENTATION);
-    // A job larger than a sub-cluster (8 GPUs) never runs under the spec's baselines.
+    // A job larger than a sub-cluster (8 GPUs) never runs under RapidNetSim's baselines.
     ClusterState idle(4, 2, 4, 4);
     EXPECT_TRUE(ecmp->CanEverPlace(idle, 8));
     EXPECT_FALSE(ecmp->CanEverPlace(idle, 9));

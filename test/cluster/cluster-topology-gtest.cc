@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // ClusterTopology: dense and unique link ids, paths written out by hand on a small fabric, the
-// spec's two 8,192-GPU configurations accepted, bad configurations refused with one line.
+// two 8,192-GPU configurations of the authors' RapidNetSim runs accepted, bad configurations
+// refused with one line.
 // Tests: cluster-topology
 #include "../suite-error-of.h"
 

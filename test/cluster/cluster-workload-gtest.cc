@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The spec section 7 workload: TPU-v4 sizes, durations, patterns, offered load, job lists.
-// Expected values come from the spec's tables or are computed by hand in the comments.
+// The authors' workload (after RapidNetSim's generate_tasks.py): TPU-v4 sizes, durations,
+// patterns, offered load, job lists. Expected values come from the tables of generate_tasks.py
+// or are computed by hand in the comments.
 // Tests: cluster-workload
 #include "ns3/cluster-workload.h"
 
@@ -76,7 +77,7 @@ TEST(ClusterWorkload, RoundsUpToPowersOfTwo)
     EXPECT_THROW(ClusterRoundUpToPowerOfTwo(0), std::invalid_argument);
 }
 
-// Running maximum of the spec's cumulative list: 4 .05, 8 .1, 16 .1, 32 .1, 64 .43, 128 .605,
+// Running maximum of the authors' cumulative list: 4 .05, 8 .1, 16 .1, 32 .1, 64 .43, 128 .605,
 // 192 .612, 256 .729, 384 .73, 512 .849, 768 .856, 1024 .893, 1536 .895, 2048 1; a quantile
 // q maps to the first size whose value exceeds q.
 TEST(ClusterWorkload, TpuV4QuantileMapFollowsTheSpecList)
@@ -130,7 +131,7 @@ TEST(ClusterWorkload, DurationsAreClippedAndFlooredToHundreds)
     EXPECT_THROW(ClusterSpec7Duration(std::nan("")), std::invalid_argument);
 }
 
-// Spec section 1.1; the column is the largest one <= N that the model's row has.
+// RapidNetSim's ALL_REDUCE_COST table; the column is the largest one <= N that the model's row has.
 TEST(ClusterWorkload, CommunicationRatiosFromTheSpecTable)
 {
     EXPECT_DOUBLE_EQ(ClusterCommRatio("vgg16", 4), 0.25);
@@ -256,7 +257,8 @@ TEST(ClusterWorkload, SizesAreCappedAtTheCluster)
     EXPECT_GT(capped, 1000); // sizes >= 128: 1 - 0.43 = 57 %
 }
 
-// Spec section 11: mean 5,993 s, median 1,000 s after clipping to [1000, 100000] and flooring.
+// The authors' 8,192-GPU experiment: mean 5,993 s, median 1,000 s after clipping to
+// [1000, 100000] and flooring.
 TEST(ClusterWorkload, SyntheticDurationsMatchTheSpecFacts)
 {
     ClusterSpec7Config config;

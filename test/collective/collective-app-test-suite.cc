@@ -239,17 +239,17 @@ class CollectiveRdmaRingAlphaBetaTestCase : public TestCase
 };
 
 /**
- * Every algorithm completes two iterations, each rank sending the bytes of spec section 3,
- * worked out by hand (M = 720720 divides into every chunk count used): flat ring
- * 2(N-1)M/N; hierarchical ring 2(g-1)M/g + 2(s-1)M/(gs); fusion pairs (N not a power of
- * two, P = 2^floor(log2 N)): core rank j < N-P also sends the M-byte result back, extra
- * rank P+j sends its M bytes; all-to-all (N-1)M. Servers hold 4 GPUs, 8 per leaf.
+ * Every algorithm completes two iterations, each rank sending the bytes of RapidNetSim's
+ * communication patterns (ring.py, all2all.py), worked out by hand (M = 720720 divides into every
+ * chunk count used): flat ring 2(N-1)M/N; hierarchical ring 2(g-1)M/g + 2(s-1)M/(gs); fusion pairs
+ * (N not a power of two, P = 2^floor(log2 N)): core rank j < N-P also sends the M-byte result back,
+ * extra rank P+j sends its M bytes; all-to-all (N-1)M. Servers hold 4 GPUs, 8 per leaf.
  */
 class VclosCollectiveBytesTestCase : public TestCase
 {
   public:
     VclosCollectiveBytesTestCase()
-        : TestCase("every rank sends the bytes of spec section 3 (by hand) and completes")
+        : TestCase("every rank sends the bytes of RapidNetSim's patterns (by hand) and completes")
     {
     }
 
@@ -500,12 +500,12 @@ struct SpineLinkReport
 };
 
 /**
- * Two jobs placed by hand as vClos places them (spec section 4: m leaves x n GPUs, n < spines,
- * whole servers, the GPU with local index a on a leaf goes up through the job's a-th spine)
- * on 4 leaves x 2 servers x 4 GPUs with 8 spines: job A, N = 12, on server 0 of leaves 0-2
- * (m = 3, n = 4), spines 6, 1, 4, 3; job B, N = 16, on server 1 of leaves 0-3 (m = 4, n = 4),
- * spines 0, 2, 5, 7. With pinned = false, the same placement under ECMP. With servers of 2
- * GPUs, the same GPUs: each leaf then holds 2 servers of each job (the ring family's
+ * Two jobs placed by hand as vClos places them (as the authors' vClos schedulers: m leaves x n
+ * GPUs, n < spines, whole servers, the GPU with local index a on a leaf goes up through the job's
+ * a-th spine) on 4 leaves x 2 servers x 4 GPUs with 8 spines: job A, N = 12, on server 0 of
+ * leaves 0-2 (m = 3, n = 4), spines 6, 1, 4, 3; job B, N = 16, on server 1 of leaves 0-3
+ * (m = 4, n = 4), spines 0, 2, 5, 7. With pinned = false, the same placement under ECMP. With
+ * servers of 2 GPUs, the same GPUs: each leaf then holds 2 servers of each job (the ring family's
  * inter-server ring crosses leaves between servers, and job A has fusion pairs).
  */
 SpineLinkReport

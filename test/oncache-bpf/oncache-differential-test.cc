@@ -440,7 +440,7 @@ class HostA
         Bytes inner(e.out.begin() + ONCACHE_ETH_LEN, e.out.end());
         if (Track(f))
         {
-            SetTosBits(inner, 0, ONCACHE_EST_MARK); // iptables mangle FORWARD (spec 7.3)
+            SetTosBits(inner, 0, ONCACHE_EST_MARK); // iptables mangle FORWARD rule
         }
         if (IsLocal(f.dst))
         {

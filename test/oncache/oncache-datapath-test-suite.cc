@@ -1390,7 +1390,8 @@ class OncacheUdpStreamTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // The costs are this test's input (the spec's section 1.3 values), not the defaults.
+        // The costs are this test's input (fixed estimates giving a 5 us one-way overlay
+        // extra), not the fitted defaults.
         Ptr<OncacheTopologyHelper> helper = CreateObject<OncacheTopologyHelper>();
         helper->SetAttribute("LinkDelay", TimeValue(NanoSeconds(3235)));
         const std::pair<const char*, uint32_t> costs[] = {{"AppTx", 1800},
@@ -1578,8 +1579,8 @@ class OncacheKvTestCase : public TestCase
 
   private:
     /**
-     * \brief Compare the drawn value sizes with the documented distribution (the spec states
-     *        none): Pareto with scale L = 100 B and shape a = 1.5, redrawn above H = 4096 B.
+     * \brief Compare the drawn value sizes with the documented distribution (the suite's own
+     *        choice): Pareto with scale L = 100 B and shape a = 1.5, redrawn above H = 4096 B.
      *        Expectations from the truncated Pareto's closed form, F(x) = (1 - (L/x)^a) /
      *        (1 - (L/H)^a): mean 254.1 B (sd 313 B), median 158.3 B, 90th percentile 453.9 B.
      *        Tolerances are 4 standard errors for the sample size.

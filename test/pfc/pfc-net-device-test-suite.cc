@@ -360,7 +360,8 @@ class IncastTestCase : public TestCase
 };
 
 // ---------------------------------------------------------------------------------------
-/// Where the first XOFF fires, against the spec's formulas evaluated by hand.
+/// Where the first XOFF fires, against HPCC's SwitchMmu threshold formulas (switch-mmu.cc)
+/// evaluated by hand.
 class ThresholdTestCase : public TestCase
 {
   public:

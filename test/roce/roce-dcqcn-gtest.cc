@@ -127,9 +127,10 @@ MakeRp(const RefParams& p, bool bitExact = false)
 }
 
 /**
- * The brute-force reference: the spec 3.3 equations with every timer periodic, stepped 1 ns
- * at a time. Written apart from the model: no lazy α, no stopped timers. At one instant:
- * α timer, increase timer, decrease check, then the CNP, then the bytes, then the reading.
+ * The brute-force reference: the DCQCN paper's reaction-point equations with every timer
+ * periodic, stepped 1 ns at a time. Written apart from the model: no lazy α, no stopped
+ * timers. At one instant: α timer, increase timer, decrease check, then the CNP, then the
+ * bytes, then the reading.
  */
 class PeriodicReference
 {
@@ -399,7 +400,7 @@ PaperHandScript()
 TEST(RoceDcqcn, PaperMatchesHandEvaluatedEquations)
 {
     auto got = RunModel(MakeRp(PaperHand()), G100, PaperHandScript());
-    // {R_C, R_T, α} by hand (spec 3.3, paper):
+    // {R_C, R_T, α} by hand (the DCQCN paper's reaction-point equations):
     std::vector<Sample> want = {
         // 10 us CNP: α = 1 (no K window yet). R_T <- 100G; R_C <- 100G (1 - 1/2) = 50G;
         // α <- (1 - 1/2) 1 + 1/2 = 1.
@@ -642,7 +643,7 @@ TEST(RoceDcqcn, TracesFollowTheRates)
     EXPECT_DOUBLE_EQ(alpha.back(), 0.75);
 }
 
-// ---------------------------------------------------- event economy (spec 7.2) ---------
+// ------------------------------------- event economy (event-free DCQCN timers) ---------
 
 TEST(RoceDcqcn, NoCnpNoEventLineRate)
 {

@@ -3,7 +3,8 @@
  */
 // DCQCN validation on a dumbbell (a validation experiment V2, V3): N RoCE senders -> switch -> one
 // receiver, the switch's port to the receiver the bottleneck with RED/ECN marking on the
-// instantaneous queue (spec 3.1), every requester QP paced by Dcqcn (paper profile).
+// instantaneous queue (DCQCN's congestion point), every requester QP paced by Dcqcn (paper
+// profile).
 // Two flows started together share the link fairly; a third joining later takes its third;
 // the convergence time is measured. Negative control: the same runs at line rate (no rate
 // control): the queue rides at the buffer instead of near DCQCN's fixed point q*.
@@ -52,7 +53,7 @@ constexpr uint32_t BUFFER = 1000000;
 constexpr double WIRE = 2 + 20 + 8 + 12 + 4096;
 /// Payload goodput of the bottleneck (bytes/s) when busy: C * 4096 / WIRE.
 constexpr double GOODPUT = LINK_BPS / 8 * 4096 / WIRE;
-/// Rate bins (spec 6: per-flow rate in 1 ms bins).
+/// Rate bins (per-flow rate in 1 ms bins, the suite's choice).
 const Time BIN = MilliSeconds(1);
 /// Queue samples.
 const Time SAMPLE = MicroSeconds(10);
@@ -110,10 +111,10 @@ RunDumbbell(const std::vector<Time>& starts, const Time& stop, bool dcqcn)
     InternetStackHelper().Install(senders);
     InternetStackHelper().Install(sw);
     InternetStackHelper().Install(receiver);
-    // Spec 3.1 on the instantaneous queue (QW = 1) in bytes: p = Pmax (q - Kmin)/(Kmax - Kmin)
-    // between the thresholds (LInterm = 1/Pmax, per-byte scaling by MeanPktSize = one full
-    // packet), every packet above Kmax (Gentle off, marked rather than dropped), drops only
-    // at the buffer.
+    // DCQCN's marking ([PAD]) on the instantaneous queue (QW = 1) in bytes:
+    // p = Pmax (q - Kmin)/(Kmax - Kmin) between the thresholds (LInterm = 1/Pmax, per-byte
+    // scaling by MeanPktSize = one full packet), every packet above Kmax (Gentle off, marked
+    // rather than dropped), drops only at the buffer.
     TrafficControlHelper red;
     red.SetRootQueueDisc("ns3::RedQueueDisc",
                          "UseEcn",
@@ -279,7 +280,7 @@ ConvergenceMs(const Outcome& o,
 
 /**
  * The DCQCN fluid model's fixed point (a validation experiment V2, [PAD:dcqcn-stability.tex]),
- * computed here from the spec's formula in packet units, not from the code:
+ * computed here from [PAD]'s formula in packet units, not from the code:
  * p* = cuberoot(R_AI N^2 / (tau' C^2) (1/B + N/(T C))^2), q* = Kmin + (p* / Pmax)(Kmax - Kmin)
  * (Kmax when p* > Pmax). Paper profile: R_AI 40 Mb/s, tau' = T = 55 us, B = 10 MB.
  */

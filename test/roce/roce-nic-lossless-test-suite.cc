@@ -3,8 +3,9 @@
  */
 // RoCEv2 queue pairs on the lossless fabric (LinkLayer=pfc): an incast that PFC keeps
 // lossless, the same incast lossy (go-back-N recovers every byte), and DCQCN reacting to the
-// switches' ECN marks. Expectations come from the spec (a validation experiment), not from the
-// code: no drop with PFC, drops and retransmissions without, every posted byte delivered.
+// switches' ECN marks. Expectations come from what PFC and go-back-N guarantee (a validation
+// experiment), not from the code: no drop with PFC, drops and retransmissions without, every
+// posted byte delivered.
 // Tests: roce-nic, roce-qp
 
 #include "ns3/boolean.h"

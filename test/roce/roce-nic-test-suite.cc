@@ -4,7 +4,7 @@
 // RoCEv2 queue pairs (IBTA RoCEv2 annex A17) on real point-to-point links: a transfer
 // arrives complete and in order in the time the header arithmetic predicts; go-back-N and
 // the retransmission timer recover losses (and without the timer a lost tail stalls); the
-// pcap holds UDP port 4791 and the BTH bytes where the spec puts them; a rate controller
+// pcap holds UDP port 4791 and the BTH bytes where IBTA puts them; a rate controller
 // paces the QP and hears the CNPs a CE-marking queue causes; runs repeat themselves.
 // Tests: roce-nic, roce-qp, roce-header
 #include "ns3/boolean.h"
@@ -479,7 +479,7 @@ Be(const std::vector<uint8_t>& d, std::size_t at, std::size_t n)
     return v;
 }
 
-/// The pcap of b's device: UDP port 4791, BTH/RETH/AETH bytes at the spec's offsets.
+/// The pcap of b's device: UDP port 4791, BTH/RETH/AETH bytes at IBTA's offsets.
 class RoceRdmaPcapTest : public TestCase
 {
   public:
@@ -783,7 +783,7 @@ RunDumbbell(Rig& rig, const Attributes& attributes, uint64_t bytes)
                          "UseHardDrop",
                          BooleanValue(false),
                          "QW",
-                         DoubleValue(1), // the instantaneous queue, as spec 3.1 marks
+                         DoubleValue(1), // the instantaneous queue, as DCQCN marks
                          "LinkBandwidth",
                          StringValue("10Gbps"),
                          "LinkDelay",
