@@ -16,7 +16,6 @@
 #include "ns3/ocs-module.h"
 #include "ns3/pfc-module.h"
 #include "ns3/roce-module.h"
-#include "ns3/scenario-module.h"
 
 #include <cmath>
 #include <map>
