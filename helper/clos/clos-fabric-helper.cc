@@ -372,7 +372,17 @@ ClosFabricHelper::DrawSalts(Ptr<ClosFabric> fabric)
 void
 ClosFabricHelper::Validate() const
 {
-    // Attribute checkers bound each value; these are the fabric's own limits.
+    // Attribute checkers bound each value; these are the fabric's own limits, checked in
+    // this order (the first inconsistent attribute is the one named).
+    ValidateLinkLayer();
+    ValidateSystems();
+    ValidateSize();
+    ValidateRatesAndTransport();
+}
+
+void
+ClosFabricHelper::ValidateLinkLayer() const
+{
     SUITE_REQUIRE(m_linkLayer != PFC || m_ocsCount == 0,
                   std::invalid_argument,
                   "LinkLayer=pfc does not support an OCS layer (OcsCount=" << m_ocsCount << ")");
@@ -383,31 +393,42 @@ ClosFabricHelper::Validate() const
     SUITE_REQUIRE(m_egress != CLOCK || !m_hasCustomQueueDisc,
                   std::invalid_argument,
                   "Egress=clock: the ports are their own queues, SetQueueDisc does not apply");
-    if (m_systems > 1)
+}
+
+void
+ClosFabricHelper::ValidateSystems() const
+{
+    if (m_systems <= 1)
     {
-#ifdef LEAN_LINK_MPI
-        const uint32_t processes = MpiInterface::IsEnabled() ? MpiInterface::GetSize() : 1;
-#else
-        const uint32_t processes = 1;
-#endif
-        SUITE_REQUIRE(processes == m_systems,
-                      std::invalid_argument,
-                      "Systems=" << m_systems << " needs as many MPI processes, this run has "
-                                 << processes
-#ifndef LEAN_LINK_MPI
-                                 << " (this ns-3 has no mpi module: utils/build-optimized-ns3.sh)"
-#endif
-        );
-        SUITE_REQUIRE(m_linkLayer == P2P && m_leanLinks && m_ocsCount == 0,
-                      std::invalid_argument,
-                      "Systems=" << m_systems
-                                 << " needs LinkLayer=p2p, LeanLinks=true and no OCS layer (links "
-                                    "between processes are LeanLinkRemoteChannels)");
-        SUITE_REQUIRE(m_leaves >= m_systems && m_spines >= m_systems,
-                      std::invalid_argument,
-                      "Systems=" << m_systems << " needs at least as many leaves and spines (have "
-                                 << m_leaves << " and " << m_spines << ")");
+        return;
     }
+#ifdef LEAN_LINK_MPI
+    const uint32_t processes = MpiInterface::IsEnabled() ? MpiInterface::GetSize() : 1;
+#else
+    const uint32_t processes = 1;
+#endif
+    SUITE_REQUIRE(processes == m_systems,
+                  std::invalid_argument,
+                  "Systems=" << m_systems << " needs as many MPI processes, this run has "
+                             << processes
+#ifndef LEAN_LINK_MPI
+                             << " (this ns-3 has no mpi module: utils/build-optimized-ns3.sh)"
+#endif
+    );
+    SUITE_REQUIRE(m_linkLayer == P2P && m_leanLinks && m_ocsCount == 0,
+                  std::invalid_argument,
+                  "Systems=" << m_systems
+                             << " needs LinkLayer=p2p, LeanLinks=true and no OCS layer (links "
+                                "between processes are LeanLinkRemoteChannels)");
+    SUITE_REQUIRE(m_leaves >= m_systems && m_spines >= m_systems,
+                  std::invalid_argument,
+                  "Systems=" << m_systems << " needs at least as many leaves and spines (have "
+                             << m_leaves << " and " << m_spines << ")");
+}
+
+void
+ClosFabricHelper::ValidateSize() const
+{
     if (m_ocsCount > 0)
     {
         GetTopologyConfig(); // throws, one line, where the OCS layer does not fit
@@ -435,6 +456,11 @@ ClosFabricHelper::Validate() const
                   std::invalid_argument,
                   "SpinePorts=" << m_spinePorts << " cannot hold one downlink to each of the "
                                 << m_leaves << " leaves");
+}
+
+void
+ClosFabricHelper::ValidateRatesAndTransport() const
+{
     for (const auto& [name, rate] : {std::make_pair("NicDataRate", m_nicRate),
                                      std::make_pair("FabricDataRate", m_fabricRate),
                                      std::make_pair("IntraServerDataRate", m_intraServerRate)})
@@ -555,6 +581,17 @@ ClosFabricHelper::GetTopologyConfig() const
     return c;
 }
 
+/// What Install()'s link stages share while they build one fabric.
+struct ClosFabricHelper::InstallState
+{
+    Ptr<ClosFabric> fabric;                        //!< the fabric being built
+    PointToPointHelper p2p;                        //!< p2p links (intra-server, fabric if not lean)
+    NetDeviceContainer queueDiscDevices;           //!< the devices that get a queue disc
+    SwitchAddressPool switchAddresses;             //!< hands out switch-side addresses
+    Ipv4StaticRoutingHelper staticRouting;         //!< GPU and server-switch routes
+    std::vector<std::vector<uint32_t>> leafDownIf; //!< per leaf, its GPU downlinks' interfaces
+};
+
 Ptr<ClosFabric>
 ClosFabricHelper::Install()
 {
@@ -563,13 +600,60 @@ ClosFabricHelper::Install()
     ConfigureTransport();
 
     Ptr<ClosFabric> fabric = CreateObject<ClosFabric>();
+    CreateNodes(fabric);
+    InstallInternetStacks(fabric);
+
+    InstallState state;
+    state.fabric = fabric;
+    ConfigureLinkHelpers(state.p2p);
+    TrafficControlHelper queueDisc = GetQueueDiscHelper();
+    if (m_linkLayer == PFC)
+    {
+        InstallPfcSwitchBuffers(fabric);
+    }
+    InstallNicLinks(state);
+    // Leaves to spines: one link per pair, or through the OCS layer.
+    if (m_ocsCount > 0)
+    {
+        InstallOcsLayer(fabric, state.queueDiscDevices, [&state]() {
+            return state.switchAddresses.Next();
+        });
+    }
+    else
+    {
+        InstallLeafSpineLinks(state);
+    }
+    if (m_gpusPerServer > 1)
+    {
+        InstallIntraServerLinks(state);
+    }
+    queueDisc.Install(state.queueDiscDevices);
+
+    InstallSwitchRoutes(fabric, state.leafDownIf);
+    if (m_ocsCount > 0)
+    {
+        StartOcsLayer(fabric);
+    }
+    if (m_switchFastPath)
+    {
+        InstallSwitchForwarders(fabric);
+    }
+    DrawSalts(fabric);
+    NS_LOG_INFO("fabric: " << fabric->GetGpuCount() << " GPUs, " << m_leaves << " leaves, "
+                           << m_spines << " spines, " << fabric->GetLinks().size()
+                           << " directed links");
+    return fabric;
+}
+
+void
+ClosFabricHelper::CreateNodes(Ptr<ClosFabric> fabric) const
+{
     fabric->m_leafCount = m_leaves;
     fabric->m_spineCount = m_spines;
     fabric->m_serversPerLeaf = m_serversPerLeaf;
     fabric->m_gpusPerServer = m_gpusPerServer;
     const uint32_t gpuCount = fabric->GetGpuCount();
     const uint32_t serverCount = m_leaves * m_serversPerLeaf;
-    const bool hasIntraServer = m_gpusPerServer > 1;
 
     // Node ids in the order of one process; with Systems > 1 each node is on its block's
     // system (block b of n items out of c: items [b c / n, (b + 1) c / n)).
@@ -584,7 +668,7 @@ ClosFabricHelper::Install()
     {
         fabric->m_leaves.Create(1, systemOf(l, m_leaves));
     }
-    if (hasIntraServer)
+    if (m_gpusPerServer > 1)
     {
         for (uint32_t server = 0; server < serverCount; ++server)
         {
@@ -595,7 +679,11 @@ ClosFabricHelper::Install()
     {
         fabric->m_gpus.Create(1, systemOf(fabric->GetLeafOfGpu(g), m_leaves));
     }
+}
 
+void
+ClosFabricHelper::InstallInternetStacks(Ptr<ClosFabric> fabric) const
+{
     InternetStackHelper hostStack;
     hostStack.SetRoutingHelper(Ipv4StaticRoutingHelper());
     hostStack.Install(fabric->m_gpus);
@@ -604,8 +692,11 @@ ClosFabricHelper::Install()
     switchStack.SetRoutingHelper(m_routing);
     switchStack.Install(fabric->m_leaves);
     switchStack.Install(fabric->m_spines);
+}
 
-    PointToPointHelper p2p;
+void
+ClosFabricHelper::ConfigureLinkHelpers(PointToPointHelper& p2p)
+{
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
     m_lean.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
@@ -628,141 +719,152 @@ ClosFabricHelper::Install()
         m_lean.SetDeviceAttribute("EcnKmin", UintegerValue(k));
         m_lean.SetDeviceAttribute("EcnKmax", UintegerValue(k));
     }
-    TrafficControlHelper queueDisc = GetQueueDiscHelper();
-    NetDeviceContainer allDevices; // the devices that get a queue disc
-    SwitchAddressPool switchAddresses;
-    Ipv4StaticRoutingHelper staticRouting;
-    const bool pfc = m_linkLayer == PFC;
-    if (pfc)
+}
+
+void
+ClosFabricHelper::InstallPfcSwitchBuffers(Ptr<ClosFabric> fabric)
+{
+    m_pfc.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    for (auto* switches : {&fabric->m_leaves, &fabric->m_spines})
     {
-        m_pfc.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
-        for (auto* switches : {&fabric->m_leaves, &fabric->m_spines})
+        for (auto it = switches->Begin(); it != switches->End(); ++it)
         {
-            for (auto it = switches->Begin(); it != switches->End(); ++it)
-            {
-                m_pfc.InstallSwitchBuffer(*it);
-            }
+            m_pfc.InstallSwitchBuffer(*it);
         }
     }
+}
 
+NetDeviceContainer
+ClosFabricHelper::Connect(InstallState& state,
+                          Ptr<Node> a,
+                          Ptr<Node> b,
+                          DataRate rate,
+                          Time delay,
+                          bool fabricLink)
+{
     // Fabric links (NIC-leaf, leaf-spine) follow LinkLayer; intra-server links are p2p.
-    auto connect = [&](Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay, bool fabricLink) {
-        if (pfc && fabricLink)
+    if (m_linkLayer == PFC && fabricLink)
+    {
+        m_pfc.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        m_pfc.SetChannelAttribute("Delay", TimeValue(delay));
+        return m_pfc.Install(a, b);
+    }
+    NetDeviceContainer devices;
+    if (m_leanLinks && fabricLink)
+    {
+        m_lean.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        m_lean.SetChannelAttribute("Delay", TimeValue(delay));
+        devices = m_lean.Install(a, b);
+        if (m_egress == CLOCK)
         {
-            m_pfc.SetDeviceAttribute("DataRate", DataRateValue(rate));
-            m_pfc.SetChannelAttribute("Delay", TimeValue(delay));
-            return m_pfc.Install(a, b);
+            return devices; // each device is its own queue: no queue disc
         }
-        NetDeviceContainer devices;
-        if (m_leanLinks && fabricLink)
-        {
-            m_lean.SetDeviceAttribute("DataRate", DataRateValue(rate));
-            m_lean.SetChannelAttribute("Delay", TimeValue(delay));
-            devices = m_lean.Install(a, b);
-            if (m_egress == CLOCK)
-            {
-                return devices; // each device is its own queue: no queue disc
-            }
-        }
-        else
-        {
-            p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
-            p2p.SetChannelAttribute("Delay", TimeValue(delay));
-            devices = p2p.Install(a, b);
-        }
-        allDevices.Add(devices);
-        return devices;
-    };
+    }
+    else
+    {
+        state.p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        state.p2p.SetChannelAttribute("Delay", TimeValue(delay));
+        devices = state.p2p.Install(a, b);
+    }
+    state.queueDiscDevices.Add(devices);
+    return devices;
+}
 
-    // GPU NICs to leaves.
+void
+ClosFabricHelper::InstallNicLinks(InstallState& state)
+{
+    Ptr<ClosFabric> fabric = state.fabric;
+    const uint32_t gpuCount = fabric->GetGpuCount();
     fabric->m_gpuUplink.resize(gpuCount);
     fabric->m_gpuDownlink.resize(gpuCount);
-    std::vector<std::vector<uint32_t>> leafDownIf(m_leaves);
+    state.leafDownIf.assign(m_leaves, std::vector<uint32_t>());
     for (uint32_t gpu = 0; gpu < gpuCount; ++gpu)
     {
         uint32_t leaf = fabric->GetLeafOfGpu(gpu);
         Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
         NetDeviceContainer d =
-            connect(gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay, true);
-        if (pfc)
+            Connect(state, gpuNode, fabric->m_leaves.Get(leaf), m_nicRate, m_nicDelay, true);
+        if (m_linkLayer == PFC)
         {
             // Congestion points are switch egresses (DCQCN paper, section 3): NICs never mark.
             d.Get(0)->SetAttribute("EcnEnabled", BooleanValue(false));
         }
         uint32_t nicIf = AddInterface(d.Get(0), fabric->GetGpuAddress(gpu));
-        Ipv4Address leafSide = switchAddresses.Next();
-        leafDownIf[leaf].push_back(AddInterface(d.Get(1), leafSide));
-        staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
+        Ipv4Address leafSide = state.switchAddresses.Next();
+        state.leafDownIf[leaf].push_back(AddInterface(d.Get(1), leafSide));
+        state.staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
             ->SetDefaultRoute(leafSide, nicIf);
         fabric->m_gpuUplink[gpu] = fabric->AddLink(ClusterLink::GPU_TO_LEAF, gpu, leaf, d.Get(0));
         fabric->m_gpuDownlink[gpu] = fabric->AddLink(ClusterLink::LEAF_TO_GPU, leaf, gpu, d.Get(1));
     }
+}
 
-    // Leaves to spines: one link per pair, or through the OCS layer.
-    if (m_ocsCount > 0)
+void
+ClosFabricHelper::InstallLeafSpineLinks(InstallState& state)
+{
+    Ptr<ClosFabric> fabric = state.fabric;
+    fabric->m_leafUplinks.assign(m_leaves, std::vector<uint32_t>(m_spines));
+    fabric->m_leafUplinkIf.assign(m_leaves, std::vector<uint32_t>(m_spines));
+    fabric->m_spineDownlinks.assign(m_spines, std::vector<uint32_t>(m_leaves));
+    fabric->m_spinePortIf.assign(m_spines, std::vector<uint32_t>(m_leaves));
+    for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
     {
-        InstallOcsLayer(fabric, allDevices, [&switchAddresses]() {
-            return switchAddresses.Next();
-        });
-    }
-    else
-    {
-        fabric->m_leafUplinks.assign(m_leaves, std::vector<uint32_t>(m_spines));
-        fabric->m_leafUplinkIf.assign(m_leaves, std::vector<uint32_t>(m_spines));
-        fabric->m_spineDownlinks.assign(m_spines, std::vector<uint32_t>(m_leaves));
-        fabric->m_spinePortIf.assign(m_spines, std::vector<uint32_t>(m_leaves));
-        for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
+        for (uint32_t spine = 0; spine < m_spines; ++spine)
         {
-            for (uint32_t spine = 0; spine < m_spines; ++spine)
-            {
-                NetDeviceContainer d = connect(fabric->m_leaves.Get(leaf),
-                                               fabric->m_spines.Get(spine),
-                                               m_fabricRate,
-                                               m_fabricDelay,
-                                               true);
-                fabric->m_leafUplinkIf[leaf][spine] =
-                    AddInterface(d.Get(0), switchAddresses.Next());
-                fabric->m_spinePortIf[spine][leaf] = AddInterface(d.Get(1), switchAddresses.Next());
-                fabric->m_leafUplinks[leaf][spine] =
-                    fabric->AddLink(ClusterLink::LEAF_TO_SPINE, leaf, spine, d.Get(0));
-                fabric->m_spineDownlinks[spine][leaf] =
-                    fabric->AddLink(ClusterLink::SPINE_TO_LEAF, spine, leaf, d.Get(1));
-            }
+            NetDeviceContainer d = Connect(state,
+                                           fabric->m_leaves.Get(leaf),
+                                           fabric->m_spines.Get(spine),
+                                           m_fabricRate,
+                                           m_fabricDelay,
+                                           true);
+            fabric->m_leafUplinkIf[leaf][spine] =
+                AddInterface(d.Get(0), state.switchAddresses.Next());
+            fabric->m_spinePortIf[spine][leaf] =
+                AddInterface(d.Get(1), state.switchAddresses.Next());
+            fabric->m_leafUplinks[leaf][spine] =
+                fabric->AddLink(ClusterLink::LEAF_TO_SPINE, leaf, spine, d.Get(0));
+            fabric->m_spineDownlinks[spine][leaf] =
+                fabric->AddLink(ClusterLink::SPINE_TO_LEAF, spine, leaf, d.Get(1));
         }
     }
+}
 
-    // Intra-server (NVLink-like) links through each server's switch.
-    if (hasIntraServer)
+void
+ClosFabricHelper::InstallIntraServerLinks(InstallState& state)
+{
+    Ptr<ClosFabric> fabric = state.fabric;
+    const uint32_t gpuCount = fabric->GetGpuCount();
+    fabric->m_gpuNvUplink.resize(gpuCount);
+    fabric->m_gpuNvDownlink.resize(gpuCount);
+    for (uint32_t gpu = 0; gpu < gpuCount; ++gpu)
     {
-        fabric->m_gpuNvUplink.resize(gpuCount);
-        fabric->m_gpuNvDownlink.resize(gpuCount);
-        for (uint32_t gpu = 0; gpu < gpuCount; ++gpu)
-        {
-            uint32_t leaf = fabric->GetLeafOfGpu(gpu);
-            uint32_t serverIndex = gpu / m_gpusPerServer;
-            uint32_t server = serverIndex % m_serversPerLeaf;
-            Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
-            Ptr<Node> serverSwitch = fabric->m_serverSwitches.Get(serverIndex);
-            NetDeviceContainer d =
-                connect(gpuNode, serverSwitch, m_intraServerRate, m_intraServerDelay, false);
-            Ipv4Address nvAddress = fabric->GetGpuIntraServerAddress(gpu);
-            uint32_t nvIf = AddInterface(d.Get(0), nvAddress);
-            uint32_t switchIf = AddInterface(d.Get(1), switchAddresses.Next());
-            staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
-                ->AddNetworkRouteTo(GpuNetwork(leaf, server), Ipv4Mask("/24"), nvIf);
-            Ptr<Ipv4StaticRouting> switchRouting =
-                staticRouting.GetStaticRouting(serverSwitch->GetObject<Ipv4>());
-            switchRouting->AddHostRouteTo(fabric->GetGpuAddress(gpu), switchIf);
-            switchRouting->AddHostRouteTo(nvAddress, switchIf);
-            fabric->m_gpuNvUplink[gpu] =
-                fabric->AddLink(ClusterLink::GPU_TO_NVSWITCH, gpu, serverIndex, d.Get(0));
-            fabric->m_gpuNvDownlink[gpu] =
-                fabric->AddLink(ClusterLink::NVSWITCH_TO_GPU, serverIndex, gpu, d.Get(1));
-        }
+        uint32_t leaf = fabric->GetLeafOfGpu(gpu);
+        uint32_t serverIndex = gpu / m_gpusPerServer;
+        uint32_t server = serverIndex % m_serversPerLeaf;
+        Ptr<Node> gpuNode = fabric->m_gpus.Get(gpu);
+        Ptr<Node> serverSwitch = fabric->m_serverSwitches.Get(serverIndex);
+        NetDeviceContainer d =
+            Connect(state, gpuNode, serverSwitch, m_intraServerRate, m_intraServerDelay, false);
+        Ipv4Address nvAddress = fabric->GetGpuIntraServerAddress(gpu);
+        uint32_t nvIf = AddInterface(d.Get(0), nvAddress);
+        uint32_t switchIf = AddInterface(d.Get(1), state.switchAddresses.Next());
+        state.staticRouting.GetStaticRouting(gpuNode->GetObject<Ipv4>())
+            ->AddNetworkRouteTo(GpuNetwork(leaf, server), Ipv4Mask("/24"), nvIf);
+        Ptr<Ipv4StaticRouting> switchRouting =
+            state.staticRouting.GetStaticRouting(serverSwitch->GetObject<Ipv4>());
+        switchRouting->AddHostRouteTo(fabric->GetGpuAddress(gpu), switchIf);
+        switchRouting->AddHostRouteTo(nvAddress, switchIf);
+        fabric->m_gpuNvUplink[gpu] =
+            fabric->AddLink(ClusterLink::GPU_TO_NVSWITCH, gpu, serverIndex, d.Get(0));
+        fabric->m_gpuNvDownlink[gpu] =
+            fabric->AddLink(ClusterLink::NVSWITCH_TO_GPU, serverIndex, gpu, d.Get(1));
     }
+}
 
-    queueDisc.Install(allDevices);
-
+void
+ClosFabricHelper::InstallSwitchRoutes(Ptr<ClosFabric> fabric,
+                                      const std::vector<std::vector<uint32_t>>& leafDownIf) const
+{
     // Switch routes from the structure: leaves reach their GPUs' NICs directly and everything
     // else through any spine; spines reach each leaf's GPUs (10.<leaf>/16) on its link.
     for (uint32_t leaf = 0; leaf < m_leaves; ++leaf)
@@ -798,24 +900,18 @@ ClosFabricHelper::Install()
         }
         fabric->m_spineRouting.push_back(routing);
     }
-    if (m_ocsCount > 0)
+}
+
+void
+ClosFabricHelper::InstallSwitchForwarders(Ptr<ClosFabric> fabric) const
+{
+    for (auto* switches : {&fabric->m_leaves, &fabric->m_spines})
     {
-        StartOcsLayer(fabric);
-    }
-    if (m_switchFastPath)
-    {
-        for (auto* switches : {&fabric->m_leaves, &fabric->m_spines})
+        for (auto it = switches->Begin(); it != switches->End(); ++it)
         {
-            for (auto it = switches->Begin(); it != switches->End(); ++it)
-            {
-                CreateObject<ClosSwitchForwarder>()->Install(*it);
-            }
+            CreateObject<ClosSwitchForwarder>()->Install(*it);
         }
     }
-    DrawSalts(fabric);
-    NS_LOG_INFO("fabric: " << gpuCount << " GPUs, " << m_leaves << " leaves, " << m_spines
-                           << " spines, " << fabric->GetLinks().size() << " directed links");
-    return fabric;
 }
 
 void

@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -166,6 +167,75 @@ class ClosFabricHelper : public Object
     TrafficControlHelper GetQueueDiscHelper() const;
 
   private:
+    struct InstallState; //!< what Install()'s link stages share (defined in the .cc)
+
+    /**
+     * \brief Create the spines, leaves, server switches and GPUs, in this order (node ids),
+     *        each on its Systems block's system, and record the fabric's shape.
+     * \param fabric the fabric being built
+     */
+    void CreateNodes(Ptr<ClosFabric> fabric) const;
+    /**
+     * \brief Install IP: static routing on GPUs and server switches, the routing helper's
+     *        ClosEcmpRouting on leaves and spines.
+     * \param fabric the fabric being built
+     */
+    void InstallInternetStacks(Ptr<ClosFabric> fabric) const;
+    /**
+     * \brief Set the Mtu, device queue and Egress of the p2p and lean link helpers (throws
+     *        when Egress=clock and EcnThreshold and QueueSize differ in unit).
+     * \param p2p the point-to-point helper of this Install
+     */
+    void ConfigureLinkHelpers(PointToPointHelper& p2p);
+    /**
+     * \brief Give every leaf and spine a PfcSwitchBuffer (LinkLayer pfc).
+     * \param fabric the fabric being built
+     */
+    void InstallPfcSwitchBuffers(Ptr<ClosFabric> fabric);
+    /**
+     * \brief Link two nodes: fabric links follow LinkLayer and LeanLinks, intra-server links
+     *        are p2p; the devices that need a queue disc join state.queueDiscDevices.
+     * \param state the Install in progress
+     * \param a first node (device 0)
+     * \param b second node (device 1)
+     * \param rate data rate
+     * \param delay propagation delay
+     * \param fabricLink a NIC-leaf or leaf-spine link
+     * \return the two devices
+     */
+    NetDeviceContainer Connect(InstallState& state,
+                               Ptr<Node> a,
+                               Ptr<Node> b,
+                               DataRate rate,
+                               Time delay,
+                               bool fabricLink);
+    /**
+     * \brief Link every GPU's NIC to its leaf, with its address and default route.
+     * \param state the Install in progress
+     */
+    void InstallNicLinks(InstallState& state);
+    /**
+     * \brief Link every leaf to every spine (static layer, OcsCount 0).
+     * \param state the Install in progress
+     */
+    void InstallLeafSpineLinks(InstallState& state);
+    /**
+     * \brief Link every GPU to its server's switch (GpusPerServer > 1), with the routes.
+     * \param state the Install in progress
+     */
+    void InstallIntraServerLinks(InstallState& state);
+    /**
+     * \brief Add the leaves' and spines' ClosEcmpRouting routes from the structure.
+     * \param fabric the fabric being built
+     * \param leafDownIf per leaf, the interfaces of its GPU downlinks
+     */
+    void InstallSwitchRoutes(Ptr<ClosFabric> fabric,
+                             const std::vector<std::vector<uint32_t>>& leafDownIf) const;
+    /**
+     * \brief Put a ClosSwitchForwarder on every leaf and spine (SwitchFastPath).
+     * \param fabric the fabric being built
+     */
+    void InstallSwitchForwarders(Ptr<ClosFabric> fabric) const;
     /**
      * \brief Build the OCS layer: one OcsSwitch per uplink port k, leaf l on its port l and
      *        spine j's q-th port on its port Leaves + j * SpinePorts / OcsCount + q.
@@ -184,6 +254,14 @@ class ClosFabricHelper : public Object
     void StartOcsLayer(Ptr<ClosFabric> fabric) const;
     /// Throw std::invalid_argument for the first inconsistent attribute.
     void Validate() const;
+    /// Validate(): LinkLayer, Egress, LeanLinks, OcsCount and SetQueueDisc together.
+    void ValidateLinkLayer() const;
+    /// Validate(): Systems > 1 (MPI processes, link layer, leaves and spines).
+    void ValidateSystems() const;
+    /// Validate(): the OCS layer, node and link counts, LeafPorts and SpinePorts.
+    void ValidateSize() const;
+    /// Validate(): data rates, QueueSize, EcnThreshold and the TCP attributes.
+    void ValidateRatesAndTransport() const;
     /**
      * \brief Give every switch a new salt from m_saltRng.
      * \param fabric the fabric

@@ -200,6 +200,17 @@ ApplicationContainer
 CollectiveHelper::Install(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& gpus)
 {
     NS_LOG_FUNCTION(this << fabric << gpus.size());
+    CheckJob(fabric, gpus);
+    OrderRanks(gpus);
+    const std::vector<ClusterRankSchedule> schedule = BuildSchedule(fabric);
+    ApplicationContainer apps = CreateRankApps(fabric, schedule);
+    m_port = m_port == 65535 ? 0 : m_port + 1; // 0: none left (CheckJob refuses the next job)
+    return apps;
+}
+
+void
+CollectiveHelper::CheckJob(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& gpus) const
+{
     SUITE_REQUIRE(m_port >= 1,
                   std::out_of_range,
                   "no TCP port left for another job (the last one took 65535); set Port lower");
@@ -232,6 +243,11 @@ CollectiveHelper::Install(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& g
                   "a job over processes of a distributed run needs Transport=rdma and no "
                   "StepBarrier (TCP connects and the barrier would need messages between "
                   "processes)");
+}
+
+void
+CollectiveHelper::OrderRanks(const std::vector<uint32_t>& gpus)
+{
     m_rankGpus = gpus;
     if (m_rankOrder == TOPOLOGY)
     {
@@ -244,8 +260,12 @@ CollectiveHelper::Install(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& g
             std::swap(m_rankGpus[i], m_rankGpus[m_rng->GetInteger(0, static_cast<uint32_t>(i))]);
         }
     }
-    const auto ranks = static_cast<uint32_t>(m_rankGpus.size());
+}
 
+std::vector<ClusterRankSchedule>
+CollectiveHelper::BuildSchedule(Ptr<ClosFabric> fabric)
+{
+    const auto ranks = static_cast<uint32_t>(m_rankGpus.size());
     // The ring family and the hierarchical ring need runs of consecutive ranks per server,
     // all of one size (0: unequal). A hierarchical ring over unequal servers (a packing
     // remainder such as 4 + 2 GPUs) runs the ring family instead.
@@ -260,12 +280,18 @@ CollectiveHelper::Install(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& g
         NS_LOG_WARN("hierarchical ring over unequal servers: job on port "
                     << m_port << " (" << ranks << " GPUs) runs the ring family instead");
     }
-    auto schedule = ClusterBuildCollectiveSchedule(m_installedAlgorithm,
-                                                   ranks,
-                                                   m_messageBytes,
-                                                   shape.gpusPerServer,
-                                                   shape.serversPerLeaf);
+    return ClusterBuildCollectiveSchedule(m_installedAlgorithm,
+                                          ranks,
+                                          m_messageBytes,
+                                          shape.gpusPerServer,
+                                          shape.serversPerLeaf);
+}
 
+ApplicationContainer
+CollectiveHelper::CreateRankApps(Ptr<ClosFabric> fabric,
+                                 const std::vector<ClusterRankSchedule>& schedule) const
+{
+    const auto ranks = static_cast<uint32_t>(m_rankGpus.size());
     auto addresses = std::make_shared<std::vector<Ipv4Address>>();
     auto rankOfAddress = std::make_shared<std::map<uint32_t, uint32_t>>();
     for (uint32_t r = 0; r < ranks; ++r)
@@ -313,7 +339,6 @@ CollectiveHelper::Install(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& g
         }
         apps.Add(app);
     }
-    m_port = m_port == 65535 ? 0 : m_port + 1; // 0: none left (checked above)
     return apps;
 }
 

@@ -100,6 +100,36 @@ class CollectiveHelper : public Object
     int64_t AssignStreams(int64_t stream);
 
   private:
+    /**
+     * \brief Throw, one line, for a job Install() refuses (no port left, bad Transport,
+     *        fewer than 2 GPUs, M = 0, a GPU outside the fabric or listed twice, a job over
+     *        processes that is not rdma without StepBarrier).
+     * \param fabric the fabric
+     * \param gpus the job's GPUs
+     */
+    void CheckJob(Ptr<ClosFabric> fabric, const std::vector<uint32_t>& gpus) const;
+    /**
+     * \brief Set m_rankGpus: the job's GPUs in RankOrder.
+     * \param gpus the job's GPUs
+     */
+    void OrderRanks(const std::vector<uint32_t>& gpus);
+    /**
+     * \brief Choose the collective that fits the ranks' servers (m_installedAlgorithm) and
+     *        build its schedule.
+     * \param fabric the fabric
+     * \return one schedule per rank
+     */
+    std::vector<ClusterRankSchedule> BuildSchedule(Ptr<ClosFabric> fabric);
+    /**
+     * \brief Create one CollectiveApp per rank on its GPU, started together (and held at
+     *        every step with StepBarrier).
+     * \param fabric the fabric
+     * \param schedule one schedule per rank
+     * \return the rank applications, by rank
+     */
+    ApplicationContainer CreateRankApps(Ptr<ClosFabric> fabric,
+                                        const std::vector<ClusterRankSchedule>& schedule) const;
+
     ClusterCollectiveAlgorithm m_algorithm;          //!< the collective
     ClusterCollectiveAlgorithm m_installedAlgorithm; //!< what the last job runs
     uint64_t m_messageBytes;                         //!< M

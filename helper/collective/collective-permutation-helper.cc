@@ -153,6 +153,19 @@ ApplicationContainer
 CollectivePermutationHelper::Install(Ptr<ClosFabric> fabric, const std::vector<Pair>& pairs)
 {
     NS_LOG_FUNCTION(this << fabric << pairs.size());
+    CheckPermutation(fabric, pairs);
+    if (m_transport == RDMA)
+    {
+        InstallRdmaFlows(fabric, pairs);
+        return ApplicationContainer();
+    }
+    return InstallTcpFlows(fabric, pairs);
+}
+
+void
+CollectivePermutationHelper::CheckPermutation(Ptr<ClosFabric> fabric,
+                                              const std::vector<Pair>& pairs) const
+{
     SUITE_REQUIRE(!pairs.empty(), std::invalid_argument, "the permutation has no pairs");
     std::vector<bool> sends(fabric->GetGpuCount(), false);
     std::vector<bool> receives(fabric->GetGpuCount(), false);
@@ -174,66 +187,71 @@ CollectivePermutationHelper::Install(Ptr<ClosFabric> fabric, const std::vector<P
     SUITE_REQUIRE(pairs.size() + m_basePort <= 65535,
                   std::invalid_argument,
                   "BasePort + flows exceeds 65535");
+}
 
-    Ptr<CollectivePermutationHelper> self(this); // the sinks' traces keep the helper alive
-    if (m_transport == RDMA)
+uint32_t
+CollectivePermutationHelper::AddFlow(uint32_t src, uint32_t dst)
+{
+    FlowResult result;
+    result.src = src;
+    result.dst = dst;
+    result.start = m_startTime;
+    m_results.push_back(result);
+    return static_cast<uint32_t>(m_results.size() - 1);
+}
+
+void
+CollectivePermutationHelper::InstallRdmaFlows(Ptr<ClosFabric> fabric,
+                                              const std::vector<Pair>& pairs)
+{
+    NodeContainer bare;
+    std::set<uint32_t> seen;
+    for (const auto& [src, dst] : pairs)
     {
-        NodeContainer bare;
-        std::set<uint32_t> seen;
-        for (const auto& [src, dst] : pairs)
+        for (uint32_t gpu : {src, dst})
         {
-            for (uint32_t gpu : {src, dst})
+            Ptr<Node> node = fabric->GetGpus().Get(gpu);
+            if (seen.insert(gpu).second && !node->GetObject<RoceNic>())
             {
-                Ptr<Node> node = fabric->GetGpus().Get(gpu);
-                if (seen.insert(gpu).second && !node->GetObject<RoceNic>())
-                {
-                    bare.Add(node);
-                }
+                bare.Add(node);
             }
         }
-        RoceHelper().Install(bare); // bad NIC attributes throw here, one line
-        const uint32_t first = static_cast<uint32_t>(m_results.size());
-        for (uint32_t i = 0; i < pairs.size(); ++i)
-        {
-            const auto& [src, dst] = pairs[i];
-            const auto service = static_cast<uint16_t>(m_basePort + first + i);
-            FlowResult result;
-            result.src = src;
-            result.dst = dst;
-            result.start = m_startTime;
-            m_results.push_back(result);
-            fabric->GetGpus().Get(dst)->GetObject<RoceNic>()->SetAcceptCallback(
-                service,
-                RoceNic::AcceptCallback([self, flow = first + i](Ptr<RoceQp> qp, Ipv4Address) {
-                    qp->SetDataCallback(
-                        MakeBoundCallback(&CollectivePermutationHelper::QpReceived, self, flow));
-                }));
-            Ptr<RoceQp> qp = fabric->GetGpus().Get(src)->GetObject<RoceNic>()->Connect(
-                fabric->GetGpuAddress(dst),
-                service);
-            Simulator::Schedule(m_startTime, [qp, bytes = m_flowBytes]() { qp->Send(bytes); });
-        }
-        return ApplicationContainer();
     }
+    RoceHelper().Install(bare);                  // bad NIC attributes throw here, one line
+    Ptr<CollectivePermutationHelper> self(this); // the QPs' callbacks keep the helper alive
+    for (const auto& [src, dst] : pairs)
+    {
+        const uint32_t flow = AddFlow(src, dst);
+        const auto service = static_cast<uint16_t>(m_basePort + flow);
+        fabric->GetGpus().Get(dst)->GetObject<RoceNic>()->SetAcceptCallback(
+            service,
+            RoceNic::AcceptCallback([self, flow](Ptr<RoceQp> qp, Ipv4Address) {
+                qp->SetDataCallback(
+                    MakeBoundCallback(&CollectivePermutationHelper::QpReceived, self, flow));
+            }));
+        Ptr<RoceQp> qp =
+            fabric->GetGpus().Get(src)->GetObject<RoceNic>()->Connect(fabric->GetGpuAddress(dst),
+                                                                      service);
+        Simulator::Schedule(m_startTime, [qp, bytes = m_flowBytes]() { qp->Send(bytes); });
+    }
+}
+
+ApplicationContainer
+CollectivePermutationHelper::InstallTcpFlows(Ptr<ClosFabric> fabric, const std::vector<Pair>& pairs)
+{
+    Ptr<CollectivePermutationHelper> self(this); // the sinks' traces keep the helper alive
     ApplicationContainer sinks;
     ApplicationContainer senders;
-    uint32_t first = static_cast<uint32_t>(m_results.size());
-    for (uint32_t i = 0; i < pairs.size(); ++i)
+    for (const auto& [src, dst] : pairs)
     {
-        const auto& [src, dst] = pairs[i];
-        uint16_t port = static_cast<uint16_t>(m_basePort + first + i);
-        FlowResult result;
-        result.src = src;
-        result.dst = dst;
-        result.start = m_startTime;
-        m_results.push_back(result);
-
+        const uint32_t flow = AddFlow(src, dst);
+        const auto port = static_cast<uint16_t>(m_basePort + flow);
         PacketSinkHelper sink("ns3::TcpSocketFactory",
                               InetSocketAddress(Ipv4Address::GetAny(), port));
         ApplicationContainer s = sink.Install(fabric->GetGpus().Get(dst));
         s.Get(0)->TraceConnectWithoutContext(
             "Rx",
-            MakeBoundCallback(&CollectivePermutationHelper::Received, self, first + i));
+            MakeBoundCallback(&CollectivePermutationHelper::Received, self, flow));
         sinks.Add(s);
 
         BulkSendHelper bulk("ns3::TcpSocketFactory",

@@ -125,6 +125,34 @@ class CollectivePermutationHelper : public Object
 
   private:
     /**
+     * \brief Throw, one line, unless the pairs are a permutation of the fabric's GPUs whose
+     *        ports fit below 65536.
+     * \param fabric the fabric
+     * \param pairs the permutation
+     */
+    void CheckPermutation(Ptr<ClosFabric> fabric, const std::vector<Pair>& pairs) const;
+    /**
+     * \brief Start a new flow's result.
+     * \param src source GPU
+     * \param dst destination GPU
+     * \return the flow index
+     */
+    uint32_t AddFlow(uint32_t src, uint32_t dst);
+    /**
+     * \brief Transport rdma: a RoceNic on every GPU of a pair that has none, then one queue
+     *        pair per flow, sending FlowBytes at StartTime.
+     * \param fabric the fabric
+     * \param pairs the permutation
+     */
+    void InstallRdmaFlows(Ptr<ClosFabric> fabric, const std::vector<Pair>& pairs);
+    /**
+     * \brief Transport tcp: a PacketSink on every destination, a BulkSend on every source.
+     * \param fabric the fabric
+     * \param pairs the permutation
+     * \return the applications (sinks, then senders)
+     */
+    ApplicationContainer InstallTcpFlows(Ptr<ClosFabric> fabric, const std::vector<Pair>& pairs);
+    /**
      * \brief Count bytes delivered to a flow's receiver.
      * \param flow flow index
      * \param bytes bytes delivered now
