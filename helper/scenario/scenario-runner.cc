@@ -112,6 +112,33 @@ ScenarioRunner::SetInterruption(SuiteRunInterruption* interruption)
     m_interruption = interruption;
 }
 
+void
+ScenarioRunner::ConnectFinished(Ptr<ClusterJobScheduler> scheduler,
+                                Ptr<ClusterSchedulerTracker> tracker,
+                                const std::string& label,
+                                uint32_t total) const
+{
+    // Stop when the last job finishes: TCP's closing timers (and FlowMonitor's periodic
+    // check, which never ends) would otherwise keep the simulation running.
+    scheduler->TraceConnectWithoutContext(
+        "JobFinished",
+        Callback<void, const ClusterJobRequest&>([tracker, total](const ClusterJobRequest&) {
+            if (tracker->GetFinishedJobs() == total)
+            {
+                Simulator::Stop();
+            }
+        }));
+    if (m_finished)
+    {
+        scheduler->TraceConnectWithoutContext(
+            "JobFinished",
+            Callback<void, const ClusterJobRequest&>(
+                [tracker, label, hook = m_finished](const ClusterJobRequest& job) {
+                    hook(label, job.id, tracker->GetJobs().at(job.id));
+                }));
+    }
+}
+
 ScenarioPolicyRun
 ScenarioRunner::Run(const std::string& policy,
                     const std::vector<ClusterJobRequest>& jobs,
@@ -134,7 +161,7 @@ ScenarioRunner::Run(const std::string& policy,
     run.jobs = CreateObject<ClusterSchedulerTracker>();
     run.jobs->Install(scheduler);
     engine->Track(s, m_outputs);
-    auto* placed = &run.gpus;
+    auto* placed = &run.gpus; // each job's GPUs, in rank order
     scheduler->TraceConnectWithoutContext(
         "JobStarted",
         Callback<void, const ClusterJobRequest&, const ClusterJobAllocation&>(
@@ -148,26 +175,7 @@ ScenarioRunner::Run(const std::string& policy,
     {
         ShowProgress(scheduler, m_progressName, label, run.jobs, total, wallStart);
     }
-    // Stop when the last job finishes: TCP's closing timers (and FlowMonitor's periodic
-    // check, which never ends) would otherwise keep the simulation running.
-    Ptr<ClusterSchedulerTracker> tracker = run.jobs;
-    scheduler->TraceConnectWithoutContext(
-        "JobFinished",
-        Callback<void, const ClusterJobRequest&>([tracker, total](const ClusterJobRequest&) {
-            if (tracker->GetFinishedJobs() == total)
-            {
-                Simulator::Stop();
-            }
-        }));
-    if (m_finished)
-    {
-        scheduler->TraceConnectWithoutContext(
-            "JobFinished",
-            Callback<void, const ClusterJobRequest&>(
-                [tracker, label, hook = m_finished](const ClusterJobRequest& job) {
-                    hook(label, job.id, tracker->GetJobs().at(job.id));
-                }));
-    }
+    ConnectFinished(scheduler, run.jobs, label, total);
     scheduler->Submit(jobs);
     const uint64_t eventsBefore = Simulator::GetEventCount();
     const uint64_t checksBefore = m_interruption ? m_interruption->GetChecks() : 0;

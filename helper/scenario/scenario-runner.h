@@ -20,6 +20,8 @@
 namespace ns3
 {
 
+class ClusterJobScheduler;
+
 /**
  * \ingroup scenario
  * \brief What one policy's run of a scenario's jobs gives.
@@ -89,6 +91,19 @@ class ScenarioRunner
                           uint32_t saltRun = 0) const;
 
   private:
+    /**
+     * \brief Stop the run when the last job finishes (TCP's closing timers and FlowMonitor's
+     *        periodic check would run on) and call the finished hook for each job.
+     * \param scheduler the run's scheduler
+     * \param tracker its tracker
+     * \param label the run's label
+     * \param total the jobs submitted
+     */
+    void ConnectFinished(Ptr<ClusterJobScheduler> scheduler,
+                         Ptr<ClusterSchedulerTracker> tracker,
+                         const std::string& label,
+                         uint32_t total) const;
+
     const ScenarioConfig& m_scenario;               //!< the scenario
     bool m_outputs = false;                         //!< write outputs
     std::string m_progressName;                     //!< progress line's program name

@@ -71,6 +71,25 @@ WireSegments(uint32_t packetBytes, uint32_t payload, bool gso, uint32_t mtu)
     const uint32_t mss = mtu - headers;
     return (payload + mss - 1) / mss;
 }
+
+/**
+ * \param job a decapsulated skb (its payload is set)
+ * \param mtu the wire MTU
+ * \param inner set to its inner IPv4 header
+ * \param segments set to the wire segments it arrived as (GRO merged them, see EgressStart)
+ * \return its inner flow
+ */
+template <typename Job>
+OncacheFlowKey
+DecapsulatedFlow(Job& job, uint32_t mtu, Ipv4Header& inner, int64_t& segments)
+{
+    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
+    segments = WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
+                            job.payload,
+                            flow.protocol == 6 || flow.protocol == 17,
+                            mtu);
+    return flow;
+}
 } // namespace
 
 TypeId
@@ -839,12 +858,8 @@ OncacheHostDatapath::IngressStart(Job& job)
         return cost;
     }
     Ipv4Header inner;
-    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
-    // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
-    const int64_t segments = WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
-                                          job.payload,
-                                          flow.protocol == 6 || flow.protocol == 17,
-                                          m_wireMtu);
+    int64_t segments = 0;
+    const OncacheFlowKey flow = DecapsulatedFlow(job, m_wireMtu, inner, segments);
     cost += c.GetSegmentRx() * segments;
 
     Path path = PATH_FALLBACK;
@@ -896,12 +911,8 @@ OncacheHostDatapath::IngressCacheLookup(Job& job, OncacheFastPath::Verdict& verd
         return false;
     }
     Ipv4Header inner;
-    OncacheFlowKey flow = OncacheParseFlow(job.packet, inner, &job.payload);
-    // Per wire segment the skb arrived as (GRO merged them), see EgressStart.
-    const int64_t segments = WireSegments(job.packet->GetSize() + OncacheVxlanHeader::OVERHEAD,
-                                          job.payload,
-                                          flow.protocol == 6 || flow.protocol == 17,
-                                          m_wireMtu);
+    int64_t segments = 0;
+    const OncacheFlowKey flow = DecapsulatedFlow(job, m_wireMtu, inner, segments);
     m_pathTrace(m_hostId, flow, INGRESS, PATH_FAST);
     auto veth = m_veths.find(result.ifindex);
     if (veth == m_veths.end())
